@@ -1,0 +1,264 @@
+package dev.abusegate.engine;
+
+import java.util.EnumSet;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * The four-layer gate. It runs before any user lookup or password hash and answers ALLOW,
+ * CAPTCHA_REQUIRED or BLOCKED. It is bookkeeping only: counters, thresholds and windows.
+ *
+ * <p>One attempt goes through three steps:
+ * <ol>
+ *   <li>Read every enabled layer. A layer already at its threshold (or an account locked) blocks; the
+ *       first in the order 1 to 4 answers. Layers 1, 2 and 4 still count the blocked attempt, so a client
+ *       that keeps hammering stays blocked until it has been quiet for a full window.</li>
+ *   <li>Captcha band: if any layer has reached {@code factor x threshold} and the attempt has no valid
+ *       solution, answer CAPTCHA_REQUIRED and count nothing.</li>
+ *   <li>Count: increment layers 1 and 2, add the identifier to layer 4's set, and reserve a failure slot on
+ *       layer 3. Each increment's result decides, so N simultaneous attempts let exactly the threshold
+ *       through. The layer-3 reservation is kept on a failed password, given back otherwise.</li>
+ * </ol>
+ *
+ * <p>When the store throws, the layer's {@link FailureMode} decides: FAIL_OPEN passes the layer and
+ * reports it in {@link Decision#unavailable()}, FAIL_CLOSED blocks.
+ */
+public final class AbuseGate {
+
+    private final CounterStore store;
+    private final TimeSource clock;
+    private final GateKeys keys;
+
+    public AbuseGate(CounterStore store, TimeSource clock, SecretSource secrets) {
+        this.store = Objects.requireNonNull(store, "store");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.keys = new GateKeys(Objects.requireNonNull(secrets, "secrets"));
+    }
+
+    public GateKeys keys() {
+        return keys;
+    }
+
+    public CounterStore store() {
+        return store;
+    }
+
+    public TimeSource clock() {
+        return clock;
+    }
+
+    /** Decides one attempt. Never throws because of the store; see {@link FailureMode}. */
+    public Decision evaluate(GateOptions options, Attempt attempt) {
+        long now = clock.millis();
+        GateKeys.Keys k = keys.forAttempt(attempt, options.ipv6PrefixLength());
+        Set<Layer> unavailable = EnumSet.noneOf(Layer.class);
+
+        LayerPolicy p1 = active(options, Layer.PER_IP);
+        LayerPolicy p2 = active(options, Layer.PER_IP_ACCOUNT);
+        LayerPolicy p3 = active(options, Layer.ACCOUNT_LOCKOUT);
+        LayerPolicy p4 = active(options, Layer.CREDENTIAL_STUFFING);
+
+        // Step 1: read. -1 means "the store failed and the layer fails open": the layer passes.
+        long c1 = p1 == null ? 0 : guard(p1, unavailable, () -> store.count(k.perIp(), now));
+        long c2 = p2 == null ? 0 : guard(p2, unavailable, () -> store.count(k.perIpAccount(), now));
+        long c3 = p3 == null ? 0 : guard(p3, unavailable, () -> store.lockRemainingMillis(k.lock(), now) > 0
+                ? Long.MAX_VALUE : store.count(k.failures(), now));
+        long c4 = 0;
+        long next4 = 0;
+        if (p4 != null) {
+            CounterStore.DistinctView v = guardView(p4, unavailable, () -> store.distinct(k.identifiers(), k.member(), now));
+            if (v == FAILED_CLOSED_VIEW) {
+                c4 = next4 = CLOSED;
+            } else if (v != null) {
+                c4 = v.size();
+                next4 = v.contains() ? v.size() : v.size() + 1L;
+            }
+        }
+
+        Layer blocked = firstOver(p1, c1, p2, c2, p3, c3 == Long.MAX_VALUE ? CLOSED : c3, p4, next4);
+        if (blocked != null) {
+            countBlocked(p1, p2, p4, k, now, unavailable);
+            return new Decision(Outcome.BLOCKED, blocked, unavailable, options, k, false);
+        }
+
+        // Step 2: the captcha band.
+        if (options.captchaEnabled() && !attempt.captchaSolved()) {
+            double f = options.captchaFactor();
+            Layer band = p1 != null && p1.inBand(c1, f) ? Layer.PER_IP
+                    : p2 != null && p2.inBand(c2, f) ? Layer.PER_IP_ACCOUNT
+                    : p3 != null && p3.inBand(c3, f) ? Layer.ACCOUNT_LOCKOUT
+                    : p4 != null && p4.inBand(c4, f) ? Layer.CREDENTIAL_STUFFING
+                    : null;
+            if (band != null) {
+                return new Decision(Outcome.CAPTCHA_REQUIRED, band, unavailable, options, k, false);
+            }
+        }
+
+        // Step 3: count, and let each increment's own result decide.
+        long n1 = p1 == null ? 0 : guard(p1, unavailable, () -> store.increment(k.perIp(), p1.windowMillis(), now));
+        long n2 = p2 == null ? 0 : guard(p2, unavailable, () -> store.increment(k.perIpAccount(), p2.windowMillis(), now));
+        long n4 = 0;
+        if (p4 != null) {
+            CounterStore.DistinctView v = guardView(p4, unavailable,
+                    () -> store.addDistinct(k.identifiers(), k.member(), p4.threshold() + 1, p4.windowMillis(), now));
+            n4 = v == FAILED_CLOSED_VIEW ? CLOSED
+                    : v == null ? 0
+                    : v.contains() ? v.size() : v.size() + 1L; // a new identifier refused by the cap is over
+        }
+        if (over(p1, n1)) {
+            return new Decision(Outcome.BLOCKED, Layer.PER_IP, unavailable, options, k, false);
+        }
+        if (over(p2, n2)) {
+            return new Decision(Outcome.BLOCKED, Layer.PER_IP_ACCOUNT, unavailable, options, k, false);
+        }
+        boolean reserved = false;
+        if (p3 != null && c3 >= 0) {
+            long r = guard(p3, unavailable, () -> reserve(p3, k, now));
+            if (r == CLOSED || r == OVER) {
+                return new Decision(Outcome.BLOCKED, Layer.ACCOUNT_LOCKOUT, unavailable, options, k, false);
+            }
+            reserved = r > 0;
+        }
+        if (over(p4, n4)) {
+            if (reserved) {
+                giveBack(p3, k, now, unavailable);
+            }
+            return new Decision(Outcome.BLOCKED, Layer.CREDENTIAL_STUFFING, unavailable, options, k, false);
+        }
+        return new Decision(Outcome.ALLOW, null, unavailable, options, k, reserved);
+    }
+
+    /** The password check ran and failed: the reservation stays a failure; at the threshold, lock. */
+    public Set<Layer> passwordFailed(Decision d) {
+        Set<Layer> unavailable = EnumSet.noneOf(Layer.class);
+        if (!d.reserved) {
+            return unavailable;
+        }
+        LayerPolicy p3 = d.options.policy(Layer.ACCOUNT_LOCKOUT);
+        long now = clock.millis();
+        guard(p3, unavailable, () -> {
+            if (store.count(d.keys.failures(), now) >= p3.threshold()) {
+                store.lock(d.keys.lock(), p3.lockoutMillis(), now);
+                store.clear(d.keys.failures());
+            }
+            return 0L;
+        });
+        return unavailable;
+    }
+
+    /** The password check ran and succeeded: the identifier's failures are cleared. */
+    public Set<Layer> passwordSucceeded(Decision d) {
+        Set<Layer> unavailable = EnumSet.noneOf(Layer.class);
+        if (d.reserved) {
+            guard(d.options.policy(Layer.ACCOUNT_LOCKOUT), unavailable, () -> {
+                store.clear(d.keys.failures());
+                return 0L;
+            });
+        }
+        return unavailable;
+    }
+
+    /** No password was checked after all (empty password, disabled user, ...): give the reservation back. */
+    public Set<Layer> notVerified(Decision d) {
+        Set<Layer> unavailable = EnumSet.noneOf(Layer.class);
+        if (d.reserved) {
+            giveBack(d.options.policy(Layer.ACCOUNT_LOCKOUT), d.keys, clock.millis(), unavailable);
+        }
+        return unavailable;
+    }
+
+    // ---------------------------------------------------------------------------------------------
+
+    /** A store failure under FAIL_CLOSED. Larger than any threshold. */
+    private static final long CLOSED = Long.MAX_VALUE - 1;
+    /** The layer-3 reservation was refused: the identifier is locked or full. */
+    private static final long OVER = Long.MAX_VALUE - 2;
+    /** A store failure under FAIL_OPEN: the layer passes. */
+    private static final long OPEN = -1;
+    private static final CounterStore.DistinctView FAILED_CLOSED_VIEW = new CounterStore.DistinctView(Integer.MAX_VALUE, true);
+
+    private static LayerPolicy active(GateOptions options, Layer layer) {
+        LayerPolicy p = options.policy(layer);
+        return p.enabled() ? p : null;
+    }
+
+    private static boolean over(LayerPolicy p, long count) {
+        return p != null && count > p.threshold();
+    }
+
+    /** Step 1's verdict: a layer blocks when this attempt would be past its threshold. */
+    private static Layer firstOver(LayerPolicy p1, long c1, LayerPolicy p2, long c2, LayerPolicy p3, long c3,
+                                   LayerPolicy p4, long next4) {
+        if (p1 != null && c1 >= p1.threshold()) {
+            return Layer.PER_IP;
+        }
+        if (p2 != null && c2 >= p2.threshold()) {
+            return Layer.PER_IP_ACCOUNT;
+        }
+        if (p3 != null && c3 >= p3.threshold()) {
+            return Layer.ACCOUNT_LOCKOUT;
+        }
+        if (p4 != null && next4 > p4.threshold()) {
+            return Layer.CREDENTIAL_STUFFING;
+        }
+        return null;
+    }
+
+    /** Layers 1, 2 and 4 count blocked attempts too. Layer 3 never does: no password was checked. */
+    private void countBlocked(LayerPolicy p1, LayerPolicy p2, LayerPolicy p4, GateKeys.Keys k, long now, Set<Layer> unavailable) {
+        if (p1 != null) {
+            guard(p1, unavailable, () -> store.increment(k.perIp(), p1.windowMillis(), now));
+        }
+        if (p2 != null) {
+            guard(p2, unavailable, () -> store.increment(k.perIpAccount(), p2.windowMillis(), now));
+        }
+        if (p4 != null) {
+            guardView(p4, unavailable, () -> store.addDistinct(k.identifiers(), k.member(), p4.threshold() + 1, p4.windowMillis(), now));
+        }
+    }
+
+    /** Takes one of the identifier's failure slots before the password is checked. */
+    private long reserve(LayerPolicy p3, GateKeys.Keys k, long now) {
+        long n = store.increment(k.failures(), p3.windowMillis(), now);
+        if (n > p3.threshold() || store.lockRemainingMillis(k.lock(), now) > 0) {
+            store.decrement(k.failures(), p3.windowMillis(), now);
+            return OVER;
+        }
+        return n;
+    }
+
+    private void giveBack(LayerPolicy p3, GateKeys.Keys k, long now, Set<Layer> unavailable) {
+        guard(p3, unavailable, () -> {
+            store.decrement(k.failures(), p3.windowMillis(), now);
+            return 0L;
+        });
+    }
+
+    @FunctionalInterface
+    private interface StoreCall {
+        long call();
+    }
+
+    @FunctionalInterface
+    private interface ViewCall {
+        CounterStore.DistinctView call();
+    }
+
+    private static long guard(LayerPolicy p, Set<Layer> unavailable, StoreCall call) {
+        try {
+            return call.call();
+        } catch (RuntimeException e) {
+            unavailable.add(p.layer());
+            return p.failureMode() == FailureMode.FAIL_CLOSED ? CLOSED : OPEN;
+        }
+    }
+
+    private static CounterStore.DistinctView guardView(LayerPolicy p, Set<Layer> unavailable, ViewCall call) {
+        try {
+            return call.call();
+        } catch (RuntimeException e) {
+            unavailable.add(p.layer());
+            return p.failureMode() == FailureMode.FAIL_CLOSED ? FAILED_CLOSED_VIEW : null;
+        }
+    }
+}

@@ -1,0 +1,17 @@
+package dev.abusegate.engine;
+
+/**
+ * One login attempt as the gate sees it, before any user lookup.
+ *
+ * @param realm         an opaque realm id; counters of one realm never touch another's
+ * @param address       the client address as the server resolved it (may be garbage; never trusted)
+ * @param identifier    the submitted username or e-mail, raw (may be null or empty)
+ * @param captchaSolved whether a captcha solution came with the attempt and verified
+ */
+public record Attempt(String realm, String address, String identifier, boolean captchaSolved) {
+    public Attempt {
+        if (realm == null || realm.isEmpty()) {
+            throw new IllegalArgumentException("realm is required");
+        }
+    }
+}

@@ -1,0 +1,42 @@
+package dev.abusegate.engine;
+
+/**
+ * The port the layers count through. Implementations are atomic per key and throw
+ * ({@link CounterStoreException} or any other runtime exception) when they cannot answer; they never
+ * decide anything. Times are milliseconds on the gate's clock; a store with its own clock (a cache
+ * with native expiry) may use only the durations.
+ */
+public interface CounterStore {
+
+    /** The current value of a counter, 0 when absent or expired. */
+    long count(String key, long nowMillis);
+
+    /** Adds one and refreshes the expiry to {@code windowMillis} from now; returns the new value. */
+    long increment(String key, long windowMillis, long nowMillis);
+
+    /** Gives one back (never below zero), refreshing the expiry. Absent counters stay absent. */
+    void decrement(String key, long windowMillis, long nowMillis);
+
+    /** Size of a distinct set, and whether it holds {@code member}. */
+    DistinctView distinct(String key, long member, long nowMillis);
+
+    /**
+     * Adds {@code member} unless present or the set already holds {@code cap} members, and refreshes the
+     * expiry either way; returns the size after, and whether the member is (now) in the set.
+     */
+    DistinctView addDistinct(String key, long member, int cap, long windowMillis, long nowMillis);
+
+    /** Sets a lock that expires {@code durationMillis} from now, whatever was there before. */
+    void lock(String key, long durationMillis, long nowMillis);
+
+    /** Milliseconds until the lock expires, 0 when there is none. */
+    long lockRemainingMillis(String key, long nowMillis);
+
+    /** Removes whatever is stored under the key. */
+    void clear(String key);
+
+    /** A distinct set's size and whether it contains the member asked about. */
+    record DistinctView(int size, boolean contains) {
+        public static final DistinctView EMPTY = new DistinctView(0, false);
+    }
+}

@@ -1,0 +1,53 @@
+package dev.abusegate.engine;
+
+import java.util.Collections;
+import java.util.EnumSet;
+import java.util.Set;
+
+/**
+ * The gate's answer. {@link #layer()} says which layer decided (for events and metrics only; never
+ * shown to the client). {@link #unavailable()} lists the layers whose store failed during this
+ * attempt. An {@link Outcome#ALLOW} decision may hold a lockout reservation that must be settled with
+ * {@link AbuseGate#passwordFailed}, {@link AbuseGate#passwordSucceeded} or {@link AbuseGate#notVerified}.
+ */
+public final class Decision {
+
+    private final Outcome outcome;
+    private final Layer layer;
+    private final Set<Layer> unavailable;
+    final GateOptions options;
+    final GateKeys.Keys keys;
+    final boolean reserved;
+
+    Decision(Outcome outcome, Layer layer, Set<Layer> unavailable, GateOptions options, GateKeys.Keys keys, boolean reserved) {
+        this.outcome = outcome;
+        this.layer = layer;
+        this.unavailable = unavailable.isEmpty() ? Collections.emptySet() : Collections.unmodifiableSet(EnumSet.copyOf(unavailable));
+        this.options = options;
+        this.keys = keys;
+        this.reserved = reserved;
+    }
+
+    public Outcome outcome() {
+        return outcome;
+    }
+
+    /** The layer that blocked or asked for the captcha; {@code null} for ALLOW. */
+    public Layer layer() {
+        return layer;
+    }
+
+    /** Layers whose counter store failed while deciding this attempt. */
+    public Set<Layer> unavailable() {
+        return unavailable;
+    }
+
+    public boolean allowed() {
+        return outcome == Outcome.ALLOW;
+    }
+
+    @Override
+    public String toString() {
+        return outcome + (layer == null ? "" : "(" + layer.label() + ")") + (unavailable.isEmpty() ? "" : " unavailable=" + unavailable);
+    }
+}

@@ -1,0 +1,132 @@
+package dev.abusegate.engine;
+
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
+import java.text.Normalizer;
+import java.util.Base64;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+
+/**
+ * Derives the counter keys for an attempt. Keys start with the realm, so realms never share a counter.
+ * Identifiers are normalized (trim, NFKC, lower case in the root locale, capped) and then hashed with
+ * HMAC-SHA256 under the realm's secret.
+ */
+public final class GateKeys {
+
+    /** Identifiers longer than this (in chars, after normalization) are cut. */
+    public static final int MAX_IDENTIFIER_LENGTH = 255;
+    /** Raw input beyond this is not even looked at: bounds the cost of normalizing hostile input. */
+    static final int MAX_RAW_LENGTH = 4 * MAX_IDENTIFIER_LENGTH;
+
+    private static final Base64.Encoder B64 = Base64.getUrlEncoder().withoutPadding();
+
+    private final SecretSource secrets;
+    private final Map<String, RealmHasher> hashers = new ConcurrentHashMap<>();
+
+    public GateKeys(SecretSource secrets) {
+        this.secrets = secrets;
+    }
+
+    /** Trim, Unicode NFKC, lower case (root locale), capped. Null becomes the empty string. */
+    public static String normalizeIdentifier(String raw) {
+        if (raw == null) {
+            return "";
+        }
+        String s = raw.length() > MAX_RAW_LENGTH ? raw.substring(0, MAX_RAW_LENGTH) : raw;
+        s = s.trim();
+        if (!Normalizer.isNormalized(s, Normalizer.Form.NFKC)) {
+            s = Normalizer.normalize(s, Normalizer.Form.NFKC);
+        }
+        s = s.toLowerCase(Locale.ROOT).trim();
+        if (s.length() > MAX_IDENTIFIER_LENGTH) {
+            int end = MAX_IDENTIFIER_LENGTH;
+            if (Character.isHighSurrogate(s.charAt(end - 1))) {
+                end--;
+            }
+            s = s.substring(0, end);
+        }
+        return s;
+    }
+
+    /** Everything the layers need for one attempt. */
+    public Keys forAttempt(Attempt attempt, int ipv6PrefixLength) {
+        return forAttempt(attempt.realm(), attempt.address(), attempt.identifier(), ipv6PrefixLength);
+    }
+
+    public Keys forAttempt(String realm, String address, String identifier, int ipv6PrefixLength) {
+        RealmHasher hasher = hasher(realm);
+        String addr = addressKey(hasher, address, ipv6PrefixLength);
+        byte[] digest = hasher.digest(normalizeIdentifier(identifier));
+        String id = B64.encodeToString(java.util.Arrays.copyOf(digest, 16));
+        long member = 0;
+        for (int i = 0; i < 8; i++) {
+            member = (member << 8) | (digest[i] & 0xffL);
+        }
+        String prefix = realm + '/';
+        return new Keys(
+                prefix + "ip/" + addr,
+                prefix + "pair/" + addr + '/' + id,
+                prefix + "fail/" + id,
+                prefix + "lock/" + id,
+                prefix + "ids/" + addr,
+                member);
+    }
+
+    private static String addressKey(RealmHasher hasher, String address, int ipv6PrefixLength) {
+        String canonical = AddressKeys.canonical(address, ipv6PrefixLength);
+        if (canonical != null) {
+            return canonical;
+        }
+        // Not an IP literal: keyed as itself, hashed so the key stays short and printable.
+        String raw = address == null ? "" : address;
+        if (raw.length() > MAX_RAW_LENGTH) {
+            raw = raw.substring(0, MAX_RAW_LENGTH);
+        }
+        return "?" + B64.encodeToString(java.util.Arrays.copyOf(hasher.digest("addr:" + raw), 12));
+    }
+
+    private RealmHasher hasher(String realm) {
+        byte[] secret = secrets.secretFor(realm);
+        if (secret == null || secret.length == 0) {
+            throw new IllegalStateException("no identifier-hashing secret for realm " + realm);
+        }
+        RealmHasher h = hashers.get(realm);
+        if (h == null || !MessageDigest.isEqual(h.secret, secret)) {
+            h = new RealmHasher(secret.clone());
+            hashers.put(realm, h);
+        }
+        return h;
+    }
+
+    /** The keys of one attempt. {@code member} is the identifier's 64-bit tag in the distinct set. */
+    public record Keys(String perIp, String perIpAccount, String failures, String lock, String identifiers, long member) {
+    }
+
+    private static final class RealmHasher {
+        final byte[] secret;
+        final ThreadLocal<Mac> mac;
+
+        RealmHasher(byte[] secret) {
+            this.secret = secret;
+            SecretKeySpec key = new SecretKeySpec(secret, "HmacSHA256");
+            this.mac = ThreadLocal.withInitial(() -> {
+                try {
+                    Mac m = Mac.getInstance("HmacSHA256");
+                    m.init(key);
+                    return m;
+                } catch (GeneralSecurityException e) {
+                    throw new IllegalStateException("HmacSHA256 unavailable", e);
+                }
+            });
+        }
+
+        byte[] digest(String value) {
+            return mac.get().doFinal(value.getBytes(StandardCharsets.UTF_8));
+        }
+    }
+}

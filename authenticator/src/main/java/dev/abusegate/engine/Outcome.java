@@ -1,0 +1,22 @@
+package dev.abusegate.engine;
+
+/** What the gate answers for one login attempt. */
+public enum Outcome {
+    /** The attempt may go on to the password check. */
+    ALLOW("allow"),
+    /** The attempt is in the captcha band and carried no valid solution. Nothing was counted. */
+    CAPTCHA_REQUIRED("captcha_required"),
+    /** A layer is past its threshold, or failed closed. */
+    BLOCKED("blocked");
+
+    private final String code;
+
+    Outcome(String code) {
+        this.code = code;
+    }
+
+    /** The stable, machine-readable code shown to clients ({@code blocked}, {@code captcha_required}). */
+    public String code() {
+        return code;
+    }
+}
