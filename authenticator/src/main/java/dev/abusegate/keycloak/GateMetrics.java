@@ -1,0 +1,35 @@
+package dev.abusegate.keycloak;
+
+import dev.abusegate.engine.Layer;
+import dev.abusegate.engine.Outcome;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Metrics;
+
+/**
+ * Micrometer counters, exposed on Keycloak's management {@code /metrics} when metrics are enabled.
+ * Labels are the realm name, the outcome and the layer: never an identifier or an address.
+ */
+final class GateMetrics {
+
+    private GateMetrics() {
+    }
+
+    static void decision(String realm, Outcome outcome, Layer layer) {
+        Counter.builder("abuse_gate_decisions")
+                .description("Abuse gate answers, by outcome and deciding layer")
+                .tag("realm", realm)
+                .tag("outcome", outcome.code())
+                .tag("layer", layer == null ? "none" : layer.label())
+                .register(Metrics.globalRegistry)
+                .increment();
+    }
+
+    static void storeFailure(String realm, Layer layer) {
+        Counter.builder("abuse_gate_store_failures")
+                .description("Counter store calls that failed, by layer; each layer's failure mode decided the attempt")
+                .tag("realm", realm)
+                .tag("layer", layer.label())
+                .register(Metrics.globalRegistry)
+                .increment();
+    }
+}

@@ -1,0 +1,169 @@
+package dev.abusegate.keycloak;
+
+import dev.abusegate.engine.AbuseGate;
+import dev.abusegate.engine.Attempt;
+import dev.abusegate.engine.CounterStore;
+import dev.abusegate.engine.Decision;
+import dev.abusegate.engine.GateOptions;
+import dev.abusegate.engine.Layer;
+import dev.abusegate.engine.Outcome;
+import dev.abusegate.engine.TimeSource;
+import dev.abusegate.keycloak.store.GateStoreProvider;
+import jakarta.ws.rs.core.MultivaluedMap;
+import jakarta.ws.rs.core.Response;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Collectors;
+import org.jboss.logging.Logger;
+import org.keycloak.authentication.AuthenticationFlowContext;
+import org.keycloak.authentication.FlowStatus;
+import org.keycloak.events.EventBuilder;
+import org.keycloak.forms.login.LoginFormsProvider;
+import org.keycloak.models.KeycloakSession;
+import org.keycloak.models.RealmModel;
+
+/**
+ * Runs the gate for a login form: before the user lookup, with the submitted identifier and the client
+ * address as Keycloak resolved it (so Keycloak's proxy settings apply). Renders the 429 answers, records
+ * events and metrics, and settles the lockout reservation with the password check's outcome.
+ */
+final class GateSupport {
+
+    static final String TEMPLATE = "abuse-gate-login.ftl";
+    static final String EVENT_BLOCKED = "abuse_gate_blocked";
+    static final String EVENT_CAPTCHA = "abuse_gate_captcha_required";
+    static final String EVENT_STORE_DOWN = "counter_store_unavailable";
+    static final String DETAIL_LAYER = "abuse_gate_layer";
+    static final String DETAIL_OUTCOME = "abuse_gate_outcome";
+
+    private static final Logger LOG = Logger.getLogger(GateSupport.class);
+    private static final RealmSecrets SECRETS = new RealmSecrets();
+    private static final long WARN_EVERY_MILLIS = 60_000;
+    private static final Map<Layer, AtomicLong> LAST_WARN = new EnumMap<>(Layer.class);
+    private static volatile AbuseGate gate;
+
+    static {
+        for (Layer layer : Layer.values()) {
+            LAST_WARN.put(layer, new AtomicLong());
+        }
+    }
+
+    private GateSupport() {
+    }
+
+    /** The outcome of running the gate for one form POST. */
+    static final class Check {
+        final Decision decision;
+        final AbuseGate gate;
+
+        Check(AbuseGate gate, Decision decision) {
+            this.gate = gate;
+            this.decision = decision;
+        }
+
+        boolean allowed() {
+            return decision.allowed();
+        }
+    }
+
+    private static AbuseGate gate(KeycloakSession session) {
+        CounterStore store = session.getProvider(GateStoreProvider.class).store();
+        AbuseGate g = gate;
+        if (g == null || g.store() != store) {
+            synchronized (GateSupport.class) {
+                g = gate;
+                if (g == null || g.store() != store) {
+                    g = new AbuseGate(store, TimeSource.SYSTEM, SECRETS);
+                    gate = g;
+                }
+            }
+        }
+        return g;
+    }
+
+    /**
+     * Runs the gate. When it does not allow the attempt, the 429 page has been sent (as a force
+     * challenge, which Keycloak's own brute-force protection does not count) and the caller stops.
+     */
+    static Check check(AuthenticationFlowContext ctx, String identifier, MultivaluedMap<String, String> form, boolean passwordOnly) {
+        KeycloakSession session = ctx.getSession();
+        RealmModel realm = ctx.getRealm();
+        GateOptions options = GateConfig.options(ctx.getAuthenticatorConfig(), realm.getName());
+        SECRETS.prime(session, realm);
+        AbuseGate g = gate(session);
+        String address = ctx.getConnection() == null ? null : ctx.getConnection().getRemoteAddr();
+        boolean solved = false; // the captcha issue verifies a submitted solution here
+        Decision d = g.evaluate(options, new Attempt(realm.getId(), address, identifier, solved));
+        storeTrouble(ctx, realm, d.unavailable());
+        GateMetrics.decision(realm.getName(), d.outcome(), d.layer());
+        if (!d.allowed()) {
+            answer(ctx, d, identifier, passwordOnly);
+        }
+        return new Check(g, d);
+    }
+
+    /** Feeds the password check's outcome back into layer 3. */
+    static void settle(AuthenticationFlowContext ctx, Check check, boolean passwordAccepted) {
+        Set<dev.abusegate.engine.Layer> trouble;
+        if (passwordAccepted) {
+            trouble = check.gate.passwordSucceeded(check.decision);
+        } else if (ctx.getStatus() == FlowStatus.FAILURE_CHALLENGE || ctx.getStatus() == FlowStatus.FAILED) {
+            trouble = check.gate.passwordFailed(check.decision);
+        } else {
+            // Empty password, disabled user, Keycloak's own lock: no password was verified.
+            trouble = check.gate.notVerified(check.decision);
+        }
+        storeTrouble(ctx, ctx.getRealm(), trouble);
+    }
+
+    /** No verification happened because the password check threw: give the reservation back. */
+    static void abandon(AuthenticationFlowContext ctx, Check check) {
+        storeTrouble(ctx, ctx.getRealm(), check.gate.notVerified(check.decision));
+    }
+
+    private static void answer(AuthenticationFlowContext ctx, Decision d, String identifier, boolean passwordOnly) {
+        boolean blocked = d.outcome() == Outcome.BLOCKED;
+        ctx.getEvent()
+                .detail(DETAIL_LAYER, d.layer().label())
+                .detail(DETAIL_OUTCOME, d.outcome().code())
+                .error(blocked ? EVENT_BLOCKED : EVENT_CAPTCHA);
+        Map<String, Object> page = new HashMap<>();
+        page.put("code", d.outcome().code());
+        page.put("message", blocked ? "abuseGateBlocked" : "abuseGateCaptchaRequired");
+        page.put("username", passwordOnly || identifier == null ? "" : clip(identifier));
+        page.put("passwordOnly", passwordOnly);
+        LoginFormsProvider form = ctx.form()
+                .setExecution(ctx.getExecution().getId())
+                .setStatus(Response.Status.TOO_MANY_REQUESTS)
+                .setAttribute("abuseGate", page);
+        ctx.forceChallenge(form.createForm(TEMPLATE));
+    }
+
+    /** The typed username is kept in the form, but never more of it than a username can be. */
+    private static String clip(String identifier) {
+        String s = identifier.trim();
+        return s.length() > 255 ? s.substring(0, 255) : s;
+    }
+
+    private static void storeTrouble(AuthenticationFlowContext ctx, RealmModel realm, Set<Layer> layers) {
+        if (layers.isEmpty()) {
+            return;
+        }
+        for (Layer layer : layers) {
+            GateMetrics.storeFailure(realm.getName(), layer);
+            AtomicLong last = LAST_WARN.get(layer);
+            long now = System.currentTimeMillis();
+            long prev = last.get();
+            if (now - prev >= WARN_EVERY_MILLIS && last.compareAndSet(prev, now)) {
+                LOG.warnf("Abuse gate: counter store unavailable for layer %s in realm '%s'; its failure mode decided "
+                        + "(further warnings for this layer suppressed for 60 s)", layer.label(), realm.getName());
+            }
+        }
+        EventBuilder event = ctx.getEvent().clone();
+        event.detail(DETAIL_LAYER, layers.stream().map(Layer::label).collect(Collectors.joining(",")))
+                .error(EVENT_STORE_DOWN);
+    }
+}

@@ -1,0 +1,79 @@
+package dev.abusegate.keycloak;
+
+import dev.abusegate.engine.SecretSource;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import javax.crypto.Mac;
+import javax.crypto.SecretKey;
+import javax.crypto.spec.SecretKeySpec;
+import org.keycloak.crypto.Algorithm;
+import org.keycloak.crypto.KeyUse;
+import org.keycloak.crypto.KeyWrapper;
+import org.keycloak.models.KeycloakSession;
+import org.keycloak.models.RealmModel;
+
+/**
+ * The secret each realm's identifiers are hashed with, derived from the realm's own active HMAC key,
+ * which Keycloak generates per realm, stores in its database and so shares across cluster nodes. The
+ * key itself is never used directly: a derivation with a fixed label separates this use from token
+ * signing. Rotating the realm's HMAC key starts the gate's identifier counters afresh.
+ */
+final class RealmSecrets implements SecretSource {
+
+    private static final byte[] LABEL = "keycloak-abuse-gate identifier key v1".getBytes(StandardCharsets.UTF_8);
+
+    private final Map<String, Derived> byRealm = new ConcurrentHashMap<>();
+
+    private record Derived(String kid, byte[] secret) {
+    }
+
+    /** Makes sure the realm's current secret is known before the gate asks for it. */
+    void prime(KeycloakSession session, RealmModel realm) {
+        KeyWrapper key = session.keys().getActiveKey(realm, KeyUse.SIG, Algorithm.HS512);
+        if (key == null || key.getSecretKey() == null) {
+            key = session.keys().getActiveKey(realm, KeyUse.SIG, Algorithm.HS256);
+        }
+        String kid = key == null || key.getSecretKey() == null ? "none" : String.valueOf(key.getKid());
+        Derived d = byRealm.get(realm.getId());
+        if (d != null && d.kid().equals(kid)) {
+            return;
+        }
+        byte[] secret = key == null || key.getSecretKey() == null
+                ? fallback(realm.getId())
+                : derive(key.getSecretKey());
+        byRealm.put(realm.getId(), new Derived(kid, secret));
+    }
+
+    @Override
+    public byte[] secretFor(String realm) {
+        Derived d = byRealm.get(realm);
+        if (d == null) {
+            throw new IllegalStateException("realm secret not primed");
+        }
+        return d.secret();
+    }
+
+    private static byte[] derive(SecretKey key) {
+        try {
+            Mac mac = Mac.getInstance("HmacSHA256");
+            mac.init(new SecretKeySpec(key.getEncoded(), "HmacSHA256"));
+            return mac.doFinal(LABEL);
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("HmacSHA256 unavailable", e);
+        }
+    }
+
+    /** A realm without any HMAC key (an operator removed them all): still keyed per realm, but weaker. */
+    private static byte[] fallback(String realmId) {
+        try {
+            MessageDigest md = MessageDigest.getInstance("SHA-256");
+            md.update(LABEL);
+            return md.digest(realmId.getBytes(StandardCharsets.UTF_8));
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("SHA-256 unavailable", e);
+        }
+    }
+}

@@ -1,0 +1,56 @@
+package dev.abusegate.keycloak.store;
+
+import dev.abusegate.engine.CounterStore;
+import dev.abusegate.engine.CounterStoreException;
+
+/**
+ * A store that is always down. Selected only by the test option
+ * {@code --spi-abuse-gate-store--infinispan--fault-injection=true}, so that each layer's failure mode
+ * can be proven end to end in a running Keycloak.
+ */
+final class FailingCounterStore implements CounterStore {
+
+    private static CounterStoreException down() {
+        return new CounterStoreException("counter store unavailable (fault injection is on)");
+    }
+
+    @Override
+    public long count(String key, long nowMillis) {
+        throw down();
+    }
+
+    @Override
+    public long increment(String key, long windowMillis, long nowMillis) {
+        throw down();
+    }
+
+    @Override
+    public void decrement(String key, long windowMillis, long nowMillis) {
+        throw down();
+    }
+
+    @Override
+    public DistinctView distinct(String key, long member, long nowMillis) {
+        throw down();
+    }
+
+    @Override
+    public DistinctView addDistinct(String key, long member, int cap, long windowMillis, long nowMillis) {
+        throw down();
+    }
+
+    @Override
+    public void lock(String key, long durationMillis, long nowMillis) {
+        throw down();
+    }
+
+    @Override
+    public long lockRemainingMillis(String key, long nowMillis) {
+        throw down();
+    }
+
+    @Override
+    public void clear(String key) {
+        throw down();
+    }
+}

@@ -1,0 +1,165 @@
+package dev.abusegate.keycloak.store;
+
+import dev.abusegate.engine.CounterStore;
+import dev.abusegate.engine.CounterStoreException;
+import java.util.concurrent.TimeUnit;
+import org.infinispan.Cache;
+
+/**
+ * Counters in an Infinispan cache. Values are plain {@link Long}s (counters; a lock holds its expiry
+ * time) and {@link String}s (distinct sets: sorted 64-bit members, 16 hex digits each), which Keycloak's
+ * ProtoStream marshaller handles without a schema and which compare by content, so the compare-and-set
+ * loops below are exact on a distributed cache too. Expiry is Infinispan's lifespan, refreshed on
+ * every write.
+ */
+public final class InfinispanCounterStore implements CounterStore {
+
+    private static final int MAX_SPINS = 1000;
+    private static final int MEMBER_CHARS = 16;
+
+    private final Cache<String, Object> cache;
+
+    public InfinispanCounterStore(Cache<String, Object> cache) {
+        this.cache = cache;
+    }
+
+    @Override
+    public long count(String key, long nowMillis) {
+        Object v = get(key);
+        return v instanceof Long ? (Long) v : 0;
+    }
+
+    @Override
+    public long increment(String key, long windowMillis, long nowMillis) {
+        try {
+            for (int i = 0; i < MAX_SPINS; i++) {
+                Object old = cache.get(key);
+                if (!(old instanceof Long)) {
+                    if (old == null ? cache.putIfAbsent(key, 1L, windowMillis, TimeUnit.MILLISECONDS) == null
+                            : cache.replace(key, old, 1L, windowMillis, TimeUnit.MILLISECONDS)) {
+                        return 1;
+                    }
+                } else {
+                    long next = (Long) old + 1;
+                    if (cache.replace(key, old, next, windowMillis, TimeUnit.MILLISECONDS)) {
+                        return next;
+                    }
+                }
+            }
+        } catch (RuntimeException e) {
+            throw new CounterStoreException("increment failed", e);
+        }
+        throw new CounterStoreException("increment did not converge");
+    }
+
+    @Override
+    public void decrement(String key, long windowMillis, long nowMillis) {
+        try {
+            for (int i = 0; i < MAX_SPINS; i++) {
+                Object old = cache.get(key);
+                if (!(old instanceof Long)) {
+                    return;
+                }
+                long v = (Long) old;
+                if (v <= 1 ? cache.remove(key, old) : cache.replace(key, old, v - 1, windowMillis, TimeUnit.MILLISECONDS)) {
+                    return;
+                }
+            }
+        } catch (RuntimeException e) {
+            throw new CounterStoreException("decrement failed", e);
+        }
+        throw new CounterStoreException("decrement did not converge");
+    }
+
+    @Override
+    public DistinctView distinct(String key, long member, long nowMillis) {
+        Object v = get(key);
+        if (!(v instanceof String)) {
+            return DistinctView.EMPTY;
+        }
+        String s = (String) v;
+        return new DistinctView(s.length() / MEMBER_CHARS, indexOf(s, member) >= 0);
+    }
+
+    @Override
+    public DistinctView addDistinct(String key, long member, int cap, long windowMillis, long nowMillis) {
+        try {
+            for (int i = 0; i < MAX_SPINS; i++) {
+                Object old = cache.get(key);
+                String s = old instanceof String ? (String) old : "";
+                int at = indexOf(s, member);
+                int size = s.length() / MEMBER_CHARS;
+                String next = s;
+                if (at < 0 && size < cap) {
+                    int ins = -at - 1;
+                    next = s.substring(0, ins * MEMBER_CHARS) + hex(member) + s.substring(ins * MEMBER_CHARS);
+                }
+                boolean done = old == null
+                        ? cache.putIfAbsent(key, next, windowMillis, TimeUnit.MILLISECONDS) == null
+                        : cache.replace(key, old, next, windowMillis, TimeUnit.MILLISECONDS);
+                if (done) {
+                    return new DistinctView(next.length() / MEMBER_CHARS, at >= 0 || next != s);
+                }
+            }
+        } catch (RuntimeException e) {
+            throw new CounterStoreException("addDistinct failed", e);
+        }
+        throw new CounterStoreException("addDistinct did not converge");
+    }
+
+    @Override
+    public void lock(String key, long durationMillis, long nowMillis) {
+        try {
+            cache.put(key, nowMillis + durationMillis, durationMillis, TimeUnit.MILLISECONDS);
+        } catch (RuntimeException e) {
+            throw new CounterStoreException("lock failed", e);
+        }
+    }
+
+    @Override
+    public long lockRemainingMillis(String key, long nowMillis) {
+        Object v = get(key);
+        return v instanceof Long ? Math.max(0, (Long) v - nowMillis) : 0;
+    }
+
+    @Override
+    public void clear(String key) {
+        try {
+            cache.remove(key);
+        } catch (RuntimeException e) {
+            throw new CounterStoreException("clear failed", e);
+        }
+    }
+
+    private Object get(String key) {
+        try {
+            return cache.get(key);
+        } catch (RuntimeException e) {
+            throw new CounterStoreException("read failed", e);
+        }
+    }
+
+    /** Binary search over fixed-width hex members; returns the index or {@code -(insertion point) - 1}. */
+    static int indexOf(String s, long member) {
+        int lo = 0;
+        int hi = s.length() / MEMBER_CHARS - 1;
+        while (lo <= hi) {
+            int mid = (lo + hi) >>> 1;
+            long m = Long.parseUnsignedLong(s, mid * MEMBER_CHARS, (mid + 1) * MEMBER_CHARS, 16);
+            int c = Long.compareUnsigned(m, member);
+            if (c < 0) {
+                lo = mid + 1;
+            } else if (c > 0) {
+                hi = mid - 1;
+            } else {
+                return mid;
+            }
+        }
+        return -(lo + 1);
+    }
+
+    static String hex(long member) {
+        String h = Long.toHexString(member);
+        return "0000000000000000".substring(h.length()) + h;
+    }
+}

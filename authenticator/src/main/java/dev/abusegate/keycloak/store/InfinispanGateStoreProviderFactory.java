@@ -1,0 +1,144 @@
+package dev.abusegate.keycloak.store;
+
+import dev.abusegate.engine.CounterStore;
+import java.lang.reflect.Method;
+import java.util.List;
+import org.infinispan.Cache;
+import org.infinispan.configuration.cache.CacheMode;
+import org.infinispan.configuration.cache.ConfigurationBuilder;
+import org.infinispan.eviction.EvictionStrategy;
+import org.infinispan.manager.EmbeddedCacheManager;
+import org.jboss.logging.Logger;
+import org.keycloak.Config;
+import org.keycloak.models.KeycloakSession;
+import org.keycloak.models.KeycloakSessionFactory;
+import org.keycloak.models.utils.KeycloakModelUtils;
+import org.keycloak.models.utils.PostMigrationEvent;
+import org.keycloak.provider.Provider;
+import org.keycloak.provider.ProviderConfigProperty;
+import org.keycloak.provider.ProviderConfigurationBuilder;
+
+/**
+ * Keeps the counters in a cache of our own, {@value #CACHE_NAME}, on Keycloak's embedded Infinispan:
+ * LOCAL when Keycloak runs alone (start-dev), distributed with two owners when it runs clustered, and
+ * bounded by {@code max-entries} so that a spray of distinct addresses cannot exhaust the heap (the
+ * least recently used entries go first).
+ */
+public class InfinispanGateStoreProviderFactory implements GateStoreProviderFactory {
+
+    public static final String ID = "infinispan";
+    public static final String CACHE_NAME = "abuse-gate-counters";
+    public static final long DEFAULT_MAX_ENTRIES = 100_000;
+
+    private static final Logger LOG = Logger.getLogger(InfinispanGateStoreProviderFactory.class);
+    private static final String ISPN_PROVIDER = "org.keycloak.connections.infinispan.InfinispanConnectionProvider";
+
+    private long maxEntries = DEFAULT_MAX_ENTRIES;
+    private boolean faultInjection;
+    private volatile CounterStore store;
+
+    @Override
+    public String getId() {
+        return ID;
+    }
+
+    @Override
+    public void init(Config.Scope config) {
+        Long max = config.getLong("max-entries", config.getLong("maxEntries", DEFAULT_MAX_ENTRIES));
+        if (max == null || max < 1) {
+            throw new IllegalArgumentException("--spi-abuse-gate-store--infinispan--max-entries must be a positive number, was " + max);
+        }
+        maxEntries = max;
+        faultInjection = Boolean.TRUE.equals(config.getBoolean("fault-injection", config.getBoolean("faultInjection", false)));
+        if (faultInjection) {
+            LOG.warn("Abuse gate: fault injection is ON; the counter store fails on every call. Use this in tests only.");
+        }
+    }
+
+    @Override
+    public void postInit(KeycloakSessionFactory factory) {
+        // Start the cache once the server is up, so every cluster node holds its share from the start.
+        factory.register(event -> {
+            if (event instanceof PostMigrationEvent) {
+                KeycloakModelUtils.runJobInTransaction(factory, this::store);
+            }
+        });
+    }
+
+    @Override
+    public GateStoreProvider create(KeycloakSession session) {
+        CounterStore s = store(session);
+        return () -> s;
+    }
+
+    private CounterStore store(KeycloakSession session) {
+        CounterStore s = store;
+        if (s == null) {
+            synchronized (this) {
+                s = store;
+                if (s == null) {
+                    s = faultInjection ? new FailingCounterStore() : new InfinispanCounterStore(cache(session));
+                    store = s;
+                }
+            }
+        }
+        return s;
+    }
+
+    private Cache<String, Object> cache(KeycloakSession session) {
+        EmbeddedCacheManager manager = cacheManager(session);
+        if (!manager.cacheExists(CACHE_NAME) && manager.getCacheConfiguration(CACHE_NAME) == null) {
+            boolean clustered = manager.getCacheManagerConfiguration().isClustered();
+            ConfigurationBuilder b = new ConfigurationBuilder();
+            if (clustered) {
+                b.clustering().cacheMode(CacheMode.DIST_SYNC).hash().numOwners(2);
+            } else {
+                b.clustering().cacheMode(CacheMode.LOCAL);
+            }
+            b.memory().maxCount(maxEntries).whenFull(EvictionStrategy.REMOVE);
+            b.expiration().wakeUpInterval(30_000);
+            manager.defineConfiguration(CACHE_NAME, b.build());
+            LOG.infof("Abuse gate: counters in cache '%s' (%s, at most %d entries)", CACHE_NAME,
+                    clustered ? "distributed, 2 owners" : "local", maxEntries);
+        }
+        return manager.getCache(CACHE_NAME);
+    }
+
+    /**
+     * Keycloak's {@code InfinispanConnectionProvider} lives in a jar that is not published for this
+     * version, so it is reached by name; only its {@code getCache(String)} is used.
+     */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static EmbeddedCacheManager cacheManager(KeycloakSession session) {
+        try {
+            Class<? extends Provider> type = (Class<? extends Provider>) Class.forName(ISPN_PROVIDER, true,
+                    KeycloakSession.class.getClassLoader());
+            Object connections = session.getProvider((Class) type);
+            if (connections == null) {
+                throw new IllegalStateException("Keycloak has no Infinispan connection provider");
+            }
+            Method getCache = type.getMethod("getCache", String.class);
+            Cache<?, ?> work = (Cache<?, ?>) getCache.invoke(connections, "work");
+            return work.getCacheManager();
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("cannot reach Keycloak's embedded Infinispan", e);
+        }
+    }
+
+    @Override
+    public List<ProviderConfigProperty> getConfigMetadata() {
+        return ProviderConfigurationBuilder.create()
+                .property().name("max-entries").type(ProviderConfigProperty.INTEGER_TYPE)
+                .helpText("Most counter entries kept per node; the least recently used go first. Bounds the heap under a spray "
+                        + "of distinct addresses.")
+                .defaultValue(DEFAULT_MAX_ENTRIES).add()
+                .property().name("fault-injection").type(ProviderConfigProperty.BOOLEAN_TYPE)
+                .helpText("Tests only: make every counter store call fail, to exercise the layers' failure modes.")
+                .defaultValue(false).add()
+                .build();
+    }
+
+    @Override
+    public void close() {
+    }
+}
