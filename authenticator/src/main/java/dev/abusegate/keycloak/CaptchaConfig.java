@@ -1,15 +1,153 @@
 package dev.abusegate.keycloak;
 
+import dev.abusegate.captcha.CaptchaProvider;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import org.keycloak.models.AuthenticatorConfigModel;
 import org.keycloak.provider.ProviderConfigProperty;
+import org.keycloak.provider.ProviderConfigurationBuilder;
 
-/** Captcha provider settings (the captcha issue fills these in). */
-final class CaptchaConfig {
-    private CaptchaConfig() {
+/**
+ * Captcha provider settings of one execution: which provider, its site key and secret, an optional
+ * verification endpoint override, and ALTCHA's difficulty. The secret is a PASSWORD property: written
+ * in the admin console, never shown back, never logged, never rendered.
+ */
+record CaptchaConfig(
+        CaptchaProvider provider,
+        String siteKey,
+        String secret,
+        String verifyUrl,
+        long altchaMaxNumber,
+        long altchaExpirySeconds,
+        double minScore) {
+
+    static final String PROVIDER = "captcha.provider";
+    static final String SITE_KEY = "captcha.siteKey";
+    static final String SECRET = "captcha.secret";
+    static final String VERIFY_URL = "captcha.verifyUrl";
+    static final String ALTCHA_MAX_NUMBER = "captcha.altcha.maxNumber";
+    static final String ALTCHA_EXPIRY_SECONDS = "captcha.altcha.expirySeconds";
+    static final String MIN_SCORE = "captcha.recaptcha.minScore";
+
+    static final long DEFAULT_MAX_NUMBER = 100_000;
+    static final long DEFAULT_EXPIRY_SECONDS = 600;
+    static final double DEFAULT_MIN_SCORE = 0.5;
+
+    /** Keycloak shows a stored secret back as this mask; it is never a real secret. */
+    private static final String MASK = "**********";
+
+    /** The form field that carries the solution for this provider. */
+    String formField() {
+        return provider.formField();
+    }
+
+    String effectiveVerifyUrl() {
+        return verifyUrl == null ? provider.defaultVerifyUrl() : verifyUrl;
+    }
+
+    static CaptchaConfig of(AuthenticatorConfigModel model, String realm) {
+        Map<String, String> c = model == null || model.getConfig() == null ? Collections.emptyMap() : model.getConfig();
+        CaptchaProvider provider = CaptchaProvider.ALTCHA;
+        String p = trimmed(c.get(PROVIDER));
+        if (p != null) {
+            provider = CaptchaProvider.byId(p);
+            if (provider == null) {
+                GateConfig.warn(realm, PROVIDER, "expected altcha, turnstile, hcaptcha or recaptcha");
+                provider = CaptchaProvider.ALTCHA;
+            }
+        }
+        String secret = trimmed(c.get(SECRET));
+        if (MASK.equals(secret)) {
+            secret = null;
+        }
+        String url = trimmed(c.get(VERIFY_URL));
+        if (url != null && !(url.startsWith("https://") || url.startsWith("http://"))) {
+            GateConfig.warn(realm, VERIFY_URL, "expected an http(s) URL");
+            url = null;
+        }
+        if (!provider.selfHosted() && (trimmed(c.get(SITE_KEY)) == null || secret == null)) {
+            GateConfig.warn(realm, provider == CaptchaProvider.ALTCHA ? PROVIDER : SECRET,
+                    provider.id() + " needs both captcha.siteKey and captcha.secret; no solution can verify until both are set");
+        }
+        return new CaptchaConfig(provider, trimmed(c.get(SITE_KEY)), secret, url,
+                number(c, ALTCHA_MAX_NUMBER, DEFAULT_MAX_NUMBER, 1_000, 10_000_000, realm),
+                number(c, ALTCHA_EXPIRY_SECONDS, DEFAULT_EXPIRY_SECONDS, 30, 86_400, realm),
+                score(c, realm));
+    }
+
+    private static String trimmed(String s) {
+        if (s == null) {
+            return null;
+        }
+        String t = s.trim();
+        return t.isEmpty() ? null : t;
+    }
+
+    private static long number(Map<String, String> c, String key, long def, long min, long max, String realm) {
+        String v = trimmed(c.get(key));
+        if (v == null) {
+            return def;
+        }
+        try {
+            long n = Long.parseLong(v);
+            if (n >= min && n <= max) {
+                return n;
+            }
+        } catch (NumberFormatException ignored) {
+            // reported below
+        }
+        GateConfig.warn(realm, key, "expected a whole number from " + min + " to " + max);
+        return def;
+    }
+
+    private static double score(Map<String, String> c, String realm) {
+        String v = trimmed(c.get(MIN_SCORE));
+        if (v == null) {
+            return DEFAULT_MIN_SCORE;
+        }
+        try {
+            double d = Double.parseDouble(v);
+            if (d >= 0 && d <= 1) {
+                return d;
+            }
+        } catch (NumberFormatException ignored) {
+            // reported below
+        }
+        GateConfig.warn(realm, MIN_SCORE, "expected a number from 0 to 1");
+        return DEFAULT_MIN_SCORE;
     }
 
     static List<ProviderConfigProperty> properties() {
-        return Collections.emptyList();
+        return ProviderConfigurationBuilder.create()
+                .property().name(PROVIDER).label("Captcha provider")
+                .helpText("altcha: self-hosted proof of work, no third party, works offline (default). turnstile, hcaptcha, "
+                        + "recaptcha: the vendor's widget, verified server-side with the site key and secret below.")
+                .type(ProviderConfigProperty.LIST_TYPE).options("altcha", "turnstile", "hcaptcha", "recaptcha")
+                .defaultValue("altcha").add()
+                .property().name(SITE_KEY).label("Captcha site key")
+                .helpText("The public site key from the captcha vendor. Not used by altcha.")
+                .type(ProviderConfigProperty.STRING_TYPE).add()
+                .property().name(SECRET).label("Captcha secret")
+                .helpText("The vendor's secret key (turnstile, hcaptcha, recaptcha). For altcha, optional: the HMAC key that signs "
+                        + "challenges; when empty, a key derived from the realm's own HMAC key is used. Never shown back.")
+                .type(ProviderConfigProperty.PASSWORD).secret(true).add()
+                .property().name(VERIFY_URL).label("Captcha verification URL")
+                .helpText("Optional override of the vendor's siteverify endpoint, e.g. for an egress proxy or reCAPTCHA's "
+                        + "www.recaptcha.net domain. Leave empty for the vendor default.")
+                .type(ProviderConfigProperty.STRING_TYPE).add()
+                .property().name(ALTCHA_MAX_NUMBER).label("ALTCHA difficulty")
+                .helpText("Largest number the browser may have to try (1000 to 10000000). The average work is half of it. "
+                        + "Default " + DEFAULT_MAX_NUMBER + ".")
+                .type(ProviderConfigProperty.STRING_TYPE).defaultValue(String.valueOf(DEFAULT_MAX_NUMBER)).add()
+                .property().name(ALTCHA_EXPIRY_SECONDS).label("ALTCHA challenge lifetime (seconds)")
+                .helpText("How long an ALTCHA challenge can be solved and submitted (30 to 86400). Default "
+                        + DEFAULT_EXPIRY_SECONDS + ".")
+                .type(ProviderConfigProperty.STRING_TYPE).defaultValue(String.valueOf(DEFAULT_EXPIRY_SECONDS)).add()
+                .property().name(MIN_SCORE).label("reCAPTCHA v3 minimum score")
+                .helpText("When reCAPTCHA answers with a score (v3), tokens scoring below this (0 to 1) count as unsolved. "
+                        + "Default " + DEFAULT_MIN_SCORE + ".")
+                .type(ProviderConfigProperty.STRING_TYPE).defaultValue(String.valueOf(DEFAULT_MIN_SCORE)).add()
+                .build();
     }
 }

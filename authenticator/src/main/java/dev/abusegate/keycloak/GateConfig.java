@@ -156,7 +156,7 @@ public final class GateConfig {
         }
     }
 
-    private static void warn(String realm, String key, String why) {
+    static void warn(String realm, String key, String why) {
         if (WARNED.size() < 10_000 && WARNED.add(realm + '\u0000' + key)) {
             LOG.warnf("Abuse gate: realm '%s' has an invalid value for '%s' (%s); using the default for that key", realm, key, why);
         }

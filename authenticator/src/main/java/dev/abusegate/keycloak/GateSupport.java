@@ -95,12 +95,15 @@ final class GateSupport {
         SECRETS.prime(session, realm);
         AbuseGate g = gate(session);
         String address = ctx.getConnection() == null ? null : ctx.getConnection().getRemoteAddr();
-        boolean solved = false; // the captcha issue verifies a submitted solution here
+        CaptchaConfig captcha = options.captchaEnabled() ? CaptchaConfig.of(ctx.getAuthenticatorConfig(), realm.getName()) : null;
+        String token = captcha == null || form == null ? null : form.getFirst(captcha.formField());
+        boolean submitted = token != null && !token.isBlank();
+        boolean solved = submitted && CaptchaSupport.solved(session, realm, captcha, SECRETS, g.store(), token, address);
         Decision d = g.evaluate(options, new Attempt(realm.getId(), address, identifier, solved));
         storeTrouble(ctx, realm, d.unavailable());
         GateMetrics.decision(realm.getName(), d.outcome(), d.layer());
         if (!d.allowed()) {
-            answer(ctx, d, identifier, passwordOnly);
+            answer(ctx, d, identifier, passwordOnly, captcha, submitted);
         }
         return new Check(g, d);
     }
@@ -124,7 +127,8 @@ final class GateSupport {
         storeTrouble(ctx, ctx.getRealm(), check.gate.notVerified(check.decision));
     }
 
-    private static void answer(AuthenticationFlowContext ctx, Decision d, String identifier, boolean passwordOnly) {
+    private static void answer(AuthenticationFlowContext ctx, Decision d, String identifier, boolean passwordOnly,
+                               CaptchaConfig captcha, boolean captchaSubmitted) {
         boolean blocked = d.outcome() == Outcome.BLOCKED;
         ctx.getEvent()
                 .detail(DETAIL_LAYER, d.layer().label())
@@ -137,8 +141,12 @@ final class GateSupport {
         page.put("passwordOnly", passwordOnly);
         LoginFormsProvider form = ctx.form()
                 .setExecution(ctx.getExecution().getId())
-                .setStatus(Response.Status.TOO_MANY_REQUESTS)
-                .setAttribute("abuseGate", page);
+                .setStatus(Response.Status.TOO_MANY_REQUESTS);
+        if (!blocked && captcha != null) {
+            page.put("captcha", CaptchaSupport.widget(ctx.getSession(), ctx.getRealm(), captcha, SECRETS, form));
+            page.put("captchaFailed", captchaSubmitted);
+        }
+        form.setAttribute("abuseGate", page);
         ctx.forceChallenge(form.createForm(TEMPLATE));
     }
 

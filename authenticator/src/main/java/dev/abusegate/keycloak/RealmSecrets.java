@@ -24,27 +24,39 @@ import org.keycloak.models.RealmModel;
 final class RealmSecrets implements SecretSource {
 
     private static final byte[] LABEL = "keycloak-abuse-gate identifier key v1".getBytes(StandardCharsets.UTF_8);
+    private static final byte[] ALTCHA_LABEL = "keycloak-abuse-gate altcha key v1".getBytes(StandardCharsets.UTF_8);
 
     private final Map<String, Derived> byRealm = new ConcurrentHashMap<>();
+    private final Map<String, Derived> altchaByRealm = new ConcurrentHashMap<>();
 
     private record Derived(String kid, byte[] secret) {
     }
 
     /** Makes sure the realm's current secret is known before the gate asks for it. */
     void prime(KeycloakSession session, RealmModel realm) {
+        derived(session, realm, byRealm, LABEL);
+    }
+
+    /** The HMAC key that signs this realm's ALTCHA challenges when no captcha secret is configured. */
+    byte[] altchaKey(KeycloakSession session, RealmModel realm) {
+        return derived(session, realm, altchaByRealm, ALTCHA_LABEL);
+    }
+
+    private static byte[] derived(KeycloakSession session, RealmModel realm, Map<String, Derived> cache, byte[] label) {
         KeyWrapper key = session.keys().getActiveKey(realm, KeyUse.SIG, Algorithm.HS512);
         if (key == null || key.getSecretKey() == null) {
             key = session.keys().getActiveKey(realm, KeyUse.SIG, Algorithm.HS256);
         }
         String kid = key == null || key.getSecretKey() == null ? "none" : String.valueOf(key.getKid());
-        Derived d = byRealm.get(realm.getId());
+        Derived d = cache.get(realm.getId());
         if (d != null && d.kid().equals(kid)) {
-            return;
+            return d.secret();
         }
         byte[] secret = key == null || key.getSecretKey() == null
-                ? fallback(realm.getId())
-                : derive(key.getSecretKey());
-        byRealm.put(realm.getId(), new Derived(kid, secret));
+                ? fallback(realm.getId(), label)
+                : derive(key.getSecretKey(), label);
+        cache.put(realm.getId(), new Derived(kid, secret));
+        return secret;
     }
 
     @Override
@@ -56,21 +68,21 @@ final class RealmSecrets implements SecretSource {
         return d.secret();
     }
 
-    private static byte[] derive(SecretKey key) {
+    private static byte[] derive(SecretKey key, byte[] label) {
         try {
             Mac mac = Mac.getInstance("HmacSHA256");
             mac.init(new SecretKeySpec(key.getEncoded(), "HmacSHA256"));
-            return mac.doFinal(LABEL);
+            return mac.doFinal(label);
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("HmacSHA256 unavailable", e);
         }
     }
 
     /** A realm without any HMAC key (an operator removed them all): still keyed per realm, but weaker. */
-    private static byte[] fallback(String realmId) {
+    private static byte[] fallback(String realmId, byte[] label) {
         try {
             MessageDigest md = MessageDigest.getInstance("SHA-256");
-            md.update(LABEL);
+            md.update(label);
             return md.digest(realmId.getBytes(StandardCharsets.UTF_8));
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("SHA-256 unavailable", e);

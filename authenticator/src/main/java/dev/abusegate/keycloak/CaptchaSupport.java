@@ -1,0 +1,174 @@
+package dev.abusegate.keycloak;
+
+import dev.abusegate.captcha.Altcha;
+import dev.abusegate.captcha.CaptchaProvider;
+import dev.abusegate.captcha.SiteVerifier;
+import dev.abusegate.engine.CounterStore;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.http.NameValuePair;
+import org.apache.http.client.config.RequestConfig;
+import org.apache.http.client.entity.UrlEncodedFormEntity;
+import org.apache.http.client.methods.CloseableHttpResponse;
+import org.apache.http.client.methods.HttpPost;
+import org.apache.http.message.BasicNameValuePair;
+import org.jboss.logging.Logger;
+import org.keycloak.connections.httpclient.HttpClientProvider;
+import org.keycloak.forms.login.LoginFormsProvider;
+import org.keycloak.headers.SecurityHeadersProvider;
+import org.keycloak.models.KeycloakSession;
+import org.keycloak.models.RealmModel;
+
+/**
+ * Verifies captcha solutions and prepares the widget for the 429 page. Each solution is accepted once:
+ * its fingerprint is remembered in the counter store until it could no longer be valid. A vendor that
+ * cannot be reached or answers garbage counts as unsolved and is logged at WARN; it never passes.
+ */
+final class CaptchaSupport {
+
+    private static final Logger LOG = Logger.getLogger(CaptchaSupport.class);
+    private static final SecureRandom RANDOM = new SecureRandom();
+    private static final int TIMEOUT_MILLIS = 5_000;
+    private static final int MAX_REPLY_BYTES = 64 * 1024;
+    private static final long THIRD_PARTY_TOKEN_TTL_MILLIS = 600_000;
+    private static final AtomicLong LAST_WARN = new AtomicLong();
+
+    private CaptchaSupport() {
+    }
+
+    /** Whether {@code token} is a fresh, valid solution for this realm's provider. Never throws. */
+    static boolean solved(KeycloakSession session, RealmModel realm, CaptchaConfig cfg, RealmSecrets secrets,
+                          CounterStore store, String token, String remoteAddr) {
+        if (token == null || token.isBlank()) {
+            return false;
+        }
+        long now = System.currentTimeMillis();
+        String fingerprint;
+        long ttlMillis;
+        if (cfg.provider() == CaptchaProvider.ALTCHA) {
+            Altcha.Verified v = Altcha.verify(altchaKey(session, realm, cfg, secrets), token.trim(), now / 1000);
+            if (!v.ok()) {
+                LOG.debugf("Abuse gate: ALTCHA solution refused in realm '%s': %s", realm.getName(), v.status());
+                return false;
+            }
+            fingerprint = v.challenge();
+            ttlMillis = Math.max(1_000, v.expiresAtSeconds() * 1000 - now);
+        } else {
+            SiteVerifier.Status s = SiteVerifier.verify(poster(session), cfg.effectiveVerifyUrl(), cfg.secret(), token.trim(),
+                    remoteAddr, cfg.minScore());
+            if (s == SiteVerifier.Status.UNREACHABLE || s == SiteVerifier.Status.GARBAGE) {
+                warn(realm, cfg.provider(), s);
+            }
+            if (s != SiteVerifier.Status.VERIFIED) {
+                return false;
+            }
+            fingerprint = token.trim();
+            ttlMillis = THIRD_PARTY_TOKEN_TTL_MILLIS;
+        }
+        try {
+            return store.increment(realm.getId() + "/used/" + digest(cfg.provider().id() + ':' + fingerprint), ttlMillis, now) == 1;
+        } catch (RuntimeException e) {
+            // Without the store no solution can be proven fresh: treat it as unsolved.
+            LOG.debugf("Abuse gate: replay check unavailable in realm '%s'", realm.getName());
+            return false;
+        }
+    }
+
+    /** What the captcha page needs to show the widget; also opens the page's CSP for the vendor's frames. */
+    static Map<String, Object> widget(KeycloakSession session, RealmModel realm, CaptchaConfig cfg, RealmSecrets secrets,
+                                      LoginFormsProvider form) {
+        Map<String, Object> w = new HashMap<>();
+        w.put("provider", cfg.provider().id());
+        w.put("field", cfg.formField());
+        w.put("siteKey", cfg.siteKey() == null ? "" : cfg.siteKey());
+        Locale locale = session.getContext().resolveLocale(null);
+        w.put("lang", locale == null ? "en" : locale.getLanguage());
+        if (cfg.provider() == CaptchaProvider.ALTCHA) {
+            long expires = System.currentTimeMillis() / 1000 + cfg.altchaExpirySeconds();
+            w.put("challengeJson", Altcha.challengeJson(altchaKey(session, realm, cfg, secrets), cfg.altchaMaxNumber(), expires, RANDOM));
+        } else {
+            form.addScript(cfg.provider().scriptUrl());
+            SecurityHeadersProvider headers = session.getProvider(SecurityHeadersProvider.class);
+            if (headers != null) {
+                for (String origin : cfg.provider().frameOrigins()) {
+                    headers.options().allowFrameSrc(origin);
+                }
+            }
+        }
+        return w;
+    }
+
+    /** A fresh ALTCHA challenge as JSON, for API clients (direct grant). */
+    static String altchaChallenge(KeycloakSession session, RealmModel realm, CaptchaConfig cfg, RealmSecrets secrets) {
+        long expires = System.currentTimeMillis() / 1000 + cfg.altchaExpirySeconds();
+        return Altcha.challengeJson(altchaKey(session, realm, cfg, secrets), cfg.altchaMaxNumber(), expires, RANDOM);
+    }
+
+    private static byte[] altchaKey(KeycloakSession session, RealmModel realm, CaptchaConfig cfg, RealmSecrets secrets) {
+        return cfg.secret() != null ? cfg.secret().getBytes(StandardCharsets.UTF_8) : secrets.altchaKey(session, realm);
+    }
+
+    private static SiteVerifier.FormPoster poster(KeycloakSession session) {
+        return (url, fields) -> {
+            HttpPost post = new HttpPost(url);
+            post.setConfig(RequestConfig.custom().setConnectTimeout(TIMEOUT_MILLIS).setSocketTimeout(TIMEOUT_MILLIS)
+                    .setConnectionRequestTimeout(TIMEOUT_MILLIS).build());
+            List<NameValuePair> pairs = new ArrayList<>();
+            fields.forEach((k, v) -> pairs.add(new BasicNameValuePair(k, v)));
+            post.setEntity(new UrlEncodedFormEntity(pairs, StandardCharsets.UTF_8));
+            try (CloseableHttpResponse response = session.getProvider(HttpClientProvider.class).getHttpClient().execute(post)) {
+                String body = null;
+                if (response.getEntity() != null) {
+                    try (InputStream in = response.getEntity().getContent()) {
+                        body = readCapped(in);
+                    }
+                }
+                return new SiteVerifier.Reply(response.getStatusLine().getStatusCode(), body);
+            }
+        };
+    }
+
+    private static String readCapped(InputStream in) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        byte[] buf = new byte[8192];
+        int n;
+        while ((n = in.read(buf)) > 0) {
+            if (out.size() + n > MAX_REPLY_BYTES) {
+                throw new IOException("captcha verification reply too large");
+            }
+            out.write(buf, 0, n);
+        }
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    private static void warn(RealmModel realm, CaptchaProvider provider, SiteVerifier.Status status) {
+        long now = System.currentTimeMillis();
+        long prev = LAST_WARN.get();
+        if (now - prev >= 60_000 && LAST_WARN.compareAndSet(prev, now)) {
+            LOG.warnf("Abuse gate: %s verification failed in realm '%s' (%s); the captcha counts as unsolved "
+                    + "(further warnings suppressed for 60 s)", provider.id(), realm.getName(),
+                    status == SiteVerifier.Status.UNREACHABLE ? "endpoint unreachable or erroring" : "unexpected reply");
+        }
+    }
+
+    private static String digest(String s) {
+        try {
+            byte[] d = MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8));
+            return Base64.getUrlEncoder().withoutPadding().encodeToString(d).substring(0, 22);
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
