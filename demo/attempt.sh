@@ -32,9 +32,9 @@ fi
 curl -sS -c "$work/jar" -b "$work/jar" "${fwd[@]}" -o "$work/page" \
   "$base/realms/$realm/protocol/openid-connect/auth?client_id=demo-app&response_type=code&scope=openid&redirect_uri=http%3A%2F%2Flocalhost%3A8080%2F"
 action="$(grep -o 'action="[^"]*login-actions/authenticate[^"]*"' "$work/page" | head -n 1 \
-  | sed -e 's/^action="//' -e 's/"$//' -e 's/&amp;/\&/g')"
+  | sed -e 's/^action="//' -e 's/"$//' -e 's/&amp;/\&/g' || true)"
 if [ -z "$action" ]; then
-  echo "no login form found at $base (is the demo running?)" >&2
+  echo "no login form at $base/realms/$realm (is the demo running, with the provider installed?)" >&2
   exit 1
 fi
 

@@ -25,7 +25,7 @@ if [ ! -x "$KC_HOME/bin/kc.sh" ]; then
   mkdir -p "$TARGET"
   ./mvnw -B -q -N dependency:unpack \
     -Dartifact="org.keycloak:keycloak-quarkus-dist:$KEYCLOAK_VERSION:zip" \
-    -DoutputDirectory="$TARGET"
+    -DoutputDirectory="$TARGET" -Dmdep.overWriteReleases=true
 fi
 
 echo "==> Installing the provider and the demo realm into $KC_HOME"
