@@ -32,6 +32,14 @@ public interface CounterStore {
     /** Milliseconds until the lock expires, 0 when there is none. */
     long lockRemainingMillis(String key, long nowMillis);
 
+    /**
+     * Milliseconds until the entry under {@code key} expires: 0 when absent, -1 when the store cannot
+     * tell. For operators' lookups only; the layers never need it.
+     */
+    default long remainingMillis(String key, long nowMillis) {
+        return -1;
+    }
+
     /** Removes whatever is stored under the key. */
     void clear(String key);
 

@@ -16,6 +16,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.jboss.logging.Logger;
 import org.keycloak.authentication.AuthenticationFlowContext;
@@ -54,19 +55,38 @@ final class GateSupport {
     private GateSupport() {
     }
 
-    /** The outcome of running the gate for one form POST. */
+    /** The outcome of running the gate for one attempt. */
     static final class Check {
         final Decision decision;
         final AbuseGate gate;
+        final CaptchaConfig captcha;
+        final boolean captchaSubmitted;
 
-        Check(AbuseGate gate, Decision decision) {
+        Check(AbuseGate gate, Decision decision, CaptchaConfig captcha, boolean captchaSubmitted) {
             this.gate = gate;
             this.decision = decision;
+            this.captcha = captcha;
+            this.captchaSubmitted = captchaSubmitted;
         }
 
         boolean allowed() {
             return decision.allowed();
         }
+
+        boolean blocked() {
+            return decision.outcome() == Outcome.BLOCKED;
+        }
+    }
+
+    /** The server's counter store, for the admin resource. */
+    static CounterStore store(KeycloakSession session) {
+        return gate(session).store();
+    }
+
+    /** Key derivation for a realm (its identifier secret primed), for the admin resource. */
+    static dev.abusegate.engine.GateKeys keys(KeycloakSession session, RealmModel realm) {
+        SECRETS.prime(session, realm);
+        return gate(session).keys();
     }
 
     private static AbuseGate gate(KeycloakSession session) {
@@ -85,10 +105,22 @@ final class GateSupport {
     }
 
     /**
-     * Runs the gate. When it does not allow the attempt, the 429 page has been sent (as a force
-     * challenge, which Keycloak's own brute-force protection does not count) and the caller stops.
+     * Runs the gate for a login form. When it does not allow the attempt, the 429 page has been sent (as
+     * a force challenge, which Keycloak's own brute-force protection does not count) and the caller stops.
      */
     static Check check(AuthenticationFlowContext ctx, String identifier, MultivaluedMap<String, String> form, boolean passwordOnly) {
+        Check check = run(ctx, identifier, captcha -> form == null ? null : form.getFirst(captcha.formField()));
+        if (!check.allowed()) {
+            answerPage(ctx, check, identifier, passwordOnly);
+        }
+        return check;
+    }
+
+    /**
+     * Evaluates one attempt: verifies a submitted captcha solution, asks the engine, and records the
+     * metrics and events. Renders nothing.
+     */
+    static Check run(AuthenticationFlowContext ctx, String identifier, Function<CaptchaConfig, String> captchaToken) {
         KeycloakSession session = ctx.getSession();
         RealmModel realm = ctx.getRealm();
         GateOptions options = GateConfig.options(ctx.getAuthenticatorConfig(), realm.getName());
@@ -96,21 +128,24 @@ final class GateSupport {
         AbuseGate g = gate(session);
         String address = ctx.getConnection() == null ? null : ctx.getConnection().getRemoteAddr();
         CaptchaConfig captcha = options.captchaEnabled() ? CaptchaConfig.of(ctx.getAuthenticatorConfig(), realm.getName()) : null;
-        String token = captcha == null || form == null ? null : form.getFirst(captcha.formField());
+        String token = captcha == null ? null : captchaToken.apply(captcha);
         boolean submitted = token != null && !token.isBlank();
         boolean solved = submitted && CaptchaSupport.solved(session, realm, captcha, SECRETS, g.store(), token, address);
         Decision d = g.evaluate(options, new Attempt(realm.getId(), address, identifier, solved));
         storeTrouble(ctx, realm, d.unavailable());
         GateMetrics.decision(realm.getName(), d.outcome(), d.layer());
         if (!d.allowed()) {
-            answer(ctx, d, identifier, passwordOnly, captcha, submitted);
+            ctx.getEvent()
+                    .detail(DETAIL_LAYER, d.layer().label())
+                    .detail(DETAIL_OUTCOME, d.outcome().code())
+                    .error(d.outcome() == Outcome.BLOCKED ? EVENT_BLOCKED : EVENT_CAPTCHA);
         }
-        return new Check(g, d);
+        return new Check(g, d, captcha, submitted);
     }
 
     /** Feeds the password check's outcome back into layer 3. */
     static void settle(AuthenticationFlowContext ctx, Check check, boolean passwordAccepted) {
-        Set<dev.abusegate.engine.Layer> trouble;
+        Set<Layer> trouble;
         if (passwordAccepted) {
             trouble = check.gate.passwordSucceeded(check.decision);
         } else if (ctx.getStatus() == FlowStatus.FAILURE_CHALLENGE || ctx.getStatus() == FlowStatus.FAILED) {
@@ -122,32 +157,40 @@ final class GateSupport {
         storeTrouble(ctx, ctx.getRealm(), trouble);
     }
 
+    /** Direct grant: TRUE accepted, FALSE a failed verification, null when no password was verified. */
+    static void settleDirect(AuthenticationFlowContext ctx, Check check, Boolean accepted) {
+        Set<Layer> trouble = accepted == null ? check.gate.notVerified(check.decision)
+                : accepted ? check.gate.passwordSucceeded(check.decision)
+                : check.gate.passwordFailed(check.decision);
+        storeTrouble(ctx, ctx.getRealm(), trouble);
+    }
+
     /** No verification happened because the password check threw: give the reservation back. */
     static void abandon(AuthenticationFlowContext ctx, Check check) {
         storeTrouble(ctx, ctx.getRealm(), check.gate.notVerified(check.decision));
     }
 
-    private static void answer(AuthenticationFlowContext ctx, Decision d, String identifier, boolean passwordOnly,
-                               CaptchaConfig captcha, boolean captchaSubmitted) {
-        boolean blocked = d.outcome() == Outcome.BLOCKED;
-        ctx.getEvent()
-                .detail(DETAIL_LAYER, d.layer().label())
-                .detail(DETAIL_OUTCOME, d.outcome().code())
-                .error(blocked ? EVENT_BLOCKED : EVENT_CAPTCHA);
+    private static void answerPage(AuthenticationFlowContext ctx, Check check, String identifier, boolean passwordOnly) {
+        boolean blocked = check.blocked();
         Map<String, Object> page = new HashMap<>();
-        page.put("code", d.outcome().code());
+        page.put("code", check.decision.outcome().code());
         page.put("message", blocked ? "abuseGateBlocked" : "abuseGateCaptchaRequired");
         page.put("username", passwordOnly || identifier == null ? "" : clip(identifier));
         page.put("passwordOnly", passwordOnly);
         LoginFormsProvider form = ctx.form()
                 .setExecution(ctx.getExecution().getId())
                 .setStatus(Response.Status.TOO_MANY_REQUESTS);
-        if (!blocked && captcha != null) {
-            page.put("captcha", CaptchaSupport.widget(ctx.getSession(), ctx.getRealm(), captcha, SECRETS, form));
-            page.put("captchaFailed", captchaSubmitted);
+        if (!blocked && check.captcha != null) {
+            page.put("captcha", CaptchaSupport.widget(ctx.getSession(), ctx.getRealm(), check.captcha, SECRETS, form));
+            page.put("captchaFailed", check.captchaSubmitted);
         }
         form.setAttribute("abuseGate", page);
         ctx.forceChallenge(form.createForm(TEMPLATE));
+    }
+
+    /** A fresh ALTCHA challenge for API clients. */
+    static String altchaChallenge(AuthenticationFlowContext ctx, CaptchaConfig captcha) {
+        return CaptchaSupport.altchaChallenge(ctx.getSession(), ctx.getRealm(), captcha, SECRETS);
     }
 
     /** The typed username is kept in the form, but never more of it than a username can be. */

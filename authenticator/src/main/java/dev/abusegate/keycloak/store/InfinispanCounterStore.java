@@ -123,6 +123,23 @@ public final class InfinispanCounterStore implements CounterStore {
     }
 
     @Override
+    public long remainingMillis(String key, long nowMillis) {
+        try {
+            org.infinispan.container.entries.CacheEntry<String, Object> e = cache.getAdvancedCache().getCacheEntry(key);
+            if (e == null) {
+                return 0;
+            }
+            if (e.getLifespan() < 0) {
+                return -1;
+            }
+            long created = e.getCreated() > 0 ? e.getCreated() : e.getLastUsed();
+            return created > 0 ? Math.max(0, created + e.getLifespan() - System.currentTimeMillis()) : -1;
+        } catch (RuntimeException e) {
+            throw new CounterStoreException("read failed", e);
+        }
+    }
+
+    @Override
     public void clear(String key) {
         try {
             cache.remove(key);
