@@ -101,6 +101,9 @@ public final class KeycloakServer implements AutoCloseable {
 
     private static final List<KeycloakServer> RUNNING = new CopyOnWriteArrayList<>();
     private static volatile KeycloakServer shared;
+    private static Throwable sharedFailure;
+    /** Home of the first server that became ready: its Quarkus build output can seed later homes. */
+    private static Path augmentedHome;
     private static boolean hookInstalled;
 
     private final String name;
@@ -142,8 +145,17 @@ public final class KeycloakServer implements AutoCloseable {
             return s;
         }
         synchronized (KeycloakServer.class) {
+            if (sharedFailure != null) {
+                // fail every later IT at once instead of trying (and waiting) again
+                throw new IllegalStateException("The shared Keycloak failed to start earlier in this JVM", sharedFailure);
+            }
             if (shared == null) {
-                shared = builder("shared").options(splitOptions(System.getProperty("keycloak.it.extraOptions", ""))).start();
+                try {
+                    shared = builder("shared").options(splitOptions(System.getProperty("keycloak.it.extraOptions", ""))).start();
+                } catch (RuntimeException | Error e) {
+                    sharedFailure = e;
+                    throw e;
+                }
             }
             return shared;
         }
@@ -210,6 +222,11 @@ public final class KeycloakServer implements AutoCloseable {
         }
         try {
             prepareHome(dist, home);
+            try {
+                reuseAugmentation(home);
+            } catch (IOException e) {
+                log("not reusing the Quarkus build output (" + e + "); Keycloak will rebuild");
+            }
             Files.deleteIfExists(logFile);
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot prepare Keycloak home " + home, e);
@@ -262,6 +279,11 @@ public final class KeycloakServer implements AutoCloseable {
             throw e;
         }
         server.startupTime = Duration.ofNanos(System.nanoTime() - t0);
+        synchronized (KeycloakServer.class) {
+            if (augmentedHome == null) {
+                augmentedHome = home;
+            }
+        }
         log("Keycloak '" + b.name + "' ready after " + server.startupTime.toMillis() / 1000.0 + " s");
         return server;
     }
@@ -336,6 +358,29 @@ public final class KeycloakServer implements AutoCloseable {
                 return FileVisitResult.CONTINUE;
             }
         });
+    }
+
+    /**
+     * Seeds {@code lib/quarkus} (the Quarkus build output of start-dev) from an earlier server of this JVM.
+     * Keycloak compares the persisted build options and provider files with the current ones and
+     * re-augments when they differ, so this only skips a build (~30 s) that would produce the same result.
+     */
+    private static void reuseAugmentation(Path home) throws IOException {
+        Path source;
+        synchronized (KeycloakServer.class) {
+            source = augmentedHome;
+        }
+        if (source == null || source.equals(home) || !Files.isDirectory(source.resolve("lib/quarkus"))) {
+            return;
+        }
+        try (Stream<Path> files = Files.list(source.resolve("lib/quarkus"))) {
+            for (Path f : files.toList()) {
+                if (Files.isRegularFile(f)) {
+                    Files.copy(f, home.resolve("lib/quarkus").resolve(f.getFileName()),
+                            StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.COPY_ATTRIBUTES);
+                }
+            }
+        }
     }
 
     private static void deleteTree(Path dir) throws IOException {
