@@ -1,0 +1,374 @@
+package dev.abusegate.it.support;
+
+import java.io.IOException;
+import java.net.CookieManager;
+import java.net.CookiePolicy;
+import java.net.HttpCookie;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.StringJoiner;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * One simulated browser without JavaScript: its own cookie jar, no automatic redirects.
+ *
+ * <pre>{@code
+ * BrowserLogin browser = server.newBrowser();
+ * BrowserLogin.LoginResult r = browser.login(realm, "alice", "secret", "192.0.2.10");
+ * assertThat(r.loginSucceeded()).isTrue();
+ * // step by step, e.g. several attempts in one authentication session:
+ * BrowserLogin.LoginPage page = browser.openLoginPage(realm, "192.0.2.10");
+ * BrowserLogin.LoginResult first = browser.submit(page, "alice", "wrong", "192.0.2.10", Map.of());
+ * BrowserLogin.LoginResult second = browser.submit(first.nextPage(), "alice", "wrong", "192.0.2.10", Map.of());
+ * assertThat(second.gateCode()).contains("blocked");
+ * }</pre>
+ * Thread-safe: methods keep no state but the (synchronised) cookie jar, so one instance can be used
+ * from many threads; create one instance per simulated browser/user agent. Only talks to the server's
+ * base URL (127.0.0.1).
+ */
+public final class BrowserLogin {
+
+    private static final Pattern FORM_TAG = Pattern.compile("<form\\b[^>]*>", Pattern.CASE_INSENSITIVE);
+    private static final Pattern FEEDBACK = Pattern.compile(
+            "<span\\b[^>]*class\\s*=\\s*\"[^\"]*\\bkc-feedback-text\\b[^\"]*\"[^>]*>(.*?)</span>", Pattern.DOTALL);
+    private static final Pattern ENTITY = Pattern.compile("&(#x[0-9a-fA-F]+|#[0-9]+|amp|lt|gt|quot|apos|#39);");
+
+    private final String baseUrl;
+    private final String clientId;
+    private final String redirectUri;
+    private final CookieManager cookies = new CookieManager(null, CookiePolicy.ACCEPT_ALL);
+    private final HttpClient http;
+
+    /** A browser for {@link RealmBuilder#CLIENT_ID} and {@link RealmBuilder#REDIRECT_URI}. */
+    public BrowserLogin(String baseUrl) {
+        this(baseUrl, RealmBuilder.CLIENT_ID, RealmBuilder.REDIRECT_URI);
+    }
+
+    public BrowserLogin(String baseUrl, String clientId, String redirectUri) {
+        this.baseUrl = baseUrl;
+        this.clientId = clientId;
+        this.redirectUri = redirectUri;
+        this.http = HttpClient.newBuilder()
+                .cookieHandler(new LoopbackCookieHandler(cookies))
+                .followRedirects(HttpClient.Redirect.NEVER)
+                .connectTimeout(Duration.ofSeconds(5))
+                .build();
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // Results
+
+    /** A page holding a login form (or not: then {@link #formAction()} is null). */
+    public record LoginPage(int status, String body, String formAction, String location) {
+        /** The page's form action or a clear failure. */
+        public String requireFormAction() {
+            if (formAction == null) {
+                throw new AssertionError("No login form (HTTP " + status + ", Location " + location + "):\n" + Json.abbreviate(body));
+            }
+            return formAction;
+        }
+    }
+
+    /** The answer to a form POST. */
+    public record LoginResult(int status, String body, String location, String redirectUri) {
+
+        /** True for a 302 to the client's redirect URI carrying an authorization code. */
+        public boolean loginSucceeded() {
+            return status == 302 && location != null && location.startsWith(redirectUri)
+                    && queryParam(location, "code").isPresent();
+        }
+
+        /** The authorization code of a successful login. */
+        public Optional<String> code() {
+            return location == null ? Optional.empty() : queryParam(location, "code");
+        }
+
+        /** {@code data-code} of the element with id="abuse-gate-status" ("blocked", "captcha_required"), if present. */
+        public Optional<String> gateCode() {
+            return attributeOfElement(body, "abuse-gate-status", "data-code");
+        }
+
+        /** The text of the gate's status element (localized message), if present. */
+        public Optional<String> gateMessage() {
+            return elementText(body, "abuse-gate-status");
+        }
+
+        /**
+         * Keycloak's own login error (e.g. "Invalid username or password."): the field error under the
+         * username/password input ({@code id="input-error-username"} etc. in keycloak.v2) or else the page's
+         * alert ({@code .kc-feedback-text}), if any.
+         */
+        public Optional<String> keycloakError() {
+            for (String id : List.of("input-error-username", "input-error-password", "input-error")) {
+                Optional<String> t = elementText(body, id).filter(x -> !x.isEmpty());
+                if (t.isPresent()) {
+                    return t;
+                }
+            }
+            if (body == null) {
+                return Optional.empty();
+            }
+            Matcher m = FEEDBACK.matcher(body);
+            return m.find() ? Optional.of(text(m.group(1))).filter(x -> !x.isEmpty()) : Optional.empty();
+        }
+
+        /** The login form in this answer (to try again in the same authentication session). */
+        public LoginPage nextPage() {
+            return new LoginPage(status, body, formAction(body), location);
+        }
+
+        @Override
+        public String toString() {
+            return "LoginResult[status=" + status + ", location=" + location + ", gateCode=" + gateCode().orElse(null)
+                    + ", keycloakError=" + keycloakError().orElse(null) + "]";
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // Actions
+
+    /** GET the authorization endpoint of {@code realm} (no X-Forwarded-For). */
+    public LoginPage openLoginPage(String realm) {
+        return openLoginPage(realm, null);
+    }
+
+    /** GET the authorization endpoint of {@code realm}, with X-Forwarded-For if {@code forwardedFor} is not null. */
+    public LoginPage openLoginPage(String realm, String forwardedFor) {
+        String url = baseUrl + "/realms/" + enc(realm) + "/protocol/openid-connect/auth?client_id=" + enc(clientId)
+                + "&response_type=code&scope=openid&redirect_uri=" + enc(redirectUri);
+        HttpResponse<String> r = send(request(url, forwardedFor).GET().build());
+        return new LoginPage(r.statusCode(), r.body(), formAction(r.body()), r.headers().firstValue("Location").orElse(null));
+    }
+
+    /** POSTs username, password and {@code extraFields} to the page's form. */
+    public LoginResult submit(LoginPage page, String username, String password, String forwardedFor, Map<String, String> extraFields) {
+        Map<String, String> fields = new LinkedHashMap<>();
+        if (username != null) {
+            fields.put("username", username);
+        }
+        if (password != null) {
+            fields.put("password", password);
+        }
+        fields.put("credentialId", "");
+        fields.putAll(extraFields);
+        return post(page.requireFormAction(), fields, forwardedFor);
+    }
+
+    /** Opens the login page and submits the credentials: one attempt in a fresh authentication session. */
+    public LoginResult login(String realm, String username, String password, String forwardedFor) {
+        return submit(openLoginPage(realm, forwardedFor), username, password, forwardedFor, Map.of());
+    }
+
+    /** Same, with extra form fields (e.g. a captcha solution). */
+    public LoginResult login(String realm, String username, String password, String forwardedFor, Map<String, String> extraFields) {
+        return submit(openLoginPage(realm, forwardedFor), username, password, forwardedFor, extraFields);
+    }
+
+    /** POSTs arbitrary form fields to an absolute action URL (must be on this server). Redirects are not followed. */
+    public LoginResult post(String actionUrl, Map<String, String> fields, String forwardedFor) {
+        if (!actionUrl.startsWith(baseUrl + "/")) {
+            throw new IllegalArgumentException("Refusing to post outside the test server: " + actionUrl);
+        }
+        StringJoiner form = new StringJoiner("&");
+        fields.forEach((k, v) -> form.add(enc(k) + "=" + enc(v)));
+        HttpRequest req = request(actionUrl, forwardedFor)
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString(form.toString()))
+                .build();
+        HttpResponse<String> r = send(req);
+        return new LoginResult(r.statusCode(), r.body(), r.headers().firstValue("Location").orElse(null), redirectUri);
+    }
+
+    /** The cookies this browser holds. */
+    public List<HttpCookie> cookies() {
+        return cookies.getCookieStore().getCookies();
+    }
+
+    /** Forgets all cookies (a new browser session with the same instance). */
+    public void clearCookies() {
+        cookies.getCookieStore().removeAll();
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // HTML helpers (public for tests that inspect pages themselves)
+
+    /** The action of the form with id="kc-form-login", else of the first form; HTML-unescaped; null if none. */
+    public static String formAction(String html) {
+        if (html == null) {
+            return null;
+        }
+        String first = null;
+        Matcher m = FORM_TAG.matcher(html);
+        while (m.find()) {
+            String tag = m.group();
+            Optional<String> action = attribute(tag, "action");
+            if (action.isEmpty()) {
+                continue;
+            }
+            if (attribute(tag, "id").filter("kc-form-login"::equals).isPresent()) {
+                return action.get();
+            }
+            if (first == null) {
+                first = action.get();
+            }
+        }
+        return first;
+    }
+
+    /** Value (unescaped) of {@code attribute} on the element with the given id. */
+    public static Optional<String> attributeOfElement(String html, String id, String attribute) {
+        return elementStartTag(html, id).flatMap(tag -> attribute(tag, attribute));
+    }
+
+    /** Text content (tags stripped, entities decoded, whitespace collapsed) of the element with the given id. */
+    public static Optional<String> elementText(String html, String id) {
+        if (html == null) {
+            return Optional.empty();
+        }
+        Matcher m = Pattern.compile("<([a-zA-Z0-9]+)\\b[^>]*\\bid\\s*=\\s*[\"']" + Pattern.quote(id) + "[\"'][^>]*>").matcher(html);
+        if (!m.find()) {
+            return Optional.empty();
+        }
+        // find the matching end tag, counting nested elements of the same name
+        Matcher tags = Pattern.compile("<(/?)" + Pattern.quote(m.group(1)) + "\\b[^>]*>", Pattern.CASE_INSENSITIVE).matcher(html);
+        int depth = 1;
+        int end = html.length();
+        tags.region(m.end(), html.length());
+        while (tags.find()) {
+            depth += tags.group(1).isEmpty() ? 1 : -1;
+            if (depth == 0) {
+                end = tags.start();
+                break;
+            }
+        }
+        return Optional.of(text(html.substring(m.end(), end)));
+    }
+
+    private static String text(String htmlFragment) {
+        return unescape(htmlFragment.replaceAll("<[^>]*>", " ")).replaceAll("\\s+", " ").strip();
+    }
+
+    /** Decodes the HTML entities Keycloak's templates produce (&amp;amp; &amp;lt; &amp;#39; &amp;#x2F; …). */
+    public static String unescape(String s) {
+        Matcher m = ENTITY.matcher(s);
+        StringBuilder out = new StringBuilder();
+        while (m.find()) {
+            String e = m.group(1);
+            String rep = switch (e) {
+                case "amp" -> "&";
+                case "lt" -> "<";
+                case "gt" -> ">";
+                case "quot" -> "\"";
+                case "apos", "#39" -> "'";
+                default -> e.startsWith("#x")
+                        ? new String(Character.toChars(Integer.parseInt(e.substring(2), 16)))
+                        : new String(Character.toChars(Integer.parseInt(e.substring(1))));
+            };
+            m.appendReplacement(out, Matcher.quoteReplacement(rep));
+        }
+        m.appendTail(out);
+        return out.toString();
+    }
+
+    private static Optional<String> elementStartTag(String html, String id) {
+        if (html == null) {
+            return Optional.empty();
+        }
+        Matcher m = Pattern.compile("<[a-zA-Z0-9]+\\b[^>]*\\bid\\s*=\\s*[\"']" + Pattern.quote(id) + "[\"'][^>]*>").matcher(html);
+        return m.find() ? Optional.of(m.group()) : Optional.empty();
+    }
+
+    private static Optional<String> attribute(String tag, String name) {
+        Matcher m = Pattern.compile("\\s" + Pattern.quote(name) + "\\s*=\\s*(\"([^\"]*)\"|'([^']*)')", Pattern.CASE_INSENSITIVE).matcher(tag);
+        if (!m.find()) {
+            return Optional.empty();
+        }
+        return Optional.of(unescape(m.group(2) != null ? m.group(2) : m.group(3)));
+    }
+
+    private static Optional<String> queryParam(String url, String name) {
+        int q = url.indexOf('?');
+        if (q < 0) {
+            return Optional.empty();
+        }
+        String query = url.substring(q + 1);
+        int hash = query.indexOf('#');
+        if (hash >= 0) {
+            query = query.substring(0, hash);
+        }
+        for (String pair : query.split("&")) {
+            int eq = pair.indexOf('=');
+            String k = eq < 0 ? pair : pair.substring(0, eq);
+            if (k.equals(name)) {
+                return Optional.of(java.net.URLDecoder.decode(eq < 0 ? "" : pair.substring(eq + 1), StandardCharsets.UTF_8));
+            }
+        }
+        return Optional.empty();
+    }
+
+    private HttpRequest.Builder request(String url, String forwardedFor) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url))
+                .timeout(Duration.ofSeconds(60))
+                .header("Accept", "text/html,application/xhtml+xml")
+                .header("Accept-Language", "en")
+                .header("User-Agent", "abuse-gate-it-browser");
+        if (forwardedFor != null) {
+            b.header("X-Forwarded-For", forwardedFor);
+        }
+        return b;
+    }
+
+    private HttpResponse<String> send(HttpRequest req) {
+        try {
+            return http.send(req, HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new IllegalStateException(req.method() + " " + req.uri() + " failed: " + e, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * Keycloak treats http://127.0.0.1 and http://localhost as secure contexts (as browsers do) and marks
+     * its cookies {@code Secure}; the JDK cookie manager would then never send them over plain HTTP. Like a
+     * browser talking to a loopback origin, this jar stores them without the flag.
+     */
+    private static final class LoopbackCookieHandler extends java.net.CookieHandler {
+        private static final Pattern SECURE = Pattern.compile(";\\s*Secure\\s*(?=;|$)", Pattern.CASE_INSENSITIVE);
+        private final CookieManager delegate;
+
+        LoopbackCookieHandler(CookieManager delegate) {
+            this.delegate = delegate;
+        }
+
+        @Override
+        public Map<String, List<String>> get(URI uri, Map<String, List<String>> requestHeaders) throws IOException {
+            return delegate.get(uri, requestHeaders);
+        }
+
+        @Override
+        public void put(URI uri, Map<String, List<String>> responseHeaders) throws IOException {
+            Map<String, List<String>> rewritten = new LinkedHashMap<>();
+            responseHeaders.forEach((k, v) -> rewritten.put(k,
+                    k != null && (k.equalsIgnoreCase("Set-Cookie") || k.equalsIgnoreCase("Set-Cookie2"))
+                            ? v.stream().map(c -> SECURE.matcher(c).replaceAll("")).toList()
+                            : v));
+            delegate.put(uri, rewritten);
+        }
+    }
+
+    private static String enc(String s) {
+        return URLEncoder.encode(s, StandardCharsets.UTF_8);
+    }
+}

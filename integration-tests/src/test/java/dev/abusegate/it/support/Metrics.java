@@ -1,0 +1,87 @@
+package dev.abusegate.it.support;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** Reads the Prometheus text format served on the management port's {@code /metrics}. */
+public final class Metrics {
+
+    private static final Pattern SAMPLE = Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)(\\{(.*)\\})?\\s+(\\S+)(\\s+\\d+)?$");
+    private static final Pattern LABEL = Pattern.compile("([a-zA-Z_][a-zA-Z0-9_]*)=\"((?:[^\"\\\\]|\\\\.)*)\"");
+
+    private Metrics() {
+    }
+
+    /** One sample line: metric name, labels and value. */
+    public record Sample(String name, Map<String, String> labels, double value) {
+    }
+
+    static String fetch(HttpClient http, String url) {
+        try {
+            HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30)).GET().build(),
+                    HttpResponse.BodyHandlers.ofString());
+            if (r.statusCode() != 200) {
+                throw new IllegalStateException("GET " + url + " -> " + r.statusCode() + ": " + Json.abbreviate(r.body()));
+            }
+            return r.body();
+        } catch (IOException e) {
+            throw new IllegalStateException("GET " + url + " failed: " + e, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** All samples in {@code text}. */
+    public static List<Sample> parse(String text) {
+        List<Sample> out = new ArrayList<>();
+        for (String line : text.split("\n")) {
+            line = line.strip();
+            if (line.isEmpty() || line.startsWith("#")) {
+                continue;
+            }
+            Matcher m = SAMPLE.matcher(line);
+            if (!m.matches()) {
+                continue;
+            }
+            Map<String, String> labels = new LinkedHashMap<>();
+            if (m.group(3) != null) {
+                Matcher lm = LABEL.matcher(m.group(3));
+                while (lm.find()) {
+                    labels.put(lm.group(1), lm.group(2).replace("\\\"", "\"").replace("\\n", "\n").replace("\\\\", "\\"));
+                }
+            }
+            double value;
+            try {
+                value = Double.parseDouble(m.group(4));
+            } catch (NumberFormatException e) {
+                continue;
+            }
+            out.add(new Sample(m.group(1), labels, value));
+        }
+        return out;
+    }
+
+    /** Samples of {@code name} whose labels contain all of {@code labels}. */
+    public static List<Sample> samples(String text, String name, Map<String, String> labels) {
+        return parse(text).stream()
+                .filter(s -> s.name().equals(name))
+                .filter(s -> s.labels().entrySet().containsAll(labels.entrySet()))
+                .toList();
+    }
+
+    /** Sum of the matching samples' values; 0 if none. */
+    public static double sum(String text, String name, Map<String, String> labels) {
+        return samples(text, name, labels).stream().mapToDouble(Sample::value).sum();
+    }
+}
