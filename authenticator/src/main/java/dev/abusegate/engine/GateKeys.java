@@ -37,7 +37,13 @@ public final class GateKeys {
         if (raw == null) {
             return "";
         }
-        String s = raw.length() > MAX_RAW_LENGTH ? raw.substring(0, MAX_RAW_LENGTH) : raw;
+        // Skip leading whitespace (what String.trim drops, as Keycloak does before the user lookup) before
+        // capping, so padding cannot push the real name out of the capped window.
+        int start = 0;
+        while (start < raw.length() && raw.charAt(start) <= ' ') {
+            start++;
+        }
+        String s = raw.length() - start > MAX_RAW_LENGTH ? raw.substring(start, start + MAX_RAW_LENGTH) : raw.substring(start);
         s = s.trim();
         if (!Normalizer.isNormalized(s, Normalizer.Form.NFKC)) {
             s = Normalizer.normalize(s, Normalizer.Form.NFKC);
