@@ -111,4 +111,44 @@ class AddressKeysTest {
         assertThat(f.keys(oneEach, huge, "u").perIp().length()).isLessThan(80);
         assertThat(shareACounter(oneEach, huge, "198.51.100.1")).isFalse();
     }
+
+    @Test
+    void ipv4_with_leading_zeros_counts_as_the_plain_address() {
+        assertThat(AddressKeys.canonical("198.051.100.001", 64)).isEqualTo("198.51.100.1");
+        assertThat(AddressKeys.canonical("0.0.0.0", 64)).isEqualTo("0.0.0.0");
+        assertThat(AddressKeys.canonical("10.0.100.0", 64)).isEqualTo("10.0.100.0");
+        assertThat(AddressKeys.canonical("00.0.0.0", 64)).isEqualTo("0.0.0.0");
+        assertThat(shareACounter(oneEach, "198.051.100.001", "198.51.100.1")).isTrue();
+    }
+
+    @Test
+    void ipv6_keys_match_an_independent_formatting_for_every_prefix() throws Exception {
+        java.util.SplittableRandom r = new java.util.SplittableRandom(64);
+        for (int n = 0; n < 300; n++) {
+            int[] g = new int[8];
+            StringBuilder text = new StringBuilder();
+            for (int i = 0; i < 8; i++) {
+                g[i] = r.nextInt(4) == 0 ? 0 : r.nextInt(0x10000);
+                text.append(i > 0 ? ":" : "").append(Integer.toHexString(g[i]));
+            }
+            if (g[0] == 0 && g[1] == 0 && g[2] == 0 && g[3] == 0 && g[4] == 0 && (g[5] == 0xffff)) {
+                continue; // IPv4-mapped: keyed as IPv4, tested elsewhere
+            }
+            // a literal: InetAddress parses it without any lookup
+            byte[] bytes = java.net.InetAddress.getByName(text.toString()).getAddress();
+            java.math.BigInteger value = new java.math.BigInteger(1, bytes);
+            for (int prefix = 1; prefix <= 128; prefix++) {
+                java.math.BigInteger mask = java.math.BigInteger.ONE.shiftLeft(128).subtract(java.math.BigInteger.ONE)
+                        .shiftRight(128 - prefix).shiftLeft(128 - prefix);
+                java.math.BigInteger masked = value.and(mask);
+                StringBuilder expected = new StringBuilder();
+                for (int i = 0; i < 8; i++) {
+                    int group = masked.shiftRight(16 * (7 - i)).intValue() & 0xffff;
+                    expected.append(i > 0 ? ":" : "").append(Integer.toHexString(group));
+                }
+                expected.append('/').append(prefix);
+                assertThat(AddressKeys.canonical(text.toString(), prefix)).as("%s/%d", text, prefix).isEqualTo(expected.toString());
+            }
+        }
+    }
 }
