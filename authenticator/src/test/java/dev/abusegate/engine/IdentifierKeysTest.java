@@ -166,4 +166,22 @@ class IdentifierKeysTest {
             assertThat(prev == null || prev.equals(realm)).as("key %s shared by %s and %s", key, prev, realm).isTrue();
         }
     }
+
+    @Test
+    void identifier_keys_are_hmac_sha256_of_the_normalized_identifier_under_the_realm_secret() throws Exception {
+        javax.crypto.Mac mac = javax.crypto.Mac.getInstance("HmacSHA256");
+        mac.init(new javax.crypto.spec.SecretKeySpec("k".getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+        GateKeys keys = new GateKeys(r -> "k".getBytes(StandardCharsets.UTF_8));
+        java.util.SplittableRandom r = new java.util.SplittableRandom(7);
+        for (int i = 0; i < 500; i++) {
+            String id = "Üser-" + Long.toHexString(r.nextLong()) + "@Example.com";
+            byte[] digest = mac.doFinal(GateKeys.normalizeIdentifier(id).getBytes(StandardCharsets.UTF_8));
+            String tag = java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(java.util.Arrays.copyOf(digest, 16));
+            GateKeys.Keys k = keys.forAttempt("realm", "192.0.2.1", id, P64);
+            assertThat(k.failures()).isEqualTo("realm/fail/" + tag);
+            assertThat(k.lock()).isEqualTo("realm/lock/" + tag);
+            assertThat(k.perIpAccount()).isEqualTo("realm/pair/192.0.2.1/" + tag);
+            assertThat(k.member()).isEqualTo(java.nio.ByteBuffer.wrap(digest).getLong());
+        }
+    }
 }
