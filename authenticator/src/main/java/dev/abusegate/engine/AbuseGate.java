@@ -59,14 +59,13 @@ public final class AbuseGate {
         LayerPolicy p4 = active(options, Layer.CREDENTIAL_STUFFING);
 
         // Step 1: read. -1 means "the store failed and the layer fails open": the layer passes.
-        long c1 = p1 == null ? 0 : guard(p1, unavailable, () -> store.count(k.perIp(), now));
-        long c2 = p2 == null ? 0 : guard(p2, unavailable, () -> store.count(k.perIpAccount(), now));
-        long c3 = p3 == null ? 0 : guard(p3, unavailable, () -> store.lockRemainingMillis(k.lock(), now) > 0
-                ? Long.MAX_VALUE : store.count(k.failures(), now));
+        long c1 = p1 == null ? 0 : count(p1, k.perIp(), now, unavailable);
+        long c2 = p2 == null ? 0 : count(p2, k.perIpAccount(), now, unavailable);
+        long c3 = p3 == null ? 0 : lockedOrFailures(p3, k, now, unavailable);
         long c4 = 0;
         long next4 = 0;
         if (p4 != null) {
-            CounterStore.DistinctView v = guardView(p4, unavailable, () -> store.distinct(k.identifiers(), k.member(), now));
+            CounterStore.DistinctView v = distinct(p4, k, now, unavailable);
             if (v == FAILED_CLOSED_VIEW) {
                 c4 = next4 = CLOSED;
             } else if (v != null) {
@@ -95,12 +94,11 @@ public final class AbuseGate {
         }
 
         // Step 3: count, and let each increment's own result decide.
-        long n1 = p1 == null ? 0 : guard(p1, unavailable, () -> store.increment(k.perIp(), p1.windowMillis(), now));
-        long n2 = p2 == null ? 0 : guard(p2, unavailable, () -> store.increment(k.perIpAccount(), p2.windowMillis(), now));
+        long n1 = p1 == null ? 0 : increment(p1, k.perIp(), now, unavailable);
+        long n2 = p2 == null ? 0 : increment(p2, k.perIpAccount(), now, unavailable);
         long n4 = 0;
         if (p4 != null) {
-            CounterStore.DistinctView v = guardView(p4, unavailable,
-                    () -> store.addDistinct(k.identifiers(), k.member(), p4.threshold() + 1, p4.windowMillis(), now));
+            CounterStore.DistinctView v = addDistinct(p4, k, now, unavailable);
             n4 = v == FAILED_CLOSED_VIEW ? CLOSED
                     : v == null ? 0
                     : v.contains() ? v.size() : v.size() + 1L; // a new identifier refused by the cap is over
@@ -113,7 +111,7 @@ public final class AbuseGate {
         }
         boolean reserved = false;
         if (p3 != null && c3 >= 0) {
-            long r = guard(p3, unavailable, () -> reserve(p3, k, now));
+            long r = reserve(p3, k, now, unavailable);
             if (r == CLOSED || r == OVER) {
                 return new Decision(Outcome.BLOCKED, Layer.ACCOUNT_LOCKOUT, unavailable, options, k, false);
             }
@@ -207,41 +205,95 @@ public final class AbuseGate {
     /** Layers 1, 2 and 4 count blocked attempts too. Layer 3 never does: no password was checked. */
     private void countBlocked(LayerPolicy p1, LayerPolicy p2, LayerPolicy p4, GateKeys.Keys k, long now, Set<Layer> unavailable) {
         if (p1 != null) {
-            guard(p1, unavailable, () -> store.increment(k.perIp(), p1.windowMillis(), now));
+            increment(p1, k.perIp(), now, unavailable);
         }
         if (p2 != null) {
-            guard(p2, unavailable, () -> store.increment(k.perIpAccount(), p2.windowMillis(), now));
+            increment(p2, k.perIpAccount(), now, unavailable);
         }
         if (p4 != null) {
-            guardView(p4, unavailable, () -> store.addDistinct(k.identifiers(), k.member(), p4.threshold() + 1, p4.windowMillis(), now));
+            addDistinct(p4, k, now, unavailable);
         }
     }
 
     /** Takes one of the identifier's failure slots before the password is checked. */
-    private long reserve(LayerPolicy p3, GateKeys.Keys k, long now) {
-        long n = store.increment(k.failures(), p3.windowMillis(), now);
-        if (n > p3.threshold() || store.lockRemainingMillis(k.lock(), now) > 0) {
-            store.decrement(k.failures(), p3.windowMillis(), now);
-            return OVER;
+    private long reserve(LayerPolicy p3, GateKeys.Keys k, long now, Set<Layer> unavailable) {
+        try {
+            long n = store.increment(k.failures(), p3.windowMillis(), now);
+            if (n > p3.threshold() || store.lockRemainingMillis(k.lock(), now) > 0) {
+                store.decrement(k.failures(), p3.windowMillis(), now);
+                return OVER;
+            }
+            return n;
+        } catch (RuntimeException e) {
+            return failed(p3, unavailable);
         }
-        return n;
     }
 
     private void giveBack(LayerPolicy p3, GateKeys.Keys k, long now, Set<Layer> unavailable) {
-        guard(p3, unavailable, () -> {
+        try {
             store.decrement(k.failures(), p3.windowMillis(), now);
-            return 0L;
-        });
+        } catch (RuntimeException e) {
+            failed(p3, unavailable);
+        }
+    }
+
+    // The store calls of the hot path, each guarded by its layer's failure mode. Written out rather than
+    // passed as lambdas: a capturing lambda per call was a measurable share of each decision's garbage.
+
+    private long count(LayerPolicy p, String key, long now, Set<Layer> unavailable) {
+        try {
+            return store.count(key, now);
+        } catch (RuntimeException e) {
+            return failed(p, unavailable);
+        }
+    }
+
+    private long increment(LayerPolicy p, String key, long now, Set<Layer> unavailable) {
+        try {
+            return store.increment(key, p.windowMillis(), now);
+        } catch (RuntimeException e) {
+            return failed(p, unavailable);
+        }
+    }
+
+    /** Long.MAX_VALUE when the identifier is locked, else its failure count. */
+    private long lockedOrFailures(LayerPolicy p3, GateKeys.Keys k, long now, Set<Layer> unavailable) {
+        try {
+            return store.lockRemainingMillis(k.lock(), now) > 0 ? Long.MAX_VALUE : store.count(k.failures(), now);
+        } catch (RuntimeException e) {
+            return failed(p3, unavailable);
+        }
+    }
+
+    private CounterStore.DistinctView distinct(LayerPolicy p4, GateKeys.Keys k, long now, Set<Layer> unavailable) {
+        try {
+            return store.distinct(k.identifiers(), k.member(), now);
+        } catch (RuntimeException e) {
+            return failedView(p4, unavailable);
+        }
+    }
+
+    private CounterStore.DistinctView addDistinct(LayerPolicy p4, GateKeys.Keys k, long now, Set<Layer> unavailable) {
+        try {
+            return store.addDistinct(k.identifiers(), k.member(), p4.threshold() + 1, p4.windowMillis(), now);
+        } catch (RuntimeException e) {
+            return failedView(p4, unavailable);
+        }
+    }
+
+    private static long failed(LayerPolicy p, Set<Layer> unavailable) {
+        unavailable.add(p.layer());
+        return p.failureMode() == FailureMode.FAIL_CLOSED ? CLOSED : OPEN;
+    }
+
+    private static CounterStore.DistinctView failedView(LayerPolicy p, Set<Layer> unavailable) {
+        unavailable.add(p.layer());
+        return p.failureMode() == FailureMode.FAIL_CLOSED ? FAILED_CLOSED_VIEW : null;
     }
 
     @FunctionalInterface
     private interface StoreCall {
         long call();
-    }
-
-    @FunctionalInterface
-    private interface ViewCall {
-        CounterStore.DistinctView call();
     }
 
     private static long guard(LayerPolicy p, Set<Layer> unavailable, StoreCall call) {
@@ -250,15 +302,6 @@ public final class AbuseGate {
         } catch (RuntimeException e) {
             unavailable.add(p.layer());
             return p.failureMode() == FailureMode.FAIL_CLOSED ? CLOSED : OPEN;
-        }
-    }
-
-    private static CounterStore.DistinctView guardView(LayerPolicy p, Set<Layer> unavailable, ViewCall call) {
-        try {
-            return call.call();
-        } catch (RuntimeException e) {
-            unavailable.add(p.layer());
-            return p.failureMode() == FailureMode.FAIL_CLOSED ? FAILED_CLOSED_VIEW : null;
         }
     }
 }

@@ -1,7 +1,5 @@
 package dev.abusegate.engine;
 
-import java.util.Locale;
-
 /**
  * Turns a client address into the key the address layers count under. IPv4 is kept whole; IPv6 is
  * aggregated to a prefix (/64 by default, so one host cannot rotate through its own subnet); an
@@ -28,7 +26,11 @@ public final class AddressKeys {
         }
         if (s.indexOf(':') < 0) {
             int[] v4 = parseIpv4(s);
-            return v4 == null ? null : ipv4String(v4);
+            if (v4 == null) {
+                return null;
+            }
+            // Already canonical (no leading zeros): the input is the key, no new string needed.
+            return hasLeadingZero(s) ? ipv4String(v4) : s;
         }
         int zone = s.indexOf('%');
         if (zone >= 0) {
@@ -53,12 +55,26 @@ public final class AddressKeys {
         return g[5] == 0xffff;
     }
 
+    /** Whether a parsed dotted quad has a part written with a leading zero ("01"). */
+    private static boolean hasLeadingZero(String s) {
+        for (int i = 0; i < s.length() - 1; i++) {
+            if (s.charAt(i) == '0' && (i == 0 || s.charAt(i - 1) == '.') && s.charAt(i + 1) != '.') {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private static String ipv4String(int[] v4) {
         return v4[0] + "." + v4[1] + "." + v4[2] + "." + v4[3];
     }
 
+    private static final char[] HEX = "0123456789abcdef".toCharArray();
+
     private static String ipv6Prefix(int[] groups, int prefix) {
-        StringBuilder sb = new StringBuilder(48);
+        // eight groups in lower-case hex without leading zeros, then "/prefix": at most 39 + 4 chars
+        char[] out = new char[48];
+        int n = 0;
         int bitsLeft = prefix;
         for (int i = 0; i < 8; i++) {
             int g;
@@ -71,11 +87,26 @@ public final class AddressKeys {
             }
             bitsLeft -= 16;
             if (i > 0) {
-                sb.append(':');
+                out[n++] = ':';
             }
-            sb.append(Integer.toHexString(g));
+            boolean started = false;
+            for (int shift = 12; shift >= 0; shift -= 4) {
+                int d = (g >>> shift) & 0xf;
+                if (d != 0 || started || shift == 0) {
+                    out[n++] = HEX[d];
+                    started = true;
+                }
+            }
         }
-        return sb.append('/').append(prefix).toString().toLowerCase(Locale.ROOT);
+        out[n++] = '/';
+        if (prefix >= 100) {
+            out[n++] = (char) ('0' + prefix / 100);
+        }
+        if (prefix >= 10) {
+            out[n++] = (char) ('0' + (prefix / 10) % 10);
+        }
+        out[n++] = (char) ('0' + prefix % 10);
+        return new String(out, 0, n);
     }
 
     /** Strict dotted quad: four decimal parts of one to three digits, each at most 255. */

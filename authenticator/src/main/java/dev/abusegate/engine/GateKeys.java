@@ -37,7 +37,13 @@ public final class GateKeys {
         if (raw == null) {
             return "";
         }
-        String s = raw.length() > MAX_RAW_LENGTH ? raw.substring(0, MAX_RAW_LENGTH) : raw;
+        // Skip leading whitespace (what String.trim drops, as Keycloak does before the user lookup) before
+        // capping, so padding cannot push the real name out of the capped window.
+        int start = 0;
+        while (start < raw.length() && raw.charAt(start) <= ' ') {
+            start++;
+        }
+        String s = raw.length() - start > MAX_RAW_LENGTH ? raw.substring(start, start + MAX_RAW_LENGTH) : raw.substring(start);
         s = s.trim();
         if (!Normalizer.isNormalized(s, Normalizer.Form.NFKC)) {
             s = Normalizer.normalize(s, Normalizer.Form.NFKC);
@@ -62,19 +68,37 @@ public final class GateKeys {
         RealmHasher hasher = hasher(realm);
         String addr = addressKey(hasher, address, ipv6PrefixLength);
         byte[] digest = hasher.digest(normalizeIdentifier(identifier));
-        String id = B64.encodeToString(java.util.Arrays.copyOf(digest, 16));
+        String id = base64Url16(digest);
         long member = 0;
         for (int i = 0; i < 8; i++) {
             member = (member << 8) | (digest[i] & 0xffL);
         }
-        String prefix = realm + '/';
         return new Keys(
-                prefix + "ip/" + addr,
-                prefix + "pair/" + addr + '/' + id,
-                prefix + "fail/" + id,
-                prefix + "lock/" + id,
-                prefix + "ids/" + addr,
+                hasher.ipPrefix + addr,
+                hasher.pairPrefix + addr + '/' + id,
+                hasher.failPrefix + id,
+                hasher.lockPrefix + id,
+                hasher.idsPrefix + addr,
                 member);
+    }
+
+    private static final char[] B64_URL = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".toCharArray();
+
+    /** The first 16 bytes in unpadded URL-safe Base64 (22 chars), as {@code Base64.getUrlEncoder().withoutPadding()}. */
+    static String base64Url16(byte[] b) {
+        char[] out = new char[22];
+        int o = 0;
+        for (int i = 0; i < 15; i += 3) {
+            int v = (b[i] & 0xff) << 16 | (b[i + 1] & 0xff) << 8 | (b[i + 2] & 0xff);
+            out[o++] = B64_URL[v >>> 18];
+            out[o++] = B64_URL[(v >>> 12) & 0x3f];
+            out[o++] = B64_URL[(v >>> 6) & 0x3f];
+            out[o++] = B64_URL[v & 0x3f];
+        }
+        int last = b[15] & 0xff;
+        out[o++] = B64_URL[last >>> 2];
+        out[o] = B64_URL[(last << 4) & 0x3f];
+        return new String(out);
     }
 
     private static String addressKey(RealmHasher hasher, String address, int ipv6PrefixLength) {
@@ -97,7 +121,7 @@ public final class GateKeys {
         }
         RealmHasher h = hashers.get(realm);
         if (h == null || !MessageDigest.isEqual(h.secret, secret)) {
-            h = new RealmHasher(secret.clone());
+            h = new RealmHasher(realm, secret.clone());
             hashers.put(realm, h);
         }
         return h;
@@ -110,9 +134,20 @@ public final class GateKeys {
     private static final class RealmHasher {
         final byte[] secret;
         final ThreadLocal<Mac> mac;
+        // the realm's key prefixes, built once: every key starts with the realm
+        final String ipPrefix;
+        final String pairPrefix;
+        final String failPrefix;
+        final String lockPrefix;
+        final String idsPrefix;
 
-        RealmHasher(byte[] secret) {
+        RealmHasher(String realm, byte[] secret) {
             this.secret = secret;
+            this.ipPrefix = realm + "/ip/";
+            this.pairPrefix = realm + "/pair/";
+            this.failPrefix = realm + "/fail/";
+            this.lockPrefix = realm + "/lock/";
+            this.idsPrefix = realm + "/ids/";
             SecretKeySpec key = new SecretKeySpec(secret, "HmacSHA256");
             this.mac = ThreadLocal.withInitial(() -> {
                 try {

@@ -7,80 +7,121 @@ import java.util.concurrent.ConcurrentHashMap;
  * A counter store in one JVM's heap, on the gate's clock. Atomic per key. Meant for tests, benchmarks
  * and single-node experiments; the Keycloak adapter uses Infinispan. Expired entries are dropped when
  * touched and by {@link #purgeExpired(long)}.
+ *
+ * <p>Entries are mutable but only ever changed inside the map's {@code compute} for their key (which
+ * serializes writers per key); every result is taken inside that call. {@code expiresAt} is volatile and
+ * written last, and readers read it first, so a reader never pairs a new value with a stale expiry. An
+ * expired entry is never revived in place: a fresh one replaces it. Mutating in place keeps a long-lived
+ * counter from turning into old-generation garbage on every increment.
  */
 public final class InMemoryCounterStore implements CounterStore {
 
+    private static final long[] NO_MEMBERS = new long[0];
+
     private final ConcurrentHashMap<String, Entry> map = new ConcurrentHashMap<>();
 
-    private interface Entry {
-        long expiresAt();
+    private abstract static class Entry {
+        volatile long expiresAt;
+
+        final boolean liveAt(long now) {
+            return expiresAt > now;
+        }
     }
 
-    private record Counter(long value, long expiresAt) implements Entry {
+    private static final class Counter extends Entry {
+        long value;
     }
 
-    private record Members(long[] sorted, long expiresAt) implements Entry {
+    private static final class Members extends Entry {
+        /** Never changed once published; growing replaces the array. */
+        long[] sorted = NO_MEMBERS;
     }
 
-    private record Lock(long expiresAt) implements Entry {
+    private static final class Lock extends Entry {
+        Lock(long expiresAt) {
+            this.expiresAt = expiresAt;
+        }
     }
 
-    private static <T extends Entry> T live(Entry e, Class<T> type, long now) {
-        return type.isInstance(e) && e.expiresAt() > now ? type.cast(e) : null;
+    /** Carries a result out of a {@code compute} call. */
+    private static final class Result {
+        long value;
+        boolean flag;
     }
 
     @Override
     public long count(String key, long nowMillis) {
-        Counter c = live(map.get(key), Counter.class, nowMillis);
-        return c == null ? 0 : c.value();
+        Entry e = map.get(key);
+        if (e instanceof Counter && e.liveAt(nowMillis)) {
+            return ((Counter) e).value;
+        }
+        return 0;
     }
 
     @Override
     public long increment(String key, long windowMillis, long nowMillis) {
-        Entry e = map.compute(key, (k, old) -> {
-            Counter c = live(old, Counter.class, nowMillis);
-            return new Counter(c == null ? 1 : c.value() + 1, nowMillis + windowMillis);
+        Result r = new Result();
+        map.compute(key, (k, old) -> {
+            Counter c;
+            if (old instanceof Counter && old.liveAt(nowMillis)) {
+                c = (Counter) old;
+                c.value++;
+            } else {
+                c = new Counter();
+                c.value = 1;
+            }
+            c.expiresAt = nowMillis + windowMillis;
+            r.value = c.value;
+            return c;
         });
-        return ((Counter) e).value();
+        return r.value;
     }
 
     @Override
     public void decrement(String key, long windowMillis, long nowMillis) {
         map.computeIfPresent(key, (k, old) -> {
-            Counter c = live(old, Counter.class, nowMillis);
-            if (c == null || c.value() <= 1) {
+            if (!(old instanceof Counter) || !old.liveAt(nowMillis) || ((Counter) old).value <= 1) {
                 return null;
             }
-            return new Counter(c.value() - 1, nowMillis + windowMillis);
+            Counter c = (Counter) old;
+            c.value--;
+            c.expiresAt = nowMillis + windowMillis;
+            return c;
         });
     }
 
     @Override
     public DistinctView distinct(String key, long member, long nowMillis) {
-        Members m = live(map.get(key), Members.class, nowMillis);
-        if (m == null) {
+        Entry e = map.get(key);
+        if (!(e instanceof Members) || !e.liveAt(nowMillis)) {
             return DistinctView.EMPTY;
         }
-        return new DistinctView(m.sorted().length, Arrays.binarySearch(m.sorted(), member) >= 0);
+        long[] s = ((Members) e).sorted;
+        return new DistinctView(s.length, Arrays.binarySearch(s, member) >= 0);
     }
 
     @Override
     public DistinctView addDistinct(String key, long member, int cap, long windowMillis, long nowMillis) {
-        Members after = (Members) map.compute(key, (k, old) -> {
-            Members m = live(old, Members.class, nowMillis);
-            long[] s = m == null ? new long[0] : m.sorted();
+        Result r = new Result();
+        map.compute(key, (k, old) -> {
+            Members m = old instanceof Members && old.liveAt(nowMillis) ? (Members) old : new Members();
+            long[] s = m.sorted;
             int at = Arrays.binarySearch(s, member);
-            if (at >= 0 || s.length >= cap) {
-                return new Members(s, nowMillis + windowMillis);
+            if (at < 0 && s.length < cap) {
+                int ins = -at - 1;
+                long[] grown = new long[s.length + 1];
+                System.arraycopy(s, 0, grown, 0, ins);
+                grown[ins] = member;
+                System.arraycopy(s, ins, grown, ins + 1, s.length - ins);
+                m.sorted = grown;
+                at = ins;
             }
-            int ins = -at - 1;
-            long[] grown = new long[s.length + 1];
-            System.arraycopy(s, 0, grown, 0, ins);
-            grown[ins] = member;
-            System.arraycopy(s, ins, grown, ins + 1, s.length - ins);
-            return new Members(grown, nowMillis + windowMillis);
+            m.expiresAt = nowMillis + windowMillis;
+            r.value = m.sorted.length;
+            r.flag = at >= 0;
+            return m;
         });
-        return new DistinctView(after.sorted().length, Arrays.binarySearch(after.sorted(), member) >= 0);
+        return new DistinctView((int) r.value, r.flag);
     }
 
     @Override
@@ -90,8 +131,12 @@ public final class InMemoryCounterStore implements CounterStore {
 
     @Override
     public long lockRemainingMillis(String key, long nowMillis) {
-        Lock l = live(map.get(key), Lock.class, nowMillis);
-        return l == null ? 0 : l.expiresAt() - nowMillis;
+        Entry e = map.get(key);
+        if (e instanceof Lock) {
+            long remaining = e.expiresAt - nowMillis;
+            return remaining > 0 ? remaining : 0;
+        }
+        return 0;
     }
 
     @Override
@@ -99,9 +144,11 @@ public final class InMemoryCounterStore implements CounterStore {
         map.remove(key);
     }
 
-    /** Drops every entry that has expired by {@code nowMillis}. */
+    /** Drops every entry that has expired by {@code nowMillis}; atomic per key with concurrent writers. */
     public void purgeExpired(long nowMillis) {
-        map.values().removeIf(e -> e.expiresAt() <= nowMillis);
+        for (String key : map.keySet()) {
+            map.computeIfPresent(key, (k, e) -> e.liveAt(nowMillis) ? e : null);
+        }
     }
 
     /** Entries held, expired or not. */

@@ -1,0 +1,100 @@
+package dev.abusegate.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+class CaptchaBandTest {
+
+    private final TestStores.WriteCountingStore store = new TestStores.WriteCountingStore(new InMemoryCounterStore());
+    private final GateFixture f = new GateFixture(store);
+
+    @Test
+    void past_half_the_threshold_humans_solve_a_captcha_and_proceed_bots_stall() {
+        GateOptions o = GateOptions.builder().layer(Layer.PER_IP, 6, 300).build(); // captcha on, factor 0.5
+        String ip = "198.51.100.80";
+
+        for (int i = 1; i <= 3; i++) {
+            assertThat(f.wrongPassword(o, ip, "alice").outcome()).as("free attempt %d", i).isEqualTo(Outcome.ALLOW);
+        }
+
+        Decision challenge = f.evaluate(o, ip, "alice");
+        assertThat(challenge.outcome()).isEqualTo(Outcome.CAPTCHA_REQUIRED);
+        assertThat(challenge.layer()).isEqualTo(Layer.PER_IP);
+        assertThat(challenge.outcome().code()).isEqualTo("captcha_required");
+
+        int writes = store.writes.get();
+        for (int i = 0; i < 50; i++) {
+            Decision wrong = f.gate.evaluate(o, GateFixture.attempt(ip, "alice")); // wrong or missing solution
+            assertThat(wrong.outcome()).as("challenged again, never escalated").isEqualTo(Outcome.CAPTCHA_REQUIRED);
+            f.gate.passwordFailed(wrong); // nothing to settle
+        }
+        assertThat(store.writes.get()).as("a captcha answer counts nothing").isEqualTo(writes);
+        assertThat(f.perIpCount(o, ip)).isEqualTo(3);
+        assertThat(f.failures(o, "alice")).isEqualTo(3);
+
+        Decision solved = f.gate.evaluate(o, GateFixture.solved(ip, "alice"));
+        assertThat(solved.outcome()).as("a solved captcha lets the attempt through").isEqualTo(Outcome.ALLOW);
+        f.gate.passwordSucceeded(solved);
+        assertThat(f.perIpCount(o, ip)).isEqualTo(4);
+    }
+
+    @Test
+    void past_the_threshold_a_solved_captcha_is_still_blocked() {
+        GateOptions o = GateOptions.builder().layer(Layer.PER_IP, 4, 300).build();
+        String ip = "198.51.100.81";
+        assertThat(f.evaluate(o, ip, "a").outcome()).isEqualTo(Outcome.ALLOW);
+        assertThat(f.evaluate(o, ip, "a").outcome()).isEqualTo(Outcome.ALLOW);
+        assertThat(f.evaluate(o, ip, "a").outcome()).isEqualTo(Outcome.CAPTCHA_REQUIRED);
+        assertThat(f.gate.evaluate(o, GateFixture.solved(ip, "a")).outcome()).isEqualTo(Outcome.ALLOW);
+        assertThat(f.gate.evaluate(o, GateFixture.solved(ip, "a")).outcome()).isEqualTo(Outcome.ALLOW);
+        Decision hard = f.gate.evaluate(o, GateFixture.solved(ip, "a"));
+        assertThat(hard.outcome()).isEqualTo(Outcome.BLOCKED);
+        assertThat(hard.layer()).isEqualTo(Layer.PER_IP);
+        assertThat(f.evaluate(o, ip, "a").outcome()).as("unsolved past the threshold: blocked, not challenged")
+                .isEqualTo(Outcome.BLOCKED);
+    }
+
+    @Test
+    void the_band_applies_to_each_layer() {
+        GateOptions o = GateOptions.builder().captchaFactor(0.5)
+                .layer(Layer.PER_IP, 1000, 300).layer(Layer.PER_IP_ACCOUNT, 1000, 900)
+                .layer(Layer.ACCOUNT_LOCKOUT, 4, 900).layer(Layer.CREDENTIAL_STUFFING, 4, 600).build();
+        // layer 3: two failures from anywhere put the account in the band
+        f.wrongPassword(o, "198.51.100.1", "alice");
+        f.wrongPassword(o, "198.51.100.2", "alice");
+        Decision d3 = f.evaluate(o, "198.51.100.3", "alice");
+        assertThat(d3.outcome()).isEqualTo(Outcome.CAPTCHA_REQUIRED);
+        assertThat(d3.layer()).isEqualTo(Layer.ACCOUNT_LOCKOUT);
+        // layer 4: two distinct identifiers from one address
+        f.evaluate(o, "198.51.100.9", "x1");
+        f.evaluate(o, "198.51.100.9", "x2");
+        Decision d4 = f.evaluate(o, "198.51.100.9", "x3");
+        assertThat(d4.outcome()).isEqualTo(Outcome.CAPTCHA_REQUIRED);
+        assertThat(d4.layer()).isEqualTo(Layer.CREDENTIAL_STUFFING);
+        // layer 2
+        GateOptions o2 = GateOptions.builder().layer(Layer.PER_IP_ACCOUNT, 2, 900).build();
+        f.evaluate(o2, "198.51.100.20", "zed");
+        Decision d2 = f.evaluate(o2, "198.51.100.20", "zed");
+        assertThat(d2.outcome()).isEqualTo(Outcome.CAPTCHA_REQUIRED);
+        assertThat(d2.layer()).isEqualTo(Layer.PER_IP_ACCOUNT);
+    }
+
+    @Test
+    void factor_one_means_no_band_before_the_hard_limit() {
+        GateOptions o = GateOptions.builder().captchaFactor(1.0).layer(Layer.PER_IP, 3, 300).build();
+        for (int i = 0; i < 3; i++) {
+            assertThat(f.evaluate(o, "198.51.100.90", "u" + i).outcome()).isEqualTo(Outcome.ALLOW);
+        }
+        assertThat(f.evaluate(o, "198.51.100.90", "u9").outcome()).isEqualTo(Outcome.BLOCKED);
+    }
+
+    @Test
+    void captcha_disabled_means_no_challenge_ever() {
+        GateOptions o = GateOptions.builder().captchaEnabled(false).layer(Layer.PER_IP, 4, 300).build();
+        for (int i = 0; i < 4; i++) {
+            assertThat(f.evaluate(o, "198.51.100.91", "a").outcome()).isEqualTo(Outcome.ALLOW);
+        }
+        assertThat(f.evaluate(o, "198.51.100.91", "a").outcome()).isEqualTo(Outcome.BLOCKED);
+    }
+}

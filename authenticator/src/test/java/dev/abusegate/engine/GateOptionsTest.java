@@ -1,0 +1,106 @@
+package dev.abusegate.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import java.util.function.Supplier;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class GateOptionsTest {
+
+    @Test
+    void defaults_are_the_contract_defaults() {
+        GateOptions d = GateOptions.defaults();
+        assertPolicy(d.policy(Layer.PER_IP), 100, 300);
+        assertPolicy(d.policy(Layer.PER_IP_ACCOUNT), 10, 900);
+        assertPolicy(d.policy(Layer.ACCOUNT_LOCKOUT), 10, 900);
+        assertThat(d.policy(Layer.ACCOUNT_LOCKOUT).lockoutSeconds()).isEqualTo(900);
+        assertPolicy(d.policy(Layer.CREDENTIAL_STUFFING), 20, 600);
+        assertThat(d.captchaEnabled()).isTrue();
+        assertThat(d.captchaFactor()).isEqualTo(0.5);
+        assertThat(d.ipv6PrefixLength()).isEqualTo(64);
+        assertThat(GateOptions.builder().build()).isEqualTo(d);
+    }
+
+    private static void assertPolicy(LayerPolicy p, int threshold, long window) {
+        assertThat(p.enabled()).as("%s enabled", p.layer()).isTrue();
+        assertThat(p.threshold()).as("%s threshold", p.layer()).isEqualTo(threshold);
+        assertThat(p.windowSeconds()).as("%s window", p.layer()).isEqualTo(window);
+        assertThat(p.failureMode()).as("%s failure mode", p.layer()).isEqualTo(FailureMode.FAIL_OPEN);
+    }
+
+    static Stream<Arguments> invalid() {
+        return Stream.of(
+                Arguments.of("perIp.threshold", (Supplier<?>) () -> GateOptions.builder().layer(Layer.PER_IP, 0, 300).build()),
+                Arguments.of("perIp.threshold", (Supplier<?>) () -> GateOptions.builder().layer(Layer.PER_IP, -5, 300).build()),
+                Arguments.of("perIpAccount.threshold", (Supplier<?>) () -> GateOptions.builder().layer(Layer.PER_IP_ACCOUNT, 0, 900).build()),
+                Arguments.of("accountLockout.threshold", (Supplier<?>) () -> GateOptions.builder().layer(Layer.ACCOUNT_LOCKOUT, 0, 900).build()),
+                Arguments.of("credentialStuffing.threshold", (Supplier<?>) () -> GateOptions.builder().layer(Layer.CREDENTIAL_STUFFING, 0, 600).build()),
+                Arguments.of("perIp.windowSeconds", (Supplier<?>) () -> GateOptions.builder().layer(Layer.PER_IP, 3, 0).build()),
+                Arguments.of("perIpAccount.windowSeconds", (Supplier<?>) () -> GateOptions.builder().layer(Layer.PER_IP_ACCOUNT, 3, -1).build()),
+                Arguments.of("accountLockout.windowSeconds", (Supplier<?>) () -> GateOptions.builder().layer(Layer.ACCOUNT_LOCKOUT, 3, 0).build()),
+                Arguments.of("credentialStuffing.windowSeconds", (Supplier<?>) () -> GateOptions.builder().layer(Layer.CREDENTIAL_STUFFING, 3, -60).build()),
+                Arguments.of("accountLockout.lockoutSeconds", (Supplier<?>) () -> GateOptions.builder().lockoutSeconds(0).build()),
+                Arguments.of("accountLockout.lockoutSeconds", (Supplier<?>) () -> GateOptions.builder().lockoutSeconds(-900).build()),
+                Arguments.of("perIp.failureMode", (Supplier<?>) () -> GateOptions.builder().failureMode(Layer.PER_IP, null).build()),
+                Arguments.of("captcha.factor", (Supplier<?>) () -> GateOptions.builder().captchaFactor(0.0).build()),
+                Arguments.of("captcha.factor", (Supplier<?>) () -> GateOptions.builder().captchaFactor(-0.5).build()),
+                Arguments.of("captcha.factor", (Supplier<?>) () -> GateOptions.builder().captchaFactor(1.0001).build()),
+                Arguments.of("captcha.factor", (Supplier<?>) () -> GateOptions.builder().captchaFactor(Double.NaN).build()),
+                Arguments.of("captcha.factor", (Supplier<?>) () -> GateOptions.builder().captchaFactor(Double.POSITIVE_INFINITY).build()),
+                Arguments.of("ipv6.prefixLength", (Supplier<?>) () -> GateOptions.builder().ipv6PrefixLength(0).build()),
+                Arguments.of("ipv6.prefixLength", (Supplier<?>) () -> GateOptions.builder().ipv6PrefixLength(129).build()),
+                Arguments.of("ipv6.prefixLength", (Supplier<?>) () -> GateOptions.builder().ipv6PrefixLength(-64).build()));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("invalid")
+    void invalid_values_are_rejected_naming_the_key(String key, Supplier<?> build) {
+        InvalidOptionException e = catchThrowableOfType(InvalidOptionException.class, build::get);
+        assertThat(e).as("rejected").isNotNull();
+        assertThat(e.key()).isEqualTo(key);
+        assertThat(e).hasMessageStartingWith(key);
+        assertThat(e).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @ParameterizedTest
+    @ValueSource(doubles = {0.01, 0.5, 1.0})
+    void factors_in_zero_exclusive_to_one_inclusive_are_accepted(double factor) {
+        assertThat(GateOptions.builder().captchaFactor(factor).build().captchaFactor()).isEqualTo(factor);
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {1, 48, 64, 128})
+    void prefix_lengths_from_1_to_128_are_accepted(int bits) {
+        assertThat(GateOptions.builder().ipv6PrefixLength(bits).build().ipv6PrefixLength()).isEqualTo(bits);
+    }
+
+    @Test
+    void threshold_one_and_one_second_windows_are_the_smallest_accepted() {
+        assertThatCode(() -> GateOptions.builder().layer(Layer.PER_IP, 1, 1).layer(Layer.ACCOUNT_LOCKOUT, 1, 1)
+                .lockoutSeconds(1).build()).doesNotThrowAnyException();
+    }
+
+    @Test
+    void other_layers_ignore_lockout_seconds() {
+        assertThatCode(() -> new LayerPolicy(Layer.PER_IP, true, 3, 60, 0, FailureMode.FAIL_OPEN)).doesNotThrowAnyException();
+    }
+
+    @Test
+    void the_builder_keeps_unrelated_settings() {
+        GateOptions o = GateOptions.builder().layer(Layer.PER_IP, 7, 70).lockoutSeconds(1234)
+                .failureMode(Layer.CREDENTIAL_STUFFING, FailureMode.FAIL_CLOSED).disable(Layer.PER_IP_ACCOUNT).build();
+        assertThat(o.policy(Layer.PER_IP).threshold()).isEqualTo(7);
+        assertThat(o.policy(Layer.ACCOUNT_LOCKOUT).lockoutSeconds()).isEqualTo(1234);
+        assertThat(o.policy(Layer.ACCOUNT_LOCKOUT).threshold()).isEqualTo(10);
+        assertThat(o.policy(Layer.CREDENTIAL_STUFFING).failureMode()).isEqualTo(FailureMode.FAIL_CLOSED);
+        assertThat(o.policy(Layer.PER_IP_ACCOUNT).enabled()).isFalse();
+        assertThat(o.toBuilder().build()).isEqualTo(o);
+    }
+}

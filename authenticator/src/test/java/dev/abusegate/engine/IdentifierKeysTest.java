@@ -1,0 +1,187 @@
+package dev.abusegate.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import org.junit.jupiter.api.Test;
+
+class IdentifierKeysTest {
+
+    private static final int P64 = 64;
+
+    @Test
+    void identifiers_are_trimmed_nfkc_normalized_and_lower_cased() {
+        assertThat(GateKeys.normalizeIdentifier("  Alice@Example.COM \t")).isEqualTo("alice@example.com");
+        assertThat(GateKeys.normalizeIdentifier("ａｌｉｃｅ")).as("fullwidth letters (NFKC)").isEqualTo("alice");
+        assertThat(GateKeys.normalizeIdentifier("ＡＬＩＣＥ")).isEqualTo("alice");
+        assertThat(GateKeys.normalizeIdentifier("ﬁona")).as("ligature fi (NFKC)").isEqualTo("fiona");
+        assertThat(GateKeys.normalizeIdentifier("\u3000alice\u3000")).as("ideographic spaces become spaces, then trimmed")
+                .isEqualTo("alice");
+        assertThat(GateKeys.normalizeIdentifier("e\u0301")).as("composed").isEqualTo("\u00e9");
+        assertThat(GateKeys.normalizeIdentifier(null)).isEmpty();
+        assertThat(GateKeys.normalizeIdentifier("   ")).isEmpty();
+    }
+
+    @Test
+    void lower_casing_uses_the_root_locale_whatever_the_default_locale_is() {
+        Locale saved = Locale.getDefault();
+        try {
+            Locale.setDefault(Locale.forLanguageTag("tr-TR"));
+            assertThat("ADMIN".toLowerCase()).as("precondition: Turkish lower-cases I to dotless i").isEqualTo("admın");
+            assertThat(GateKeys.normalizeIdentifier("ADMIN")).isEqualTo("admin");
+            assertThat(GateKeys.normalizeIdentifier("TITLE")).isEqualTo("title");
+            GateKeys keys = new GateKeys(GateFixture.SECRETS);
+            GateKeys.Keys turkish = keys.forAttempt(GateFixture.REALM, "192.0.2.1", "ADMIN", P64);
+            Locale.setDefault(Locale.ROOT);
+            GateKeys.Keys root = keys.forAttempt(GateFixture.REALM, "192.0.2.1", "admin", P64);
+            assertThat(turkish).isEqualTo(root);
+        } finally {
+            Locale.setDefault(saved);
+        }
+    }
+
+    @Test
+    void dotless_i_is_not_folded_into_i() {
+        assertThat(GateKeys.normalizeIdentifier("admın")).isEqualTo("admın");
+        GateKeys keys = new GateKeys(GateFixture.SECRETS);
+        assertThat(keys.forAttempt("r", "192.0.2.1", "admın", P64).failures())
+                .isNotEqualTo(keys.forAttempt("r", "192.0.2.1", "admin", P64).failures());
+    }
+
+    @Test
+    void identifiers_are_capped() {
+        String longName = "a".repeat(300);
+        assertThat(GateKeys.normalizeIdentifier(longName)).hasSize(GateKeys.MAX_IDENTIFIER_LENGTH);
+        // a surrogate pair straddling the cut is not split in half
+        String emoji = "a".repeat(GateKeys.MAX_IDENTIFIER_LENGTH - 1) + "\uD83D\uDE00" + "tail";
+        String cut = GateKeys.normalizeIdentifier(emoji);
+        assertThat(cut.length()).isLessThanOrEqualTo(GateKeys.MAX_IDENTIFIER_LENGTH);
+        assertThat(Character.isHighSurrogate(cut.charAt(cut.length() - 1))).isFalse();
+    }
+
+    @Test
+    void a_100_kB_identifier_is_handled_fast_and_capped() {
+        String huge = "Ｘ".repeat(100 * 1024); // fullwidth: every char needs NFKC work
+        long start = System.nanoTime();
+        String n = GateKeys.normalizeIdentifier(huge);
+        GateKeys.Keys k = new GateKeys(GateFixture.SECRETS).forAttempt("r", "192.0.2.1", huge, P64);
+        Duration took = Duration.ofNanos(System.nanoTime() - start);
+        assertThat(n).hasSize(GateKeys.MAX_IDENTIFIER_LENGTH).matches("x+");
+        assertThat(k.failures().length()).isLessThan(100);
+        assertThat(took).isLessThan(Duration.ofMillis(500));
+    }
+
+    @Test
+    void whitespace_padding_cannot_move_an_identifier_off_its_counters() {
+        // Keycloak trims the submitted username before looking the user up, so padded and plain name the
+        // same account and must share the same counters, however much padding is sent.
+        GateKeys keys = new GateKeys(GateFixture.SECRETS);
+        GateKeys.Keys plain = keys.forAttempt("r", "192.0.2.1", "alice", P64);
+        for (int pad : new int[] {1, 1000, GateKeys.MAX_RAW_LENGTH - 3, GateKeys.MAX_RAW_LENGTH, 100 * 1024}) {
+            assertThat(keys.forAttempt("r", "192.0.2.1", " ".repeat(pad) + "alice", P64))
+                    .as("%d leading spaces", pad).isEqualTo(plain);
+            assertThat(keys.forAttempt("r", "192.0.2.1", "alice" + "\t".repeat(pad), P64))
+                    .as("%d trailing tabs", pad).isEqualTo(plain);
+        }
+    }
+
+    @Test
+    void keys_never_contain_the_raw_identifier() {
+        GateKeys keys = new GateKeys(GateFixture.SECRETS);
+        for (String id : List.of("alice", "Alice.Smith@Example.com", "root", "x")) {
+            GateKeys.Keys k = keys.forAttempt("realm", "203.0.113.5", id, P64);
+            for (String key : List.of(k.perIp(), k.perIpAccount(), k.failures(), k.lock(), k.identifiers())) {
+                assertThat(key.toLowerCase(Locale.ROOT)).as(key)
+                        .doesNotContain(id.toLowerCase(Locale.ROOT).length() > 1 ? id.toLowerCase(Locale.ROOT) : "/x/");
+            }
+        }
+        GateKeys.Keys k = keys.forAttempt("realm", "203.0.113.5", "alice.smith@example.com", P64);
+        assertThat(String.join("|", k.perIpAccount(), k.failures(), k.lock()))
+                .doesNotContain("alice").doesNotContain("smith").doesNotContain("example");
+    }
+
+    @Test
+    void different_realm_secrets_give_different_keys() {
+        GateKeys a = new GateKeys(r -> "secret-one".getBytes(StandardCharsets.UTF_8));
+        GateKeys b = new GateKeys(r -> "secret-two".getBytes(StandardCharsets.UTF_8));
+        GateKeys.Keys ka = a.forAttempt("realm", "203.0.113.5", "alice", P64);
+        GateKeys.Keys kb = b.forAttempt("realm", "203.0.113.5", "alice", P64);
+        assertThat(ka.failures()).isNotEqualTo(kb.failures());
+        assertThat(ka.lock()).isNotEqualTo(kb.lock());
+        assertThat(ka.perIpAccount()).isNotEqualTo(kb.perIpAccount());
+        assertThat(ka.member()).isNotEqualTo(kb.member());
+        assertThat(ka.perIp()).as("the address key needs no secret").isEqualTo(kb.perIp());
+        // and the same secret is stable
+        assertThat(new GateKeys(r -> "secret-one".getBytes(StandardCharsets.UTF_8))
+                .forAttempt("realm", "203.0.113.5", "alice", P64)).isEqualTo(ka);
+    }
+
+    @Test
+    void a_rotated_secret_is_picked_up() {
+        byte[][] secret = {"first".getBytes(StandardCharsets.UTF_8)};
+        GateKeys keys = new GateKeys(r -> secret[0]);
+        GateKeys.Keys before = keys.forAttempt("realm", "203.0.113.5", "alice", P64);
+        secret[0] = "second".getBytes(StandardCharsets.UTF_8);
+        assertThat(keys.forAttempt("realm", "203.0.113.5", "alice", P64).failures()).isNotEqualTo(before.failures());
+    }
+
+    @Test
+    void realms_never_share_counters() {
+        GateFixture f = new GateFixture();
+        GateOptions o = GateFixture.only(Layer.PER_IP, 1, 300).build();
+        Attempt inA = new Attempt("realm-a", "198.51.100.1", "alice", false);
+        Attempt inB = new Attempt("realm-b", "198.51.100.1", "alice", false);
+        assertThat(f.gate.evaluate(o, inA).outcome()).isEqualTo(Outcome.ALLOW);
+        assertThat(f.gate.evaluate(o, inA).outcome()).isEqualTo(Outcome.BLOCKED);
+        assertThat(f.gate.evaluate(o, inB).outcome()).isEqualTo(Outcome.ALLOW);
+
+        GateOptions lock = GateFixture.only(Layer.ACCOUNT_LOCKOUT, 1, 300).build();
+        Decision fail = f.gate.evaluate(lock, new Attempt("realm-a", "198.51.100.2", "bob", false));
+        f.gate.passwordFailed(fail);
+        assertThat(f.gate.evaluate(lock, new Attempt("realm-a", "198.51.100.2", "bob", false)).outcome()).isEqualTo(Outcome.BLOCKED);
+        assertThat(f.gate.evaluate(lock, new Attempt("realm-b", "198.51.100.2", "bob", false)).outcome()).isEqualTo(Outcome.ALLOW);
+    }
+
+    @Test
+    void no_key_of_one_realm_equals_a_key_of_another() {
+        GateKeys keys = new GateKeys(r -> "same-secret".getBytes(StandardCharsets.UTF_8));
+        List<String> realms = List.of("a", "b", "a/ip", "a/fail", "A", "realm-1");
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        for (String realm : realms) {
+            for (String addr : List.of("198.51.100.1", "2001:db8::1", "garbage")) {
+                GateKeys.Keys k = keys.forAttempt(realm, addr, "alice", P64);
+                for (String key : new java.util.LinkedHashSet<>(List.of(k.perIp(), k.perIpAccount(), k.failures(), k.lock(), k.identifiers()))) {
+                    seen.add(realm + "\u0000" + key);
+                }
+            }
+        }
+        java.util.Map<String, String> owner = new java.util.HashMap<>();
+        for (String s : seen) {
+            String realm = s.substring(0, s.indexOf('\u0000'));
+            String key = s.substring(s.indexOf('\u0000') + 1);
+            String prev = owner.putIfAbsent(key, realm);
+            assertThat(prev == null || prev.equals(realm)).as("key %s shared by %s and %s", key, prev, realm).isTrue();
+        }
+    }
+
+    @Test
+    void identifier_keys_are_hmac_sha256_of_the_normalized_identifier_under_the_realm_secret() throws Exception {
+        javax.crypto.Mac mac = javax.crypto.Mac.getInstance("HmacSHA256");
+        mac.init(new javax.crypto.spec.SecretKeySpec("k".getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+        GateKeys keys = new GateKeys(r -> "k".getBytes(StandardCharsets.UTF_8));
+        java.util.SplittableRandom r = new java.util.SplittableRandom(7);
+        for (int i = 0; i < 500; i++) {
+            String id = "Üser-" + Long.toHexString(r.nextLong()) + "@Example.com";
+            byte[] digest = mac.doFinal(GateKeys.normalizeIdentifier(id).getBytes(StandardCharsets.UTF_8));
+            String tag = java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(java.util.Arrays.copyOf(digest, 16));
+            GateKeys.Keys k = keys.forAttempt("realm", "192.0.2.1", id, P64);
+            assertThat(k.failures()).isEqualTo("realm/fail/" + tag);
+            assertThat(k.lock()).isEqualTo("realm/lock/" + tag);
+            assertThat(k.perIpAccount()).isEqualTo("realm/pair/192.0.2.1/" + tag);
+            assertThat(k.member()).isEqualTo(java.nio.ByteBuffer.wrap(digest).getLong());
+        }
+    }
+}

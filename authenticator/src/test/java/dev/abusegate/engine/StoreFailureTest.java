@@ -1,0 +1,129 @@
+package dev.abusegate.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
+
+import java.util.EnumSet;
+import java.util.HashSet;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+class StoreFailureTest {
+
+    private static final String IP = "198.51.100.99";
+    private static final String ID = "alice";
+
+    @Test
+    void a_dead_counter_store_fails_open_or_closed_per_layer_policy() {
+        GateFixture open = new GateFixture(TestStores.DeadStore.everywhere());
+        Decision allowed = open.evaluate(GateOptions.defaults(), IP, ID);
+        assertThat(allowed.outcome()).as("FAIL_OPEN everywhere (the default)").isEqualTo(Outcome.ALLOW);
+        assertThat(allowed.unavailable()).containsExactlyInAnyOrder(Layer.values());
+        assertThatCode(() -> {
+            open.gate.passwordFailed(allowed);
+            open.gate.passwordSucceeded(allowed);
+            open.gate.notVerified(allowed);
+        }).doesNotThrowAnyException();
+
+        GateFixture closed = new GateFixture(TestStores.DeadStore.everywhere());
+        GateOptions.Builder b = GateOptions.builder();
+        for (Layer l : Layer.values()) {
+            b.failureMode(l, FailureMode.FAIL_CLOSED);
+        }
+        Decision blocked = closed.evaluate(b.build(), IP, ID);
+        assertThat(blocked.outcome()).as("FAIL_CLOSED everywhere").isEqualTo(Outcome.BLOCKED);
+        assertThat(blocked.layer()).isEqualTo(Layer.PER_IP);
+        assertThat(blocked.unavailable()).contains(Layer.PER_IP);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Layer.class)
+    void one_dead_layer_failing_open_passes_and_is_reported_while_the_others_keep_counting(Layer dead) {
+        GateOptions o = GateOptions.builder().captchaEnabled(false).failureMode(dead, FailureMode.FAIL_OPEN).build();
+        GateFixture f = new GateFixture(TestStores.DeadStore.forKeys(keysOf(dead, o)));
+
+        Decision d = f.evaluate(o, IP, ID);
+        assertThat(d.outcome()).isEqualTo(Outcome.ALLOW);
+        assertThat(d.unavailable()).containsExactly(dead);
+
+        // the working layers still do their job: per-pair threshold (10) for layer 2, or layer 1 otherwise
+        Layer witness = dead == Layer.PER_IP_ACCOUNT ? Layer.PER_IP : Layer.PER_IP_ACCOUNT;
+        GateOptions tight = o.toBuilder().layer(witness, 2, 300).build();
+        GateFixture g = new GateFixture(TestStores.DeadStore.forKeys(keysOf(dead, tight)));
+        g.evaluate(tight, IP, ID);
+        g.evaluate(tight, IP, ID);
+        Decision third = g.evaluate(tight, IP, ID);
+        assertThat(third.outcome()).isEqualTo(Outcome.BLOCKED);
+        assertThat(third.layer()).isEqualTo(witness);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Layer.class)
+    void one_dead_layer_failing_closed_blocks_and_names_that_layer(Layer dead) {
+        GateOptions o = GateOptions.builder().captchaEnabled(false).failureMode(dead, FailureMode.FAIL_CLOSED).build();
+        GateFixture f = new GateFixture(TestStores.DeadStore.forKeys(keysOf(dead, o)));
+        Decision d = f.evaluate(o, IP, ID);
+        assertThat(d.outcome()).isEqualTo(Outcome.BLOCKED);
+        assertThat(d.layer()).isEqualTo(dead);
+        assertThat(d.unavailable()).containsExactly(dead);
+
+        Decision elsewhere = f.evaluate(o, "203.0.113.1", "bob");
+        assertThat(elsewhere.outcome()).as("other keys of the same layer still work").isEqualTo(Outcome.ALLOW);
+        assertThat(elsewhere.unavailable()).isEmpty();
+    }
+
+    @Test
+    void the_same_dead_store_gives_opposite_outcomes_for_opposite_policies_layer_by_layer() {
+        Set<String> deadKeys = new HashSet<>();
+        GateOptions probe = GateOptions.defaults();
+        deadKeys.addAll(keysOf(Layer.PER_IP, probe));
+        deadKeys.addAll(keysOf(Layer.CREDENTIAL_STUFFING, probe));
+        GateOptions mixed = GateOptions.builder().captchaEnabled(false)
+                .failureMode(Layer.PER_IP, FailureMode.FAIL_OPEN)
+                .failureMode(Layer.CREDENTIAL_STUFFING, FailureMode.FAIL_CLOSED).build();
+        Decision d = new GateFixture(TestStores.DeadStore.forKeys(deadKeys)).evaluate(mixed, IP, ID);
+        assertThat(d.outcome()).isEqualTo(Outcome.BLOCKED);
+        assertThat(d.layer()).isEqualTo(Layer.CREDENTIAL_STUFFING);
+        assertThat(d.unavailable()).containsExactlyInAnyOrder(Layer.PER_IP, Layer.CREDENTIAL_STUFFING);
+
+        GateOptions flipped = GateOptions.builder().captchaEnabled(false)
+                .failureMode(Layer.PER_IP, FailureMode.FAIL_CLOSED)
+                .failureMode(Layer.CREDENTIAL_STUFFING, FailureMode.FAIL_OPEN).build();
+        Decision e = new GateFixture(TestStores.DeadStore.forKeys(deadKeys)).evaluate(flipped, IP, ID);
+        assertThat(e.outcome()).isEqualTo(Outcome.BLOCKED);
+        assertThat(e.layer()).isEqualTo(Layer.PER_IP);
+    }
+
+    @Test
+    void a_store_that_dies_while_the_password_is_checked_does_not_break_settlement() {
+        Set<String> dead = new HashSet<>();
+        TestStores.DeadStore store = new TestStores.DeadStore(dead::contains);
+        GateFixture f = new GateFixture(store);
+        GateOptions o = GateOptions.builder().captchaEnabled(false).build();
+        Decision d = f.evaluate(o, IP, ID);
+        assertThat(d.allowed()).isTrue();
+        dead.addAll(keysOf(Layer.ACCOUNT_LOCKOUT, o));
+        Set<Layer> reported = EnumSet.noneOf(Layer.class);
+        assertThatCode(() -> reported.addAll(f.gate.passwordFailed(d))).doesNotThrowAnyException();
+        assertThat(reported).containsExactly(Layer.ACCOUNT_LOCKOUT);
+    }
+
+    private static Set<String> keysOf(Layer layer, GateOptions o) {
+        GateFixture probe = new GateFixture();
+        GateKeys.Keys k = probe.keys(o, IP, ID);
+        switch (layer) {
+            case PER_IP:
+                return Set.of(k.perIp());
+            case PER_IP_ACCOUNT:
+                return Set.of(k.perIpAccount());
+            case ACCOUNT_LOCKOUT:
+                return Set.of(k.failures(), k.lock());
+            case CREDENTIAL_STUFFING:
+                return Set.of(k.identifiers());
+            default:
+                throw new AssertionError(layer);
+        }
+    }
+}
