@@ -53,10 +53,21 @@ public final class AbuseGate {
         GateKeys.Keys k = keys.forAttempt(attempt, options.ipv6PrefixLength());
         Set<Layer> unavailable = EnumSet.noneOf(Layer.class);
 
-        LayerPolicy p1 = active(options, Layer.PER_IP);
-        LayerPolicy p2 = active(options, Layer.PER_IP_ACCOUNT);
+        // An allowlisted address skips the address layers; layer 3 applies to everyone.
+        boolean allowlisted = !options.allowlist().isEmpty() && options.allowlist().contains(attempt.address());
+        LayerPolicy p1 = allowlisted ? null : active(options, Layer.PER_IP);
+        LayerPolicy p2 = allowlisted ? null : active(options, Layer.PER_IP_ACCOUNT);
         LayerPolicy p3 = active(options, Layer.ACCOUNT_LOCKOUT);
-        LayerPolicy p4 = active(options, Layer.CREDENTIAL_STUFFING);
+        LayerPolicy p4 = allowlisted ? null : active(options, Layer.CREDENTIAL_STUFFING);
+        // A verified device cookie moves layer 3 to the device's own small budget: the account's lock (set
+        // by failures from elsewhere) does not apply to its owner's known browser, and a stolen cookie
+        // gives no more than that budget.
+        boolean device = p3 != null && options.deviceCookieEnabled() && attempt.device() != null;
+        if (device) {
+            k = k.forDevice(attempt.device());
+            p3 = p3.withThreshold(options.deviceCookieThreshold());
+        }
+        LayerPolicy lockout = p3 == null ? options.policy(Layer.ACCOUNT_LOCKOUT) : p3;
 
         // Step 1: read. -1 means "the store failed and the layer fails open": the layer passes.
         long c1 = p1 == null ? 0 : count(p1, k.perIp(), now, unavailable);
@@ -77,7 +88,7 @@ public final class AbuseGate {
         Layer blocked = firstOver(p1, c1, p2, c2, p3, c3 == Long.MAX_VALUE ? CLOSED : c3, p4, next4);
         if (blocked != null) {
             countBlocked(p1, p2, p4, k, now, unavailable);
-            return new Decision(Outcome.BLOCKED, blocked, unavailable, options, k, false);
+            return new Decision(Outcome.BLOCKED, blocked, unavailable, options, k, false, lockout, device);
         }
 
         // Step 2: the captcha band.
@@ -89,7 +100,7 @@ public final class AbuseGate {
                     : p4 != null && p4.inBand(c4, f) ? Layer.CREDENTIAL_STUFFING
                     : null;
             if (band != null) {
-                return new Decision(Outcome.CAPTCHA_REQUIRED, band, unavailable, options, k, false);
+                return new Decision(Outcome.CAPTCHA_REQUIRED, band, unavailable, options, k, false, lockout, device);
             }
         }
 
@@ -104,16 +115,16 @@ public final class AbuseGate {
                     : v.contains() ? v.size() : v.size() + 1L; // a new identifier refused by the cap is over
         }
         if (over(p1, n1)) {
-            return new Decision(Outcome.BLOCKED, Layer.PER_IP, unavailable, options, k, false);
+            return new Decision(Outcome.BLOCKED, Layer.PER_IP, unavailable, options, k, false, lockout, device);
         }
         if (over(p2, n2)) {
-            return new Decision(Outcome.BLOCKED, Layer.PER_IP_ACCOUNT, unavailable, options, k, false);
+            return new Decision(Outcome.BLOCKED, Layer.PER_IP_ACCOUNT, unavailable, options, k, false, lockout, device);
         }
         boolean reserved = false;
         if (p3 != null && c3 >= 0) {
             long r = reserve(p3, k, now, unavailable);
             if (r == CLOSED || r == OVER) {
-                return new Decision(Outcome.BLOCKED, Layer.ACCOUNT_LOCKOUT, unavailable, options, k, false);
+                return new Decision(Outcome.BLOCKED, Layer.ACCOUNT_LOCKOUT, unavailable, options, k, false, lockout, device);
             }
             reserved = r > 0;
         }
@@ -121,22 +132,45 @@ public final class AbuseGate {
             if (reserved) {
                 giveBack(p3, k, now, unavailable);
             }
-            return new Decision(Outcome.BLOCKED, Layer.CREDENTIAL_STUFFING, unavailable, options, k, false);
+            return new Decision(Outcome.BLOCKED, Layer.CREDENTIAL_STUFFING, unavailable, options, k, false, lockout, device);
         }
-        return new Decision(Outcome.ALLOW, null, unavailable, options, k, reserved);
+        return new Decision(Outcome.ALLOW, null, unavailable, options, k, reserved, lockout, device);
     }
 
     /** The password check ran and failed: the reservation stays a failure; at the threshold, lock. */
     public Set<Layer> passwordFailed(Decision d) {
+        return passwordFailed(d, 0L);
+    }
+
+    /**
+     * The password check ran and failed. {@code passwordTag} is a keyed hash of the wrong password (0 when
+     * unknown); with {@link GateOptions#ignoreRepeatedPasswords()} a wrong password identical to one of the
+     * identifier's recent wrong passwords does not count again, so retyping the same typo never locks.
+     */
+    public Set<Layer> passwordFailed(Decision d, long passwordTag) {
         Set<Layer> unavailable = EnumSet.noneOf(Layer.class);
         if (!d.reserved) {
             return unavailable;
         }
-        LayerPolicy p3 = d.options.policy(Layer.ACCOUNT_LOCKOUT);
+        LayerPolicy p3 = d.lockout;
+        GateOptions o = d.options;
         long now = clock.millis();
         guard(p3, unavailable, () -> {
+            if (o.ignoreRepeatedPasswords() && passwordTag != 0) {
+                String typos = d.keys.recentWrongPasswords();
+                if (store.distinct(typos, passwordTag, now).contains()) {
+                    store.decrement(d.keys.failures(), p3.windowMillis(), now);
+                    return 0L;
+                }
+                store.addDistinct(typos, passwordTag, GateOptions.REMEMBERED_WRONG_PASSWORDS, p3.windowMillis(), now);
+            }
             if (store.count(d.keys.failures(), now) >= p3.threshold()) {
-                store.lock(d.keys.lock(), p3.lockoutMillis(), now);
+                long duration = p3.lockoutMillis();
+                if (!d.device && o.progressiveFactor() > 1.0) {
+                    long n = store.increment(d.keys.lockCount(), o.maxLockoutSeconds() * 1000L + p3.windowMillis(), now);
+                    duration = o.lockoutMillis(n);
+                }
+                store.lock(d.keys.lock(), duration, now);
                 store.clear(d.keys.failures());
             }
             return 0L;
@@ -144,12 +178,15 @@ public final class AbuseGate {
         return unavailable;
     }
 
-    /** The password check ran and succeeded: the identifier's failures are cleared. */
+    /** The password check ran and succeeded: the identifier's failures (and its run of locks) are cleared. */
     public Set<Layer> passwordSucceeded(Decision d) {
         Set<Layer> unavailable = EnumSet.noneOf(Layer.class);
         if (d.reserved) {
-            guard(d.options.policy(Layer.ACCOUNT_LOCKOUT), unavailable, () -> {
+            guard(d.lockout, unavailable, () -> {
                 store.clear(d.keys.failures());
+                if (d.options.progressiveFactor() > 1.0) {
+                    store.clear(d.keys.lockCount());
+                }
                 return 0L;
             });
         }
@@ -160,7 +197,7 @@ public final class AbuseGate {
     public Set<Layer> notVerified(Decision d) {
         Set<Layer> unavailable = EnumSet.noneOf(Layer.class);
         if (d.reserved) {
-            giveBack(d.options.policy(Layer.ACCOUNT_LOCKOUT), d.keys, clock.millis(), unavailable);
+            giveBack(d.lockout, d.keys, clock.millis(), unavailable);
         }
         return unavailable;
     }

@@ -7,11 +7,17 @@ package dev.abusegate.engine;
  * @param address       the client address as the server resolved it (may be garbage; never trusted)
  * @param identifier    the submitted username or e-mail, raw (may be null or empty)
  * @param captchaSolved whether a captcha solution came with the attempt and verified
+ * @param device        the device id of a verified device cookie bound to this identifier, or null
  */
-public record Attempt(String realm, String address, String identifier, boolean captchaSolved) {
+public record Attempt(String realm, String address, String identifier, boolean captchaSolved, String device) {
     public Attempt {
         if (realm == null || realm.isEmpty()) {
             throw new IllegalArgumentException("realm is required");
         }
+    }
+
+    /** An attempt without a device cookie. */
+    public Attempt(String realm, String address, String identifier, boolean captchaSolved) {
+        this(realm, address, identifier, captchaSolved, null);
     }
 }

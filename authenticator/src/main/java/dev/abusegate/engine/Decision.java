@@ -18,8 +18,18 @@ public final class Decision {
     final GateOptions options;
     final GateKeys.Keys keys;
     final boolean reserved;
+    /** Layer 3's policy as applied to this attempt (a device's own budget, when it had a device cookie). */
+    final LayerPolicy lockout;
+    final boolean device;
 
     Decision(Outcome outcome, Layer layer, Set<Layer> unavailable, GateOptions options, GateKeys.Keys keys, boolean reserved) {
+        this(outcome, layer, unavailable, options, keys, reserved, options.policy(Layer.ACCOUNT_LOCKOUT), false);
+    }
+
+    Decision(Outcome outcome, Layer layer, Set<Layer> unavailable, GateOptions options, GateKeys.Keys keys, boolean reserved,
+             LayerPolicy lockout, boolean device) {
+        this.lockout = lockout;
+        this.device = device;
         this.outcome = outcome;
         this.layer = layer;
         this.unavailable = unavailable.isEmpty() ? Collections.emptySet() : Collections.unmodifiableSet(EnumSet.copyOf(unavailable));

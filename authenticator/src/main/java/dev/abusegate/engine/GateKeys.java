@@ -79,7 +79,14 @@ public final class GateKeys {
                 hasher.failPrefix + id,
                 hasher.lockPrefix + id,
                 hasher.idsPrefix + addr,
-                member);
+                member,
+                id,
+                hasher.realmPrefix);
+    }
+
+    /** The keyed tag of an identifier (what device cookies bind to): never the identifier itself. */
+    public String identifierTag(String realm, String identifier) {
+        return base64Url16(hasher(realm).digest(normalizeIdentifier(identifier)));
     }
 
     private static final char[] B64_URL = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".toCharArray();
@@ -127,14 +134,35 @@ public final class GateKeys {
         return h;
     }
 
-    /** The keys of one attempt. {@code member} is the identifier's 64-bit tag in the distinct set. */
-    public record Keys(String perIp, String perIpAccount, String failures, String lock, String identifiers, long member) {
+    /**
+     * The keys of one attempt. {@code member} is the identifier's 64-bit tag in the distinct set,
+     * {@code identifierTag} its keyed 128-bit tag.
+     */
+    public record Keys(String perIp, String perIpAccount, String failures, String lock, String identifiers, long member,
+                       String identifierTag, String realmPrefix) {
+
+        /** Layer 3 counted against a device's own budget instead of the account's shared one. */
+        public Keys forDevice(String deviceId) {
+            return new Keys(perIp, perIpAccount, realmPrefix + "devfail/" + deviceId, realmPrefix + "devlock/" + deviceId,
+                    identifiers, member, identifierTag, realmPrefix);
+        }
+
+        /** How many times in a row the identifier has been locked (progressive lockout). */
+        public String lockCount() {
+            return realmPrefix + "locks/" + identifierTag;
+        }
+
+        /** Keyed tags of the identifier's recent wrong passwords. */
+        public String recentWrongPasswords() {
+            return realmPrefix + "typos/" + identifierTag;
+        }
     }
 
     private static final class RealmHasher {
         final byte[] secret;
         final ThreadLocal<Mac> mac;
         // the realm's key prefixes, built once: every key starts with the realm
+        final String realmPrefix;
         final String ipPrefix;
         final String pairPrefix;
         final String failPrefix;
@@ -143,6 +171,7 @@ public final class GateKeys {
 
         RealmHasher(String realm, byte[] secret) {
             this.secret = secret;
+            this.realmPrefix = realm + "/";
             this.ipPrefix = realm + "/ip/";
             this.pairPrefix = realm + "/pair/";
             this.failPrefix = realm + "/fail/";

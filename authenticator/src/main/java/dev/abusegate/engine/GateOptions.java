@@ -13,9 +13,21 @@ public final class GateOptions {
     public static final String CAPTCHA_ENABLED = "captcha.enabled";
     public static final String CAPTCHA_FACTOR = "captcha.factor";
     public static final String IPV6_PREFIX = "ipv6.prefixLength";
+    public static final String DEVICE_COOKIE_ENABLED = "deviceCookie.enabled";
+    public static final String DEVICE_COOKIE_DAYS = "deviceCookie.days";
+    public static final String DEVICE_COOKIE_THRESHOLD = "deviceCookie.threshold";
+    public static final String IGNORE_REPEATED_PASSWORDS = "accountLockout.ignoreRepeatedPasswords";
+    public static final String PROGRESSIVE_FACTOR = "accountLockout.progressiveFactor";
+    public static final String MAX_LOCKOUT_SECONDS = "accountLockout.maxLockoutSeconds";
 
     public static final double DEFAULT_CAPTCHA_FACTOR = 0.5;
     public static final int DEFAULT_IPV6_PREFIX = 64;
+    public static final int DEFAULT_DEVICE_COOKIE_DAYS = 90;
+    public static final int DEFAULT_DEVICE_COOKIE_THRESHOLD = 5;
+    public static final double DEFAULT_PROGRESSIVE_FACTOR = 1.0;
+    public static final long DEFAULT_MAX_LOCKOUT_SECONDS = 86_400;
+    /** How many distinct recent wrong passwords per identifier are remembered (as keyed tags). */
+    public static final int REMEMBERED_WRONG_PASSWORDS = 5;
 
     private static final GateOptions DEFAULTS = builder().build();
 
@@ -23,12 +35,26 @@ public final class GateOptions {
     private final boolean captchaEnabled;
     private final double captchaFactor;
     private final int ipv6PrefixLength;
+    private final Allowlist allowlist;
+    private final boolean deviceCookieEnabled;
+    private final int deviceCookieDays;
+    private final int deviceCookieThreshold;
+    private final boolean ignoreRepeatedPasswords;
+    private final double progressiveFactor;
+    private final long maxLockoutSeconds;
 
     private GateOptions(Builder b) {
         this.policies = new EnumMap<>(b.policies);
         this.captchaEnabled = b.captchaEnabled;
         this.captchaFactor = b.captchaFactor;
         this.ipv6PrefixLength = b.ipv6PrefixLength;
+        this.allowlist = b.allowlist;
+        this.deviceCookieEnabled = b.deviceCookieEnabled;
+        this.deviceCookieDays = b.deviceCookieDays;
+        this.deviceCookieThreshold = b.deviceCookieThreshold;
+        this.ignoreRepeatedPasswords = b.ignoreRepeatedPasswords;
+        this.progressiveFactor = b.progressiveFactor;
+        this.maxLockoutSeconds = b.maxLockoutSeconds;
     }
 
     /** The production defaults. */
@@ -62,6 +88,13 @@ public final class GateOptions {
         b.captchaEnabled = captchaEnabled;
         b.captchaFactor = captchaFactor;
         b.ipv6PrefixLength = ipv6PrefixLength;
+        b.allowlist = allowlist;
+        b.deviceCookieEnabled = deviceCookieEnabled;
+        b.deviceCookieDays = deviceCookieDays;
+        b.deviceCookieThreshold = deviceCookieThreshold;
+        b.ignoreRepeatedPasswords = ignoreRepeatedPasswords;
+        b.progressiveFactor = progressiveFactor;
+        b.maxLockoutSeconds = maxLockoutSeconds;
         return b;
     }
 
@@ -81,6 +114,48 @@ public final class GateOptions {
         return ipv6PrefixLength;
     }
 
+    /** Address ranges exempt from layers 1, 2 and 4 (layer 3 still applies). */
+    public Allowlist allowlist() {
+        return allowlist;
+    }
+
+    /** Whether a verified device cookie moves layer 3 to that device's own budget. */
+    public boolean deviceCookieEnabled() {
+        return deviceCookieEnabled;
+    }
+
+    public int deviceCookieDays() {
+        return deviceCookieDays;
+    }
+
+    /** Failed passwords one device may make per lockout window before it is locked out itself. */
+    public int deviceCookieThreshold() {
+        return deviceCookieThreshold;
+    }
+
+    /** Whether a wrong password identical to a recent wrong one for the identifier counts again. */
+    public boolean ignoreRepeatedPasswords() {
+        return ignoreRepeatedPasswords;
+    }
+
+    /** Each consecutive lock of an identifier lasts this many times the previous one (1: fixed). */
+    public double progressiveFactor() {
+        return progressiveFactor;
+    }
+
+    /** The cap on a progressive lock's duration. */
+    public long maxLockoutSeconds() {
+        return maxLockoutSeconds;
+    }
+
+    /** How long the n-th consecutive lock (1-based) lasts, in milliseconds. */
+    public long lockoutMillis(long n) {
+        long base = policy(Layer.ACCOUNT_LOCKOUT).lockoutSeconds();
+        double seconds = base * Math.pow(progressiveFactor, Math.max(0, n - 1));
+        long capped = (long) Math.min(seconds, Math.max(base, maxLockoutSeconds));
+        return capped * 1000L;
+    }
+
     @Override
     public boolean equals(Object o) {
         if (!(o instanceof GateOptions)) {
@@ -89,18 +164,29 @@ public final class GateOptions {
         GateOptions other = (GateOptions) o;
         return policies.equals(other.policies) && captchaEnabled == other.captchaEnabled
                 && Double.compare(captchaFactor, other.captchaFactor) == 0
-                && ipv6PrefixLength == other.ipv6PrefixLength;
+                && ipv6PrefixLength == other.ipv6PrefixLength
+                && allowlist.equals(other.allowlist)
+                && deviceCookieEnabled == other.deviceCookieEnabled
+                && deviceCookieDays == other.deviceCookieDays
+                && deviceCookieThreshold == other.deviceCookieThreshold
+                && ignoreRepeatedPasswords == other.ignoreRepeatedPasswords
+                && Double.compare(progressiveFactor, other.progressiveFactor) == 0
+                && maxLockoutSeconds == other.maxLockoutSeconds;
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(policies, captchaEnabled, captchaFactor, ipv6PrefixLength);
+        return Objects.hash(policies, captchaEnabled, captchaFactor, ipv6PrefixLength, allowlist, deviceCookieEnabled,
+                deviceCookieDays, deviceCookieThreshold, ignoreRepeatedPasswords, progressiveFactor, maxLockoutSeconds);
     }
 
     @Override
     public String toString() {
         return "GateOptions" + policies.values() + ", captchaEnabled=" + captchaEnabled
-                + ", captchaFactor=" + captchaFactor + ", ipv6PrefixLength=" + ipv6PrefixLength;
+                + ", captchaFactor=" + captchaFactor + ", ipv6PrefixLength=" + ipv6PrefixLength
+                + ", allowlist=[" + allowlist + "], deviceCookie=" + deviceCookieEnabled + "/" + deviceCookieThreshold
+                + "/" + deviceCookieDays + "d, ignoreRepeatedPasswords=" + ignoreRepeatedPasswords
+                + ", progressiveFactor=" + progressiveFactor + ", maxLockoutSeconds=" + maxLockoutSeconds;
     }
 
     /** Collects options; {@link #build()} rejects values the gate cannot work with, naming the key. */
@@ -109,6 +195,13 @@ public final class GateOptions {
         private boolean captchaEnabled = true;
         private double captchaFactor = DEFAULT_CAPTCHA_FACTOR;
         private int ipv6PrefixLength = DEFAULT_IPV6_PREFIX;
+        private Allowlist allowlist = Allowlist.EMPTY;
+        private boolean deviceCookieEnabled;
+        private int deviceCookieDays = DEFAULT_DEVICE_COOKIE_DAYS;
+        private int deviceCookieThreshold = DEFAULT_DEVICE_COOKIE_THRESHOLD;
+        private boolean ignoreRepeatedPasswords;
+        private double progressiveFactor = DEFAULT_PROGRESSIVE_FACTOR;
+        private long maxLockoutSeconds = DEFAULT_MAX_LOCKOUT_SECONDS;
 
         private Builder() {
             for (Layer layer : Layer.values()) {
@@ -153,7 +246,42 @@ public final class GateOptions {
             return this;
         }
 
+        public Builder allowlist(Allowlist value) {
+            this.allowlist = value == null ? Allowlist.EMPTY : value;
+            return this;
+        }
+
+        public Builder deviceCookie(boolean enabled, int threshold, int days) {
+            this.deviceCookieEnabled = enabled;
+            this.deviceCookieThreshold = threshold;
+            this.deviceCookieDays = days;
+            return this;
+        }
+
+        public Builder ignoreRepeatedPasswords(boolean value) {
+            this.ignoreRepeatedPasswords = value;
+            return this;
+        }
+
+        public Builder progressiveLockout(double factor, long maxSeconds) {
+            this.progressiveFactor = factor;
+            this.maxLockoutSeconds = maxSeconds;
+            return this;
+        }
+
         public GateOptions build() {
+            if (deviceCookieThreshold < 1) {
+                throw new InvalidOptionException(DEVICE_COOKIE_THRESHOLD, "must be at least 1, was " + deviceCookieThreshold);
+            }
+            if (deviceCookieDays < 1 || deviceCookieDays > 3650) {
+                throw new InvalidOptionException(DEVICE_COOKIE_DAYS, "must be between 1 and 3650, was " + deviceCookieDays);
+            }
+            if (!(progressiveFactor >= 1.0 && progressiveFactor <= 100.0)) {
+                throw new InvalidOptionException(PROGRESSIVE_FACTOR, "must be at least 1 and at most 100, was " + progressiveFactor);
+            }
+            if (maxLockoutSeconds < 1) {
+                throw new InvalidOptionException(MAX_LOCKOUT_SECONDS, "must be at least 1 second, was " + maxLockoutSeconds);
+            }
             if (!(captchaFactor > 0.0 && captchaFactor <= 1.0)) {
                 throw new InvalidOptionException(CAPTCHA_FACTOR, "must be greater than 0 and at most 1, was " + captchaFactor);
             }
