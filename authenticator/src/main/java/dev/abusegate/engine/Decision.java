@@ -52,6 +52,11 @@ public final class Decision {
         return unavailable;
     }
 
+    /** The keyed tag of the attempt's identifier (what device cookies and password tags bind to). */
+    public String identifierTag() {
+        return keys.identifierTag();
+    }
+
     public boolean allowed() {
         return outcome == Outcome.ALLOW;
     }

@@ -49,7 +49,7 @@ public class AbuseGateDirectGrant extends AbstractDirectGrantAuthenticator {
     public void authenticate(AuthenticationFlowContext context) {
         MultivaluedMap<String, String> params = context.getHttpRequest().getDecodedFormParameters();
         String identifier = params.getFirst(AuthenticationManager.FORM_USERNAME);
-        GateSupport.Check check = GateSupport.run(context, identifier, captcha -> params.getFirst(CAPTCHA_TOKEN));
+        GateSupport.Check check = GateSupport.run(context, identifier, captcha -> params.getFirst(CAPTCHA_TOKEN), false);
         if (!check.allowed()) {
             context.forceChallenge(answer(context, check));
             return;

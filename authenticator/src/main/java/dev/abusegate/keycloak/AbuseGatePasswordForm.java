@@ -5,6 +5,7 @@ import org.keycloak.authentication.AuthenticationFlowContext;
 import org.keycloak.authentication.authenticators.browser.AbstractUsernameFormAuthenticator;
 import org.keycloak.authentication.authenticators.browser.PasswordForm;
 import org.keycloak.models.KeycloakSession;
+import org.keycloak.representations.idm.CredentialRepresentation;
 import org.keycloak.models.UserModel;
 
 /**
@@ -30,7 +31,7 @@ public class AbuseGatePasswordForm extends PasswordForm {
             GateSupport.abandon(context, check);
             throw e;
         }
-        GateSupport.settle(context, check, ok);
+        GateSupport.settle(context, check, ok, formData.getFirst(CredentialRepresentation.PASSWORD));
         return ok;
     }
 

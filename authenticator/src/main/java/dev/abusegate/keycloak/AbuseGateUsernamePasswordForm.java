@@ -4,6 +4,7 @@ import jakarta.ws.rs.core.MultivaluedMap;
 import org.keycloak.authentication.AuthenticationFlowContext;
 import org.keycloak.authentication.authenticators.browser.UsernamePasswordForm;
 import org.keycloak.models.KeycloakSession;
+import org.keycloak.representations.idm.CredentialRepresentation;
 import org.keycloak.services.managers.AuthenticationManager;
 
 /**
@@ -32,7 +33,7 @@ public class AbuseGateUsernamePasswordForm extends UsernamePasswordForm {
             GateSupport.abandon(context, check);
             throw e;
         }
-        GateSupport.settle(context, check, ok);
+        GateSupport.settle(context, check, ok, formData.getFirst(CredentialRepresentation.PASSWORD));
         return ok;
     }
 }

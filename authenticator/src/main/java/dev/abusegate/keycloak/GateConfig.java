@@ -1,5 +1,6 @@
 package dev.abusegate.keycloak;
 
+import dev.abusegate.engine.Allowlist;
 import dev.abusegate.engine.FailureMode;
 import dev.abusegate.engine.GateOptions;
 import dev.abusegate.engine.InvalidOptionException;
@@ -84,6 +85,13 @@ public final class GateConfig {
         b.captchaEnabled(bool(config, GateOptions.CAPTCHA_ENABLED, true, realmName));
         b.captchaFactor(factor(config, realmName));
         b.ipv6PrefixLength((int) number(config, GateOptions.IPV6_PREFIX, GateOptions.DEFAULT_IPV6_PREFIX, 1, 128, realmName));
+        b.allowlist(allowlist(config, realmName));
+        b.deviceCookie(bool(config, GateOptions.DEVICE_COOKIE_ENABLED, false, realmName),
+                (int) number(config, GateOptions.DEVICE_COOKIE_THRESHOLD, GateOptions.DEFAULT_DEVICE_COOKIE_THRESHOLD, 1, 1000, realmName),
+                (int) number(config, GateOptions.DEVICE_COOKIE_DAYS, GateOptions.DEFAULT_DEVICE_COOKIE_DAYS, 1, 3650, realmName));
+        b.ignoreRepeatedPasswords(bool(config, GateOptions.IGNORE_REPEATED_PASSWORDS, false, realmName));
+        b.progressiveLockout(decimal(config, GateOptions.PROGRESSIVE_FACTOR, GateOptions.DEFAULT_PROGRESSIVE_FACTOR, 1, 100, realmName),
+                number(config, GateOptions.MAX_LOCKOUT_SECONDS, GateOptions.DEFAULT_MAX_LOCKOUT_SECONDS, 1, 31_536_000, realmName));
         try {
             return b.build();
         } catch (InvalidOptionException e) {
@@ -143,6 +151,44 @@ public final class GateConfig {
         return GateOptions.DEFAULT_CAPTCHA_FACTOR;
     }
 
+    private static double decimal(Map<String, String> config, String key, double def, double min, double max, String realm) {
+        String v = raw(config, key);
+        if (v == null || v.isEmpty()) {
+            return def;
+        }
+        try {
+            double d = Double.parseDouble(v);
+            if (d >= min && d <= max) {
+                return d;
+            }
+        } catch (NumberFormatException ignored) {
+            // reported below
+        }
+        warn(realm, key, "expected a number from " + min + " to " + max);
+        return def;
+    }
+
+    /** Each entry on its own: a bad one is reported (naming it) and left out, the good ones apply. */
+    private static Allowlist allowlist(Map<String, String> config, String realm) {
+        String v = raw(config, Allowlist.KEY);
+        if (v == null || v.isEmpty()) {
+            return Allowlist.EMPTY;
+        }
+        StringBuilder good = new StringBuilder();
+        for (String entry : v.split("[,\\s]+")) {
+            if (entry.isEmpty()) {
+                continue;
+            }
+            try {
+                Allowlist.parse(entry);
+                good.append(entry).append(',');
+            } catch (InvalidOptionException e) {
+                warn(realm, Allowlist.KEY, e.getMessage().substring(Allowlist.KEY.length() + 2) + "; that entry is ignored");
+            }
+        }
+        return Allowlist.parse(good.toString());
+    }
+
     private static FailureMode failureMode(Map<String, String> config, String key, FailureMode def, String realm) {
         String v = raw(config, key);
         if (v == null || v.isEmpty()) {
@@ -183,6 +229,36 @@ public final class GateConfig {
                 .helpText("IPv6 clients are counted per network of this prefix length (1 to 128), so one host cannot rotate through "
                         + "its own subnet. Default 64.")
                 .type(ProviderConfigProperty.STRING_TYPE).defaultValue(String.valueOf(GateOptions.DEFAULT_IPV6_PREFIX)).add();
+        b.property().name(GateOptions.IGNORE_REPEATED_PASSWORDS).label("Account lockout: ignore repeated wrong passwords")
+                .helpText("When on, a wrong password identical to one of the username's recent wrong passwords does not count "
+                        + "again, so a person retyping the same typo is not locked out. Only short-lived keyed hashes are kept, "
+                        + "never the password.")
+                .type(ProviderConfigProperty.BOOLEAN_TYPE).defaultValue("false").add();
+        b.property().name(GateOptions.PROGRESSIVE_FACTOR).label("Account lockout: progressive factor")
+                .helpText("Each consecutive lock of the same username lasts this many times the previous one (1 to 100). "
+                        + "1 keeps every lock at the lock duration. A successful login resets the progression. Default 1.")
+                .type(ProviderConfigProperty.STRING_TYPE).defaultValue("1").add();
+        b.property().name(GateOptions.MAX_LOCKOUT_SECONDS).label("Account lockout: longest lock (seconds)")
+                .helpText("The cap on a progressive lock's duration. Default " + GateOptions.DEFAULT_MAX_LOCKOUT_SECONDS + ".")
+                .type(ProviderConfigProperty.STRING_TYPE).defaultValue(String.valueOf(GateOptions.DEFAULT_MAX_LOCKOUT_SECONDS)).add();
+        b.property().name(GateOptions.DEVICE_COOKIE_ENABLED).label("Device cookies")
+                .helpText("After a successful login the browser gets a signed, HttpOnly device cookie for that username. Its later "
+                        + "attempts for the same username count against the device's own small lockout budget, so the owner's known "
+                        + "browser still logs in while strangers have the account locked.")
+                .type(ProviderConfigProperty.BOOLEAN_TYPE).defaultValue("false").add();
+        b.property().name(GateOptions.DEVICE_COOKIE_DAYS).label("Device cookies: lifetime (days)")
+                .helpText("How long a device cookie stays valid (1 to 3650); each successful login renews it. Default "
+                        + GateOptions.DEFAULT_DEVICE_COOKIE_DAYS + ".")
+                .type(ProviderConfigProperty.STRING_TYPE).defaultValue(String.valueOf(GateOptions.DEFAULT_DEVICE_COOKIE_DAYS)).add();
+        b.property().name(GateOptions.DEVICE_COOKIE_THRESHOLD).label("Device cookies: failures per device")
+                .helpText("Wrong passwords one known device may make per lockout window before that device alone is locked. Default "
+                        + GateOptions.DEFAULT_DEVICE_COOKIE_THRESHOLD + ".")
+                .type(ProviderConfigProperty.STRING_TYPE).defaultValue(String.valueOf(GateOptions.DEFAULT_DEVICE_COOKIE_THRESHOLD)).add();
+        b.property().name(Allowlist.KEY).label("Allowlist (CIDRs)")
+                .helpText("IPv4 and IPv6 addresses or CIDRs, separated by commas, exempt from the per-address, per-address-and-account "
+                        + "and credential-stuffing layers (office NAT, monitoring). Account lockout still applies. Example: "
+                        + "203.0.113.0/24, 2001:db8:1::/48")
+                .type(ProviderConfigProperty.STRING_TYPE).add();
         List<ProviderConfigProperty> list = new ArrayList<>(b.build());
         list.addAll(CaptchaConfig.properties());
         return Collections.unmodifiableList(list);

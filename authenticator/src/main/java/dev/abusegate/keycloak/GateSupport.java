@@ -61,12 +61,19 @@ final class GateSupport {
         final AbuseGate gate;
         final CaptchaConfig captcha;
         final boolean captchaSubmitted;
+        final GateOptions options;
+        final String identifier;
+        final String device;
 
-        Check(AbuseGate gate, Decision decision, CaptchaConfig captcha, boolean captchaSubmitted) {
+        Check(AbuseGate gate, Decision decision, CaptchaConfig captcha, boolean captchaSubmitted, GateOptions options,
+              String identifier, String device) {
             this.gate = gate;
             this.decision = decision;
             this.captcha = captcha;
             this.captchaSubmitted = captchaSubmitted;
+            this.options = options;
+            this.identifier = identifier;
+            this.device = device;
         }
 
         boolean allowed() {
@@ -109,7 +116,7 @@ final class GateSupport {
      * a force challenge, which Keycloak's own brute-force protection does not count) and the caller stops.
      */
     static Check check(AuthenticationFlowContext ctx, String identifier, MultivaluedMap<String, String> form, boolean passwordOnly) {
-        Check check = run(ctx, identifier, captcha -> form == null ? null : form.getFirst(captcha.formField()));
+        Check check = run(ctx, identifier, captcha -> form == null ? null : form.getFirst(captcha.formField()), true);
         if (!check.allowed()) {
             answerPage(ctx, check, identifier, passwordOnly);
         }
@@ -120,7 +127,8 @@ final class GateSupport {
      * Evaluates one attempt: verifies a submitted captcha solution, asks the engine, and records the
      * metrics and events. Renders nothing.
      */
-    static Check run(AuthenticationFlowContext ctx, String identifier, Function<CaptchaConfig, String> captchaToken) {
+    static Check run(AuthenticationFlowContext ctx, String identifier, Function<CaptchaConfig, String> captchaToken,
+                     boolean browser) {
         KeycloakSession session = ctx.getSession();
         RealmModel realm = ctx.getRealm();
         GateOptions options = GateConfig.options(ctx.getAuthenticatorConfig(), realm.getName());
@@ -131,7 +139,9 @@ final class GateSupport {
         String token = captcha == null ? null : captchaToken.apply(captcha);
         boolean submitted = token != null && !token.isBlank();
         boolean solved = submitted && CaptchaSupport.solved(session, realm, captcha, SECRETS, g.store(), token, address);
-        Decision d = g.evaluate(options, new Attempt(realm.getId(), address, identifier, solved));
+        String device = browser && options.deviceCookieEnabled()
+                ? DeviceCookies.deviceOf(ctx, g, SECRETS.deviceKey(session, realm), identifier) : null;
+        Decision d = g.evaluate(options, new Attempt(realm.getId(), address, identifier, solved, device));
         storeTrouble(ctx, realm, d.unavailable());
         GateMetrics.decision(realm.getName(), d.outcome(), d.layer());
         if (!d.allowed()) {
@@ -140,16 +150,27 @@ final class GateSupport {
                     .detail(DETAIL_OUTCOME, d.outcome().code())
                     .error(d.outcome() == Outcome.BLOCKED ? EVENT_BLOCKED : EVENT_CAPTCHA);
         }
-        return new Check(g, d, captcha, submitted);
+        return new Check(g, d, captcha, submitted, options, identifier, device);
     }
 
-    /** Feeds the password check's outcome back into layer 3. */
-    static void settle(AuthenticationFlowContext ctx, Check check, boolean passwordAccepted) {
+    /**
+     * Feeds a login form's password check back into layer 3. On success a device cookie is issued (when
+     * enabled); on a wrong password its keyed tag lets repeats of the same typo be recognised.
+     */
+    static void settle(AuthenticationFlowContext ctx, Check check, boolean passwordAccepted, String password) {
         Set<Layer> trouble;
         if (passwordAccepted) {
             trouble = check.gate.passwordSucceeded(check.decision);
+            if (check.options.deviceCookieEnabled()) {
+                DeviceCookies.issue(ctx, check.gate, SECRETS.deviceKey(ctx.getSession(), ctx.getRealm()), check.identifier,
+                        check.device, check.options.deviceCookieDays());
+            }
         } else if (ctx.getStatus() == FlowStatus.FAILURE_CHALLENGE || ctx.getStatus() == FlowStatus.FAILED) {
-            trouble = check.gate.passwordFailed(check.decision);
+            long tag = check.options.ignoreRepeatedPasswords() && password != null && !password.isEmpty()
+                    ? DeviceCookies.passwordTag(SECRETS.typoKey(ctx.getSession(), ctx.getRealm()),
+                            check.decision, password)
+                    : 0L;
+            trouble = check.gate.passwordFailed(check.decision, tag);
         } else {
             // Empty password, disabled user, Keycloak's own lock: no password was verified.
             trouble = check.gate.notVerified(check.decision);

@@ -25,9 +25,13 @@ final class RealmSecrets implements SecretSource {
 
     private static final byte[] LABEL = "keycloak-abuse-gate identifier key v1".getBytes(StandardCharsets.UTF_8);
     private static final byte[] ALTCHA_LABEL = "keycloak-abuse-gate altcha key v1".getBytes(StandardCharsets.UTF_8);
+    private static final byte[] DEVICE_LABEL = "keycloak-abuse-gate device cookie key v1".getBytes(StandardCharsets.UTF_8);
+    private static final byte[] TYPO_LABEL = "keycloak-abuse-gate wrong password tag key v1".getBytes(StandardCharsets.UTF_8);
 
     private final Map<String, Derived> byRealm = new ConcurrentHashMap<>();
     private final Map<String, Derived> altchaByRealm = new ConcurrentHashMap<>();
+    private final Map<String, Derived> deviceByRealm = new ConcurrentHashMap<>();
+    private final Map<String, Derived> typoByRealm = new ConcurrentHashMap<>();
 
     private record Derived(String kid, byte[] secret) {
     }
@@ -40,6 +44,16 @@ final class RealmSecrets implements SecretSource {
     /** The HMAC key that signs this realm's ALTCHA challenges when no captcha secret is configured. */
     byte[] altchaKey(KeycloakSession session, RealmModel realm) {
         return derived(session, realm, altchaByRealm, ALTCHA_LABEL);
+    }
+
+    /** The key that signs this realm's device cookies. */
+    byte[] deviceKey(KeycloakSession session, RealmModel realm) {
+        return derived(session, realm, deviceByRealm, DEVICE_LABEL);
+    }
+
+    /** The key that tags wrong passwords (so repeats can be recognised without keeping the password). */
+    byte[] typoKey(KeycloakSession session, RealmModel realm) {
+        return derived(session, realm, typoByRealm, TYPO_LABEL);
     }
 
     private static byte[] derived(KeycloakSession session, RealmModel realm, Map<String, Derived> cache, byte[] label) {
