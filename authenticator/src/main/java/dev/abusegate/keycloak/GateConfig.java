@@ -183,7 +183,8 @@ public final class GateConfig {
                 Allowlist.parse(entry);
                 good.append(entry).append(',');
             } catch (InvalidOptionException e) {
-                warn(realm, Allowlist.KEY, e.getMessage().substring(Allowlist.KEY.length() + 2) + "; that entry is ignored");
+                warn(realm, Allowlist.KEY, e.getMessage().substring(Allowlist.KEY.length() + 2),
+                        "that entry is ignored, the valid ones apply");
             }
         }
         return Allowlist.parse(good.toString());
@@ -203,8 +204,12 @@ public final class GateConfig {
     }
 
     static void warn(String realm, String key, String why) {
+        warn(realm, key, why, "using the default for that key");
+    }
+
+    static void warn(String realm, String key, String why, String consequence) {
         if (WARNED.size() < 10_000 && WARNED.add(realm + '\u0000' + key)) {
-            LOG.warnf("Abuse gate: realm '%s' has an invalid value for '%s' (%s); using the default for that key", realm, key, why);
+            LOG.warnf("Abuse gate: realm '%s' has an invalid value for '%s' (%s); %s", realm, key, why, consequence);
         }
     }
 
