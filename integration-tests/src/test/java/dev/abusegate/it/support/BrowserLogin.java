@@ -371,4 +371,26 @@ public final class BrowserLogin {
     private static String enc(String s) {
         return URLEncoder.encode(s, StandardCharsets.UTF_8);
     }
+
+    /** The value of the named cookie this browser holds, if any. */
+    public Optional<String> cookie(String name) {
+        return cookies().stream().filter(c -> c.getName().equals(name)).map(HttpCookie::getValue).findFirst();
+    }
+
+    /** Forgets every cookie but the named one: a browser whose session ended but which keeps that cookie. */
+    public void keepOnlyCookie(String name) {
+        for (HttpCookie c : cookies()) {
+            if (!c.getName().equals(name)) {
+                cookies.getCookieStore().remove(null, c);
+            }
+        }
+    }
+
+    /** Plants a cookie for every path of this server (e.g. a forged or borrowed one). */
+    public void setCookie(String name, String value) {
+        HttpCookie c = new HttpCookie(name, value);
+        c.setPath("/");
+        c.setVersion(0);
+        cookies.getCookieStore().add(URI.create(baseUrl), c);
+    }
 }
