@@ -15,17 +15,25 @@ public record LayerPolicy(
         long lockoutSeconds,
         FailureMode failureMode) {
 
+    /**
+     * The longest window or lockout accepted (about 68 years). Longer ones would overflow the millisecond
+     * arithmetic, expire at once and silently turn the layer off.
+     */
+    public static final long MAX_SECONDS = Integer.MAX_VALUE;
+
     public LayerPolicy {
         Objects.requireNonNull(layer, "layer");
         String p = layer.configPrefix();
         if (threshold < 1) {
             throw new InvalidOptionException(p + ".threshold", "must be at least 1, was " + threshold);
         }
-        if (windowSeconds < 1) {
-            throw new InvalidOptionException(p + ".windowSeconds", "must be at least 1 second, was " + windowSeconds);
+        if (windowSeconds < 1 || windowSeconds > MAX_SECONDS) {
+            throw new InvalidOptionException(p + ".windowSeconds",
+                    "must be between 1 and " + MAX_SECONDS + " seconds, was " + windowSeconds);
         }
-        if (layer == Layer.ACCOUNT_LOCKOUT && lockoutSeconds < 1) {
-            throw new InvalidOptionException(p + ".lockoutSeconds", "must be at least 1 second, was " + lockoutSeconds);
+        if (layer == Layer.ACCOUNT_LOCKOUT && (lockoutSeconds < 1 || lockoutSeconds > MAX_SECONDS)) {
+            throw new InvalidOptionException(p + ".lockoutSeconds",
+                    "must be between 1 and " + MAX_SECONDS + " seconds, was " + lockoutSeconds);
         }
         if (failureMode == null) {
             throw new InvalidOptionException(p + ".failureMode", "must be FAIL_OPEN or FAIL_CLOSED");

@@ -46,6 +46,9 @@ class GateOptionsTest {
                 Arguments.of("perIpAccount.windowSeconds", (Supplier<?>) () -> GateOptions.builder().layer(Layer.PER_IP_ACCOUNT, 3, -1).build()),
                 Arguments.of("accountLockout.windowSeconds", (Supplier<?>) () -> GateOptions.builder().layer(Layer.ACCOUNT_LOCKOUT, 3, 0).build()),
                 Arguments.of("credentialStuffing.windowSeconds", (Supplier<?>) () -> GateOptions.builder().layer(Layer.CREDENTIAL_STUFFING, 3, -60).build()),
+                Arguments.of("perIp.windowSeconds", (Supplier<?>) () -> GateOptions.builder().layer(Layer.PER_IP, 3, Long.MAX_VALUE / 1000).build()),
+                Arguments.of("credentialStuffing.windowSeconds", (Supplier<?>) () -> GateOptions.builder().layer(Layer.CREDENTIAL_STUFFING, 3, Integer.MAX_VALUE + 1L).build()),
+                Arguments.of("accountLockout.lockoutSeconds", (Supplier<?>) () -> GateOptions.builder().lockoutSeconds(Long.MAX_VALUE).build()),
                 Arguments.of("accountLockout.lockoutSeconds", (Supplier<?>) () -> GateOptions.builder().lockoutSeconds(0).build()),
                 Arguments.of("accountLockout.lockoutSeconds", (Supplier<?>) () -> GateOptions.builder().lockoutSeconds(-900).build()),
                 Arguments.of("perIp.failureMode", (Supplier<?>) () -> GateOptions.builder().failureMode(Layer.PER_IP, null).build()),
@@ -102,5 +105,19 @@ class GateOptionsTest {
         assertThat(o.policy(Layer.CREDENTIAL_STUFFING).failureMode()).isEqualTo(FailureMode.FAIL_CLOSED);
         assertThat(o.policy(Layer.PER_IP_ACCOUNT).enabled()).isFalse();
         assertThat(o.toBuilder().build()).isEqualTo(o);
+    }
+
+    @Test
+    void the_longest_accepted_window_and_lockout_still_count_and_lock() {
+        GateOptions o = GateFixture.only(Layer.PER_IP, 1, LayerPolicy.MAX_SECONDS).build();
+        GateFixture f = new GateFixture();
+        assertThat(f.evaluate(o, "192.0.2.1", "a").outcome()).isEqualTo(Outcome.ALLOW);
+        f.clock.advanceSeconds(3600L * 24 * 365 * 10);
+        assertThat(f.evaluate(o, "192.0.2.1", "a").outcome()).as("ten years later, still inside the window").isEqualTo(Outcome.BLOCKED);
+
+        GateOptions lock = GateFixture.only(Layer.ACCOUNT_LOCKOUT, 1, LayerPolicy.MAX_SECONDS).lockoutSeconds(LayerPolicy.MAX_SECONDS).build();
+        f.wrongPassword(lock, "192.0.2.2", "bob");
+        f.clock.advanceSeconds(3600L * 24 * 365 * 10);
+        assertThat(f.evaluate(lock, "192.0.2.2", "bob").outcome()).isEqualTo(Outcome.BLOCKED);
     }
 }
