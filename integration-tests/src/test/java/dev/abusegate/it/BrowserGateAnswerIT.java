@@ -189,8 +189,9 @@ class BrowserGateAnswerIT {
         assertThat(band.gateCode()).as(band.toString()).contains("captcha_required");
         LoginResult solved = browser.submit(band.nextPage(), user, "wrong", address, Map.of("altcha", solve(band)));
         assertNotGated(solved);
-        // the 3rd attempt from the address is past the threshold
-        assertBlocked(attempt(realm, user, "wrong", address));
+        // the 3rd attempt from the address is past the threshold (same authentication session, which has now
+        // been through Keycloak's own password check with this username)
+        assertBlocked(browser.submit(solved.nextPage(), user, "wrong", address, Map.of()));
 
         Map<String, Object> blockedEvent = admin.awaitEvent(realm, e -> "abuse_gate_blocked".equals(e.get("error")),
                 EVENT_WAIT, "LOGIN_ERROR");
@@ -207,6 +208,14 @@ class BrowserGateAnswerIT {
                 .containsEntry("abuse_gate_outcome", "captcha_required")
                 .doesNotContainKey("username");
         assertThat(GateIt.eventsWithError(admin, realm, "LOGIN_ERROR", "abuse_gate_blocked")).hasSize(1);
+        // no gate event names the user, whether or not its authentication session saw a password check before
+        assertThat(admin.events(realm, "LOGIN_ERROR"))
+                .filteredOn(e -> String.valueOf(e.get("error")).startsWith("abuse_gate_"))
+                .hasSize(2)
+                .allSatisfy(e -> {
+                    assertThat(details(e)).doesNotContainKey("username");
+                    assertThat(e.get("ipAddress")).isEqualTo(address);
+                });
 
         String metrics = server.metrics();
         assertThat(Metrics.sum(metrics, "abuse_gate_decisions_total", blockedLabels) - blockedBefore).isEqualTo(1.0);
@@ -272,6 +281,7 @@ class BrowserGateAnswerIT {
     @Test
     void gate_answers_do_not_feed_keycloaks_own_brute_force_detection() {
         String realm = realm(users("bf", "alice")
+                .eventTypes("LOGIN", "LOGIN_ERROR", "USER_DISABLED_BY_TEMPORARY_LOCKOUT", "USER_DISABLED_BY_PERMANENT_LOCKOUT")
                 .set("bruteForceProtected", true)
                 .set("permanentLockout", false)
                 .set("failureFactor", 3)
@@ -298,6 +308,11 @@ class BrowserGateAnswerIT {
         Map<String, Object> status = admin.getMap(path);
         assertThat(((Number) status.get("numFailures")).intValue()).as(status.toString()).isEqualTo(2);
         assertThat(status.get("disabled")).as(status.toString()).isEqualTo(false);
+
+        assertThat(admin.events(realm, "USER_DISABLED_BY_TEMPORARY_LOCKOUT", "USER_DISABLED_BY_PERMANENT_LOCKOUT")).isEmpty();
+        assertThat(admin.events(realm, "LOGIN_ERROR")).extracting(e -> e.get("error"))
+                .containsOnly("invalid_user_credentials", "abuse_gate_blocked")
+                .filteredOn("invalid_user_credentials"::equals).hasSize(2);
 
         // Keycloak did not lock the user: the right password from another address logs in
         LoginResult fromB = attempt(realm, "alice", PW, "203.0.113.92");
