@@ -1,0 +1,132 @@
+package dev.abusegate.it.support;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.function.BooleanSupplier;
+
+/**
+ * Small helpers shared by the browser-form gate ITs: gate configs with every layer but the one under
+ * test out of the way, one-attempt-per-fresh-browser logins, the admin state API, the shipped message
+ * bundles and polling.
+ */
+public final class GateIt {
+
+    /** Provider id of the gated username+password form. */
+    public static final String USERNAME_PASSWORD_FORM = "abuse-gate-username-password-form";
+    /** Provider id of the gated password form (identity-first). */
+    public static final String PASSWORD_FORM = "abuse-gate-password-form";
+
+    private GateIt() {
+    }
+
+    /**
+     * A gate config in which every threshold is 1000 and the captcha band is off, so only the layers
+     * named in {@code overrides} (key, value, key, value, ...) matter.
+     */
+    public static Map<String, String> quietConfig(String... overrides) {
+        if (overrides.length % 2 != 0) {
+            throw new IllegalArgumentException("key/value pairs expected");
+        }
+        Map<String, String> c = new LinkedHashMap<>();
+        c.put("perIp.threshold", "1000");
+        c.put("perIpAccount.threshold", "1000");
+        c.put("accountLockout.threshold", "1000");
+        c.put("credentialStuffing.threshold", "1000");
+        c.put("captcha.enabled", "false");
+        for (int i = 0; i < overrides.length; i += 2) {
+            c.put(overrides[i], overrides[i + 1]);
+        }
+        return c;
+    }
+
+    /** One attempt in a fresh browser (no SSO cookie, a new authentication session). */
+    public static BrowserLogin.LoginResult attempt(KeycloakServer server, String realm, String username, String password,
+                                                   String address) {
+        return server.newBrowser().login(realm, username, password, address);
+    }
+
+    /** GET /admin/realms/{realm}/abuse-gate/state for an address and/or identifier (either may be null). */
+    public static Map<String, Object> state(AdminClient admin, String realm, String address, String identifier) {
+        StringBuilder q = new StringBuilder("/admin/realms/" + AdminClient.seg(realm) + "/abuse-gate/state?");
+        if (address != null) {
+            q.append("address=").append(AdminClient.seg(address)).append('&');
+        }
+        if (identifier != null) {
+            q.append("identifier=").append(AdminClient.seg(identifier));
+        }
+        return admin.getMap(q.toString());
+    }
+
+    /** A number inside a section of the state answer, e.g. {@code stateNumber(s, "pair", "attempts")}. */
+    @SuppressWarnings("unchecked")
+    public static long stateNumber(Map<String, Object> state, String section, String field) {
+        Map<String, Object> s = (Map<String, Object>) state.get(section);
+        if (s == null || !(s.get(field) instanceof Number n)) {
+            throw new AssertionError("No " + section + "." + field + " in " + state);
+        }
+        return n.longValue();
+    }
+
+    /** Any value inside a section of the state answer, e.g. {@code stateValue(s, "identifier", "locked")}. */
+    @SuppressWarnings("unchecked")
+    public static Object stateValue(Map<String, Object> state, String section, String field) {
+        Map<String, Object> s = (Map<String, Object>) state.get(section);
+        if (s == null || !s.containsKey(field)) {
+            throw new AssertionError("No " + section + "." + field + " in " + state);
+        }
+        return s.get(field);
+    }
+
+    /** The message bundle shipped in the provider jar (theme-resources/messages/messages_{lang}.properties). */
+    public static Properties messages(String lang) {
+        String path = "theme-resources/messages/messages_" + lang + ".properties";
+        try (InputStream in = GateIt.class.getClassLoader().getResourceAsStream(path)) {
+            if (in == null) {
+                throw new IllegalStateException("No " + path + " on the test class path (the provider jar)");
+            }
+            Properties p = new Properties();
+            p.load(new InputStreamReader(in, StandardCharsets.UTF_8));
+            return p;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Polls until the condition holds; fails with {@code what} after the timeout. */
+    public static void await(String what, Duration timeout, BooleanSupplier condition) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("Timed out after " + timeout + " waiting for: " + what);
+            }
+            sleep(200);
+        }
+    }
+
+    /** Stored events of a realm with the given type and error. */
+    public static List<Map<String, Object>> eventsWithError(AdminClient admin, String realm, String type, String error) {
+        return admin.events(realm, type).stream().filter(e -> error.equals(e.get("error"))).toList();
+    }
+
+    /** Our own ERROR records ({@code dev.abusegate*}) logged after {@code mark}. */
+    public static List<String> abuseGateErrorsSince(KeycloakServer server, long mark) {
+        return KeycloakServer.filterLog(server.logTextSince(mark), "ERROR", "dev.abusegate");
+    }
+
+    public static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}
