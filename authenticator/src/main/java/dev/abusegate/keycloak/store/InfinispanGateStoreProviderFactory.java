@@ -4,9 +4,6 @@ import dev.abusegate.engine.CounterStore;
 import java.lang.reflect.Method;
 import java.util.List;
 import org.infinispan.Cache;
-import org.infinispan.configuration.cache.CacheMode;
-import org.infinispan.configuration.cache.ConfigurationBuilder;
-import org.infinispan.eviction.EvictionStrategy;
 import org.infinispan.manager.EmbeddedCacheManager;
 import org.jboss.logging.Logger;
 import org.keycloak.Config;
@@ -89,15 +86,7 @@ public class InfinispanGateStoreProviderFactory implements GateStoreProviderFact
         EmbeddedCacheManager manager = cacheManager(session);
         if (!manager.cacheExists(CACHE_NAME) && manager.getCacheConfiguration(CACHE_NAME) == null) {
             boolean clustered = manager.getCacheManagerConfiguration().isClustered();
-            ConfigurationBuilder b = new ConfigurationBuilder();
-            if (clustered) {
-                b.clustering().cacheMode(CacheMode.DIST_SYNC).hash().numOwners(2);
-            } else {
-                b.clustering().cacheMode(CacheMode.LOCAL);
-            }
-            b.memory().maxCount(maxEntries).whenFull(EvictionStrategy.REMOVE);
-            b.expiration().wakeUpInterval(30_000);
-            manager.defineConfiguration(CACHE_NAME, b.build());
+            manager.defineConfiguration(CACHE_NAME, CounterCacheConfiguration.build(clustered, maxEntries));
             LOG.infof("Abuse gate: counters in cache '%s' (%s, at most %d entries)", CACHE_NAME,
                     clustered ? "distributed, 2 owners" : "local", maxEntries);
         }
