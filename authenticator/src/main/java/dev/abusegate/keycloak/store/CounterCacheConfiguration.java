@@ -8,8 +8,9 @@ import org.infinispan.eviction.EvictionStrategy;
 /**
  * The configuration of the counter cache, {@value InfinispanGateStoreProviderFactory#CACHE_NAME}, in one
  * place (Infinispan imports only, so tests can build the very same cache without Keycloak): DIST_SYNC with
- * two owners when clustered, LOCAL otherwise; at most {@code maxEntries} entries, the least recently used
- * removed first; expired entries purged every 30 s (reads never see an expired entry in between).
+ * two owners when clustered, LOCAL otherwise; at most {@code maxEntries} entries, rarely used ones removed
+ * first (Caffeine's W-TinyLFU: admission and eviction by frequency, not strict LRU);
+ * expired entries purged every 30 s (reads never see an expired entry in between).
  */
 public final class CounterCacheConfiguration {
 

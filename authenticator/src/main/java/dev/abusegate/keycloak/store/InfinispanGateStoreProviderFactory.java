@@ -19,7 +19,8 @@ import org.keycloak.provider.ProviderConfigurationBuilder;
  * Keeps the counters in a cache of our own, {@value #CACHE_NAME}, on Keycloak's embedded Infinispan:
  * LOCAL when Keycloak runs alone (start-dev), distributed with two owners when it runs clustered, and
  * bounded by {@code max-entries} so that a spray of distinct addresses cannot exhaust the heap (the
- * least recently used entries go first).
+ * rarely used entries go first: Infinispan's bound is Caffeine's W-TinyLFU, so one-off entries of a spray
+ * make room for each other while the counters of a client that keeps trying are kept).
  */
 public class InfinispanGateStoreProviderFactory implements GateStoreProviderFactory {
 
@@ -118,7 +119,7 @@ public class InfinispanGateStoreProviderFactory implements GateStoreProviderFact
     public List<ProviderConfigProperty> getConfigMetadata() {
         return ProviderConfigurationBuilder.create()
                 .property().name("max-entries").type(ProviderConfigProperty.INTEGER_TYPE)
-                .helpText("Most counter entries kept per node; the least recently used go first. Bounds the heap under a spray "
+                .helpText("Most counter entries kept per node; rarely used entries go first. Bounds the heap under a spray "
                         + "of distinct addresses.")
                 .defaultValue(DEFAULT_MAX_ENTRIES).add()
                 .property().name("fault-injection").type(ProviderConfigProperty.BOOLEAN_TYPE)
