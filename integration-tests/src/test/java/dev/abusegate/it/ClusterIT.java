@@ -85,7 +85,8 @@ class ClusterIT {
                 .option("--cache-embedded-network-bind-address=" + KeycloakServer.HOST)
                 .option("--cache-embedded-network-bind-port=" + jgroupsPort)
                 .env("JAVA_OPTS_KC_HEAP", "-Xms128m -Xmx1g")
-                .startTimeout(Duration.ofSeconds(Long.getLong("keycloak.it.startTimeoutSeconds", 240)))
+                // the first node builds the production image (~95 s on a loaded 2-core machine) and creates the schema
+                .startTimeout(Duration.ofSeconds(Math.max(420, Long.getLong("keycloak.it.startTimeoutSeconds", 180))))
                 .start();
     }
 
@@ -119,6 +120,9 @@ class ClusterIT {
     void both_nodes_form_one_cluster_and_distribute_the_counter_cache() {
         for (KeycloakServer node : List.of(nodeA, nodeB)) {
             String log = node.logText();
+            assertThat(log).as("log of %s", node.name())
+                    .contains("Starting JGroups channel `ISPN` with stack `jdbc-ping`")
+                    .contains("JGroups JDBC_PING discovery enabled");
             assertThat(clusterSizes(log)).as("cluster views in %s", node.name()).contains(2);
             assertThat(log).as("log of %s", node.name()).contains(DISTRIBUTED_CACHE_LINE);
         }
