@@ -4,9 +4,6 @@ import dev.abusegate.engine.CounterStore;
 import java.lang.reflect.Method;
 import java.util.List;
 import org.infinispan.Cache;
-import org.infinispan.configuration.cache.CacheMode;
-import org.infinispan.configuration.cache.ConfigurationBuilder;
-import org.infinispan.eviction.EvictionStrategy;
 import org.infinispan.manager.EmbeddedCacheManager;
 import org.jboss.logging.Logger;
 import org.keycloak.Config;
@@ -22,7 +19,8 @@ import org.keycloak.provider.ProviderConfigurationBuilder;
  * Keeps the counters in a cache of our own, {@value #CACHE_NAME}, on Keycloak's embedded Infinispan:
  * LOCAL when Keycloak runs alone (start-dev), distributed with two owners when it runs clustered, and
  * bounded by {@code max-entries} so that a spray of distinct addresses cannot exhaust the heap (the
- * least recently used entries go first).
+ * rarely used entries go first: Infinispan's bound is Caffeine's W-TinyLFU, so one-off entries of a spray
+ * make room for each other while the counters of a client that keeps trying are kept).
  */
 public class InfinispanGateStoreProviderFactory implements GateStoreProviderFactory {
 
@@ -89,15 +87,7 @@ public class InfinispanGateStoreProviderFactory implements GateStoreProviderFact
         EmbeddedCacheManager manager = cacheManager(session);
         if (!manager.cacheExists(CACHE_NAME) && manager.getCacheConfiguration(CACHE_NAME) == null) {
             boolean clustered = manager.getCacheManagerConfiguration().isClustered();
-            ConfigurationBuilder b = new ConfigurationBuilder();
-            if (clustered) {
-                b.clustering().cacheMode(CacheMode.DIST_SYNC).hash().numOwners(2);
-            } else {
-                b.clustering().cacheMode(CacheMode.LOCAL);
-            }
-            b.memory().maxCount(maxEntries).whenFull(EvictionStrategy.REMOVE);
-            b.expiration().wakeUpInterval(30_000);
-            manager.defineConfiguration(CACHE_NAME, b.build());
+            manager.defineConfiguration(CACHE_NAME, CounterCacheConfiguration.build(clustered, maxEntries));
             LOG.infof("Abuse gate: counters in cache '%s' (%s, at most %d entries)", CACHE_NAME,
                     clustered ? "distributed, 2 owners" : "local", maxEntries);
         }
@@ -129,7 +119,7 @@ public class InfinispanGateStoreProviderFactory implements GateStoreProviderFact
     public List<ProviderConfigProperty> getConfigMetadata() {
         return ProviderConfigurationBuilder.create()
                 .property().name("max-entries").type(ProviderConfigProperty.INTEGER_TYPE)
-                .helpText("Most counter entries kept per node; the least recently used go first. Bounds the heap under a spray "
+                .helpText("Most counter entries kept per node; rarely used entries go first. Bounds the heap under a spray "
                         + "of distinct addresses.")
                 .defaultValue(DEFAULT_MAX_ENTRIES).add()
                 .property().name("fault-injection").type(ProviderConfigProperty.BOOLEAN_TYPE)

@@ -171,6 +171,7 @@ public final class KeycloakServer implements AutoCloseable {
         private final String name;
         private final List<String> extraOptions = new ArrayList<>();
         private final Map<String, String> env = new LinkedHashMap<>();
+        private String command = "start-dev";
         private Duration startTimeout = Duration.ofSeconds(Long.getLong("keycloak.it.startTimeoutSeconds", 180));
 
         private Builder(String name) {
@@ -195,6 +196,18 @@ public final class KeycloakServer implements AutoCloseable {
         /** Sets an environment variable for the server process (e.g. {@code JAVA_OPTS_KC_HEAP}). */
         public Builder env(String key, String value) {
             env.put(key, value);
+            return this;
+        }
+
+        /**
+         * The kc.sh command (default {@code start-dev}); e.g. {@code start} for production mode, which also
+         * needs {@code --http-enabled=true --hostname-strict=false} and usually {@code --db=...} options.
+         */
+        public Builder command(String command) {
+            if (!command.matches("[a-z-]+")) {
+                throw new IllegalArgumentException("Not a kc.sh command: " + command);
+            }
+            this.command = command;
             return this;
         }
 
@@ -234,7 +247,7 @@ public final class KeycloakServer implements AutoCloseable {
 
         int[] ports = freePorts(2);
         List<String> options = new ArrayList<>(List.of(
-                "start-dev",
+                b.command,
                 "--http-host=" + HOST,
                 "--http-port=" + ports[0],
                 "--http-management-port=" + ports[1],

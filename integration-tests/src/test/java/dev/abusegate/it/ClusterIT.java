@@ -1,0 +1,366 @@
+package dev.abusegate.it;
+
+import dev.abusegate.it.support.AdminClient;
+import dev.abusegate.it.support.BrowserLogin;
+import dev.abusegate.it.support.KeycloakServer;
+import dev.abusegate.it.support.PostgresServer;
+import dev.abusegate.it.support.RealmBuilder;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Two Keycloak 26.7.3 nodes in production mode ({@code start --cache=ispn}) sharing one PostgreSQL
+ * database, clustered through Keycloak's default JGroups stack for 26.x, {@code jdbc-ping} (discovery
+ * through the shared database), both bound to 127.0.0.1 with their own JGroups port. The counters live in
+ * the distributed cache {@code abuse-gate-counters} (DIST_SYNC, 2 owners), so:
+ * <ul>
+ *   <li>attempts for one address alternating between the nodes count on one counter;</li>
+ *   <li>simultaneous attempts spread over both nodes let exactly the threshold through;</li>
+ *   <li>an account locked through node A is locked on node B;</li>
+ *   <li>when node A stops, node B still has every counter and lock.</li>
+ * </ul>
+ * Nothing fails to marshal (a custom value type without a ProtoStream schema would fail here, never under
+ * start-dev). Each test has its own realm, imported through node A (node B reads it from the shared
+ * database). The test that stops node A runs after the ones that need both nodes; the log check runs last.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class ClusterIT {
+
+    private static final Pattern CLUSTER_VIEW = Pattern.compile(
+            "ISPN000094: Received new cluster view for channel \\S+: \\[[^\\]]*\\] \\((\\d+)\\)");
+    private static final String DISTRIBUTED_CACHE_LINE =
+            "Abuse gate: counters in cache 'abuse-gate-counters' (distributed, 2 owners";
+    private static final String PASSWORD = "correct-horse-1";
+
+    private static long t0;
+    private static PostgresServer db;
+    private static KeycloakServer nodeA;
+    private static KeycloakServer nodeB;
+    private static final List<String> realms = new ArrayList<>();
+
+    @BeforeAll
+    static void startDatabaseAndTwoNodes() {
+        t0 = System.nanoTime();
+        db = PostgresServer.start();
+        int[] jgroupsPorts = freePorts(2);
+        nodeA = node("cluster-a", jgroupsPorts[0]);
+        nodeB = node("cluster-b", jgroupsPorts[1]);
+        System.out.printf("ClusterIT: node A ready in %d s, node B ready in %d s%n",
+                nodeA.startupTime().toSeconds(), nodeB.startupTime().toSeconds());
+        awaitClusterSize(nodeA, 2, Duration.ofSeconds(90));
+        awaitClusterSize(nodeB, 2, Duration.ofSeconds(90));
+    }
+
+    private static KeycloakServer node(String name, int jgroupsPort) {
+        return KeycloakServer.builder(name)
+                .command("start")
+                .options(db.keycloakOptions())
+                .option("--cache=ispn")
+                .option("--http-enabled=true")
+                .option("--hostname-strict=false")
+                // --proxy-headers=xforwarded, --health-enabled, --metrics-enabled: set by the harness for every server
+                .option("--cache-embedded-network-bind-address=" + KeycloakServer.HOST)
+                .option("--cache-embedded-network-bind-port=" + jgroupsPort)
+                .env("JAVA_OPTS_KC_HEAP", "-Xms128m -Xmx1g")
+                // the first node builds the production image (~95 s on a loaded 2-core machine) and creates the schema
+                .startTimeout(Duration.ofSeconds(Math.max(420, Long.getLong("keycloak.it.startTimeoutSeconds", 180))))
+                .start();
+    }
+
+    @AfterAll
+    static void stopEverything() {
+        try {
+            KeycloakServer live = nodeB != null && nodeB.isAlive() ? nodeB : nodeA != null && nodeA.isAlive() ? nodeA : null;
+            if (live != null) {
+                for (String r : realms) {
+                    live.admin().deleteRealm(r);
+                }
+            }
+        } finally {
+            if (nodeB != null) {
+                nodeB.close();
+            }
+            if (nodeA != null) {
+                nodeA.close();
+            }
+            if (db != null) {
+                db.close();
+            }
+            System.out.printf("ClusterIT wall time: %d s%n", TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - t0));
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------
+
+    @Test
+    @Order(1)
+    void both_nodes_form_one_cluster_and_distribute_the_counter_cache() {
+        for (KeycloakServer node : List.of(nodeA, nodeB)) {
+            String log = node.logText();
+            assertThat(log).as("log of %s", node.name())
+                    .contains("Starting JGroups channel `ISPN` with stack `jdbc-ping`")
+                    .contains("JGroups JDBC_PING discovery enabled");
+            assertThat(clusterSizes(log)).as("cluster views in %s", node.name()).contains(2);
+            assertThat(log).as("log of %s", node.name()).contains(DISTRIBUTED_CACHE_LINE);
+        }
+    }
+
+    @Test
+    @Order(2)
+    void attempts_alternating_between_the_nodes_share_the_per_address_counter() {
+        String realm = importRealm("cluster-ip", Map.of(
+                "perIp.threshold", "3",
+                "perIpAccount.enabled", "false",
+                "accountLockout.enabled", "false",
+                "credentialStuffing.enabled", "false",
+                "captcha.enabled", "false"));
+        String address = "192.0.2.50";
+        KeycloakServer[] order = {nodeA, nodeB, nodeA};
+        for (int i = 0; i < order.length; i++) {
+            BrowserLogin.LoginResult r = order[i].newBrowser().login(realm, "alice", "wrong-" + i, address);
+            assertThat(r.status()).as("attempt %d on %s: %s", i + 1, order[i].name(), r).isEqualTo(200);
+            assertThat(r.keycloakError()).as("attempt %d", i + 1).contains("Invalid username or password.");
+        }
+        BrowserLogin.LoginResult fourth = nodeB.newBrowser().login(realm, "alice", "wrong-3", address);
+        assertThat(fourth.status()).as("4th attempt on node B: %s", fourth).isEqualTo(429);
+        assertThat(fourth.gateCode()).contains("blocked");
+
+        // node B blocks that address only: another address still gets Keycloak's own answer there
+        BrowserLogin.LoginResult other = nodeB.newBrowser().login(realm, "alice", "wrong-4", "192.0.2.51");
+        assertThat(other.status()).as(other.toString()).isEqualTo(200);
+        assertThat(other.gateCode()).isEmpty();
+    }
+
+    @Test
+    @Order(3)
+    void forty_simultaneous_attempts_spread_over_both_nodes_let_exactly_the_threshold_through() throws Exception {
+        int threshold = 10;
+        String realm = importRealm("cluster-race", Map.of(
+                "perIp.threshold", Integer.toString(threshold),
+                "perIpAccount.enabled", "false",
+                "accountLockout.enabled", "false",
+                "credentialStuffing.enabled", "false",
+                "captcha.enabled", "false"));
+        String address = "198.51.100.40";
+        int perNode = 20;
+        List<BrowserLogin> browsers = new ArrayList<>();
+        List<BrowserLogin.LoginPage> pages = new ArrayList<>();
+        for (int i = 0; i < 2 * perNode; i++) {
+            BrowserLogin b = (i % 2 == 0 ? nodeA : nodeB).newBrowser();
+            browsers.add(b);
+            pages.add(b.openLoginPage(realm, address)); // opening the form counts nothing
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(2 * perNode);
+        CountDownLatch ready = new CountDownLatch(2 * perNode);
+        CountDownLatch go = new CountDownLatch(1);
+        try {
+            List<Future<BrowserLogin.LoginResult>> results = new ArrayList<>();
+            for (int i = 0; i < 2 * perNode; i++) {
+                BrowserLogin b = browsers.get(i);
+                BrowserLogin.LoginPage page = pages.get(i);
+                results.add(pool.submit(() -> {
+                    ready.countDown();
+                    go.await();
+                    return b.submit(page, "alice", "wrong-password", address, Map.of());
+                }));
+            }
+            assertThat(ready.await(30, TimeUnit.SECONDS)).isTrue();
+            go.countDown();
+            int through = 0;
+            int blocked = 0;
+            Map<String, Integer> byNode = new LinkedHashMap<>();
+            for (int i = 0; i < results.size(); i++) {
+                BrowserLogin.LoginResult r = results.get(i).get(120, TimeUnit.SECONDS);
+                if (r.status() == 429) {
+                    assertThat(r.gateCode()).as(r.toString()).contains("blocked");
+                    blocked++;
+                } else {
+                    assertThat(r.status()).as(r.toString()).isEqualTo(200);
+                    assertThat(r.keycloakError()).as(r.toString()).contains("Invalid username or password.");
+                    through++;
+                    byNode.merge(i % 2 == 0 ? "A" : "B", 1, Integer::sum);
+                }
+            }
+            System.out.printf("ClusterIT: 40 simultaneous attempts (20 per node): %d let through %s, %d blocked%n",
+                    through, byNode, blocked);
+            assertThat(through).isEqualTo(threshold);
+            assertThat(blocked).isEqualTo(2 * perNode - threshold);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    @Order(4)
+    void an_account_locked_through_node_a_is_locked_on_node_b() {
+        String realm = importRealm("cluster-lock", Map.of(
+                "accountLockout.threshold", "3",
+                "accountLockout.lockoutSeconds", "900",
+                "perIp.enabled", "false",
+                "perIpAccount.enabled", "false",
+                "credentialStuffing.enabled", "false",
+                "captcha.enabled", "false"));
+        assertThat(nodeB.newBrowser().login(realm, "bob", PASSWORD, "192.0.2.60").loginSucceeded())
+                .as("bob can log in on node B before").isTrue();
+        for (int i = 1; i <= 3; i++) {
+            BrowserLogin.LoginResult r = nodeA.newBrowser().login(realm, "bob", "wrong-" + i, "192.0.2.6" + i);
+            assertThat(r.status()).as("failure %d on node A: %s", i, r).isEqualTo(200);
+        }
+        BrowserLogin.LoginResult onB = nodeB.newBrowser().login(realm, "bob", PASSWORD, "192.0.2.64");
+        assertThat(onB.status()).as("correct password on node B after the lock: %s", onB).isEqualTo(429);
+        assertThat(onB.gateCode()).contains("blocked");
+        assertThat(onB.loginSucceeded()).isFalse();
+
+        Map<String, Object> state = nodeB.admin().getMap("/admin/realms/" + AdminClient.seg(realm)
+                + "/abuse-gate/state?identifier=bob");
+        @SuppressWarnings("unchecked")
+        Map<String, Object> identifier = (Map<String, Object>) state.get("identifier");
+        assertThat(identifier.get("locked")).as(state.toString()).isEqualTo(true);
+        assertThat(((Number) identifier.get("lockSecondsLeft")).longValue()).isPositive();
+
+        assertThat(nodeB.newBrowser().login(realm, "carol", PASSWORD, "192.0.2.65").loginSucceeded())
+                .as("another account is not locked").isTrue();
+    }
+
+    @Test
+    @Order(5)
+    void node_b_keeps_blocked_addresses_and_locked_accounts_when_node_a_stops() {
+        String realm = importRealm("cluster-failover", Map.of(
+                "perIp.threshold", "3",
+                "accountLockout.threshold", "2",
+                "perIpAccount.enabled", "false",
+                "credentialStuffing.enabled", "false",
+                "captcha.enabled", "false"));
+        // everything is written through node A only
+        String blockedAddress = "203.0.113.70";
+        for (int i = 1; i <= 3; i++) {
+            assertThat(nodeA.newBrowser().login(realm, "ghost-" + i, "wrong", blockedAddress).status()).isEqualTo(200);
+        }
+        BrowserLogin.LoginResult fourth = nodeA.newBrowser().login(realm, "ghost-4", "wrong", blockedAddress);
+        assertThat(fourth.status()).as(fourth.toString()).isEqualTo(429);
+        for (int i = 1; i <= 2; i++) {
+            assertThat(nodeA.newBrowser().login(realm, "dave", "wrong-" + i, "198.51.100.2" + i).status()).isEqualTo(200);
+        }
+
+        nodeA.close();
+        awaitClusterSize(nodeB, 1, Duration.ofSeconds(90));
+
+        BrowserLogin.LoginResult address = nodeB.newBrowser().login(realm, "ghost-5", "wrong", blockedAddress);
+        assertThat(address.status()).as("blocked address on node B after node A stopped: %s", address).isEqualTo(429);
+        assertThat(address.gateCode()).contains("blocked");
+        BrowserLogin.LoginResult dave = nodeB.newBrowser().login(realm, "dave", PASSWORD, "198.51.100.23");
+        assertThat(dave.status()).as("locked account on node B after node A stopped: %s", dave).isEqualTo(429);
+        assertThat(dave.gateCode()).contains("blocked");
+        BrowserLogin.LoginResult erin = nodeB.newBrowser().login(realm, "erin", PASSWORD, "198.51.100.24");
+        assertThat(erin.loginSucceeded()).as("node B still lets others in: %s", erin).isTrue();
+    }
+
+    @Test
+    @Order(6)
+    void neither_node_logs_marshalling_errors_or_abuse_gate_errors() {
+        for (KeycloakServer node : List.of(nodeA, nodeB)) {
+            String log = node.logText();
+            assertThat(log).as("log of %s", node.name())
+                    .doesNotContain("No marshaller registered")
+                    .doesNotContain("MarshallingException");
+            List<String> problems = new ArrayList<>();
+            for (String level : List.of("WARN", "ERROR", "FATAL")) {
+                KeycloakServer.filterLog(log, level, "").stream()
+                        .filter(l -> l.toLowerCase(Locale.ROOT).contains("marshal"))
+                        .forEach(problems::add);
+            }
+            assertThat(problems).as("marshalling warnings/errors in %s", node.name()).isEmpty();
+            assertThat(node.abuseGateErrorLines()).as("ERROR lines from dev.abusegate in %s", node.name()).isEmpty();
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------
+
+    private static String importRealm(String prefix, Map<String, String> config) {
+        String realm = nodeA.admin().importRealm(RealmBuilder.named(RealmBuilder.uniqueName(prefix))
+                .user("alice", PASSWORD)
+                .user("bob", PASSWORD)
+                .user("carol", PASSWORD)
+                .user("dave", PASSWORD)
+                .user("erin", PASSWORD)
+                .gatedBrowserFlow("abuse-gate-username-password-form", config));
+        realms.add(realm);
+        return realm;
+    }
+
+    /** Member counts of every ISPN000094 cluster view in the log, in order. */
+    private static List<Integer> clusterSizes(String log) {
+        List<Integer> sizes = new ArrayList<>();
+        Matcher m = CLUSTER_VIEW.matcher(log);
+        while (m.find()) {
+            sizes.add(Integer.parseInt(m.group(1)));
+        }
+        return sizes;
+    }
+
+    /** Waits until the node's latest cluster view has {@code size} members. */
+    private static void awaitClusterSize(KeycloakServer node, int size, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        List<Integer> sizes;
+        do {
+            sizes = clusterSizes(node.logText());
+            if (!sizes.isEmpty() && sizes.get(sizes.size() - 1) == size) {
+                return;
+            }
+            try {
+                Thread.sleep(500);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+        } while (System.nanoTime() < deadline);
+        throw new AssertionError(node.name() + ": no cluster view with " + size + " members within " + timeout.toSeconds()
+                + " s (views so far: " + sizes + "). Log tail:\n" + node.tail(60));
+    }
+
+    private static int[] freePorts(int count) {
+        List<ServerSocket> sockets = new ArrayList<>();
+        try {
+            int[] ports = new int[count];
+            for (int i = 0; i < count; i++) {
+                ServerSocket s = new ServerSocket(0, 1, InetAddress.getByName(KeycloakServer.HOST));
+                sockets.add(s);
+                ports[i] = s.getLocalPort();
+            }
+            return ports;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } finally {
+            for (ServerSocket s : sockets) {
+                try {
+                    s.close();
+                } catch (IOException ignored) {
+                    // best effort
+                }
+            }
+        }
+    }
+}
