@@ -379,7 +379,7 @@ public final class BrowserLogin {
 
     /** Forgets every cookie but the named one: a browser whose session ended but which keeps that cookie. */
     public void keepOnlyCookie(String name) {
-        for (HttpCookie c : cookies()) {
+        for (HttpCookie c : new java.util.ArrayList<>(cookies())) {
             if (!c.getName().equals(name)) {
                 cookies.getCookieStore().remove(null, c);
             }
