@@ -49,11 +49,14 @@ class HostileInputIT {
         realm = admin.importRealm(RealmBuilder.named(RealmBuilder.uniqueName("hostile"))
                 .user("alice", "alice-secret-1")
                 .user(BYSTANDER, BYSTANDER_PASSWORD)
+                // Events are NOT stored here: Keycloak 26.7.3 itself answers 500 when it stores an event whose
+                // ipAddress (from an untrusted X-Forwarded-For) exceeds the 255-char column, stock flows included.
+                .set("eventsEnabled", false)
                 .gatedBrowserFlow("abuse-gate-username-password-form", null)
                 .gatedDirectGrantFlow("abuse-gate-direct-grant", null));
         // the bystander has some state of its own: one failure from its own address
         TokenResponse r = tokens.passwordGrant(realm, BYSTANDER, "wrong", null, BYSTANDER_ADDRESS);
-        assertThat(r.status()).as(r.toString()).isEqualTo(401);
+        assertThat(r.isKeycloakInvalidGrant()).as(r.toString()).isTrue();
         Map<String, Object> s = bystanderState();
         assertThat(s).containsEntry("attempts", 1L).containsEntry("failures", 1L).containsEntry("pairAttempts", 1L)
                 .containsEntry("identifierSeenFromAddress", true);

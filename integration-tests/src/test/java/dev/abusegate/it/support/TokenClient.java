@@ -44,6 +44,22 @@ public final class TokenClient {
             return s;
         }
 
+        /**
+         * Keycloak's own answer to wrong credentials: {@code invalid_grant} "Invalid user credentials"
+         * (HTTP 400 in Keycloak 26.7.3; compare with a stock realm where the exact status matters).
+         */
+        public boolean isKeycloakInvalidGrant() {
+            if (status != 400 && status != 401) {
+                return false;
+            }
+            try {
+                Map<String, Object> j = json();
+                return "invalid_grant".equals(j.get("error")) && "Invalid user credentials".equals(j.get("error_description"));
+            } catch (IllegalArgumentException e) {
+                return false;
+            }
+        }
+
         /** First value of a header (case-insensitive), if any. */
         public Optional<String> header(String name) {
             return headers.entrySet().stream()
