@@ -150,8 +150,8 @@ class HostileInputIT {
 
     // ------------------------------------------------------------------------------------------
 
-    private static Arguments c(String name, String fields, String forwardedFor) {
-        return Arguments.of(new Case(name, fields.getBytes(StandardCharsets.UTF_8), forwardedFor));
+    private static Case c(String name, String fields, String forwardedFor) {
+        return new Case(name, fields.getBytes(StandardCharsets.UTF_8), forwardedFor);
     }
 
     private static byte[] concat(byte[]... parts) {
