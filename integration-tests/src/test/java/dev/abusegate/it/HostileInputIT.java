@@ -115,7 +115,13 @@ class HostileInputIT {
         long mark = server.logMark();
 
         RawLoginForm.Page page = form.open(realm, c.forwardedFor());
-        assertThat(page.status()).as("login page for " + c).isEqualTo(200);
+        assertThat(page.status()).as("login page for " + c).isBetween(200, 499);
+        if (page.status() != 200) {
+            // refused before any login form exists (e.g. the HTTP layer rejects the header): nothing to post
+            assertQuietLog(mark, c);
+            assertThat(bystanderState()).as("bystander after " + c).isEqualTo(before);
+            return;
+        }
         ByteArrayOutputStream body = new ByteArrayOutputStream();
         body.writeBytes(c.fields());
         body.writeBytes("&credentialId=".getBytes(StandardCharsets.US_ASCII));
