@@ -1,0 +1,335 @@
+package dev.abusegate.it;
+
+import dev.abusegate.it.support.AdminClient;
+import dev.abusegate.it.support.Json;
+import dev.abusegate.it.support.KeycloakServer;
+import dev.abusegate.it.support.RealmBuilder;
+import dev.abusegate.it.support.TokenClient;
+import dev.abusegate.it.support.TokenClient.TokenResponse;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import static dev.abusegate.it.support.AdminClient.seg;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The operator API {@code /admin/realms/{realm}/abuse-gate/state}: look up counters and locks, clear an
+ * identifier or an address (each clear an admin event), input validation, and who may call it
+ * (manage-users of that realm only).
+ */
+class AdminResourceIT {
+
+    private static final int LOCKOUT_SECONDS = 600;
+
+    private static KeycloakServer server;
+    private static AdminClient admin;
+    private static TokenClient tokens;
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    private static String realm;
+    private static String otherRealm;
+    private static String normalUserToken;
+    private static String viewerToken;
+    private static String managerToken;
+    private static String otherRealmAdminToken;
+
+    @BeforeAll
+    static void createRealmsAndTokens() {
+        server = KeycloakServer.shared();
+        admin = server.admin();
+        tokens = new TokenClient(server.baseUrl());
+        realm = admin.importRealm(RealmBuilder.named(RealmBuilder.uniqueName("admin-api"))
+                .user("alice", "alice-secret-1")
+                .user("bob", "bob-secret-1")
+                .user("carol", "carol-secret-1")
+                .user("norm", "norm-secret-1")
+                .user("viewer", "viewer-secret-1")
+                .user("manager", "manager-secret-1")
+                .set("adminEventsEnabled", true)
+                .set("adminEventsDetailsEnabled", true)
+                .gatedDirectGrantFlow("abuse-gate-direct-grant", Map.of(
+                        "captcha.enabled", "false",
+                        "perIp.threshold", "3",
+                        "accountLockout.threshold", "2",
+                        "accountLockout.lockoutSeconds", Integer.toString(LOCKOUT_SECONDS))));
+        otherRealm = admin.importRealm(RealmBuilder.named(RealmBuilder.uniqueName("admin-api-other"))
+                .user("otheradmin", "otheradmin-secret-1"));
+        grantRealmManagementRole(realm, "viewer", "view-users");
+        grantRealmManagementRole(realm, "manager", "manage-users");
+        grantRealmManagementRole(otherRealm, "otheradmin", "manage-users");
+
+        // each from its own address so that fetching tokens does not feed the per-address layer
+        normalUserToken = token(realm, "norm", "norm-secret-1", "203.0.113.201");
+        viewerToken = token(realm, "viewer", "viewer-secret-1", "203.0.113.202");
+        managerToken = token(realm, "manager", "manager-secret-1", "203.0.113.203");
+        otherRealmAdminToken = token(otherRealm, "otheradmin", "otheradmin-secret-1", "203.0.113.204");
+    }
+
+    @AfterAll
+    static void deleteRealms() {
+        if (admin != null) {
+            if (realm != null) {
+                admin.deleteRealm(realm);
+            }
+            if (otherRealm != null) {
+                admin.deleteRealm(otherRealm);
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void lookup_shows_counts_locks_and_time_left_without_echoing_the_identifier() {
+        String ip = "203.0.113.11";
+        assertKeycloakRejected(grant("bob", "wrong-1", ip));
+
+        AdminClient.Response first = state("GET", "address=" + ip + "&identifier=bob", null);
+        assertThat(first.status()).as(first.body()).isEqualTo(200);
+        Map<String, Object> s1 = first.jsonMap();
+        assertThat(s1.keySet()).containsExactlyInAnyOrder("address", "identifier", "pair");
+        Map<String, Object> addr1 = (Map<String, Object>) s1.get("address");
+        Map<String, Object> id1 = (Map<String, Object>) s1.get("identifier");
+        Map<String, Object> pair1 = (Map<String, Object>) s1.get("pair");
+        assertThat(addr1.get("key")).isEqualTo(ip);
+        assertThat(num(addr1, "attempts")).isEqualTo(1);
+        assertThat(num(addr1, "attemptsSecondsLeft")).isBetween(1L, 300L);
+        assertThat(num(addr1, "distinctIdentifiers")).isEqualTo(1);
+        assertThat(num(addr1, "distinctIdentifiersSecondsLeft")).isBetween(1L, 600L);
+        assertThat(num(id1, "failures")).isEqualTo(1);
+        assertThat(num(id1, "failuresSecondsLeft")).isBetween(1L, 900L);
+        assertThat(id1.get("locked")).isEqualTo(false);
+        assertThat(num(id1, "lockSecondsLeft")).isEqualTo(0);
+        assertThat(num(pair1, "attempts")).isEqualTo(1);
+        assertThat(num(pair1, "attemptsSecondsLeft")).isBetween(1L, 900L);
+        assertThat(pair1.get("identifierSeenFromAddress")).isEqualTo(true);
+
+        // the second failure locks bob (threshold 2)
+        assertKeycloakRejected(grant("bob", "wrong-2", ip));
+        AdminClient.Response second = state("GET", "address=" + ip + "&identifier=bob", null);
+        Map<String, Object> s2 = second.jsonMap();
+        Map<String, Object> id2 = (Map<String, Object>) s2.get("identifier");
+        assertThat(num((Map<String, Object>) s2.get("address"), "attempts")).isEqualTo(2);
+        assertThat(num((Map<String, Object>) s2.get("pair"), "attempts")).isEqualTo(2);
+        assertThat(id2.get("locked")).isEqualTo(true);
+        assertThat(num(id2, "lockSecondsLeft")).isBetween(LOCKOUT_SECONDS - 60L, (long) LOCKOUT_SECONDS);
+
+        // sections follow the parameters; another identifier and another address have nothing
+        Map<String, Object> onlyId = state("GET", "identifier=bob", null).jsonMap();
+        assertThat(onlyId.keySet()).containsExactly("identifier");
+        assertThat(((Map<String, Object>) onlyId.get("identifier")).get("locked")).isEqualTo(true);
+        Map<String, Object> other = state("GET", "address=203.0.113.12&identifier=carol", null).jsonMap();
+        assertThat(num((Map<String, Object>) other.get("address"), "attempts")).isZero();
+        assertThat(((Map<String, Object>) other.get("identifier")).get("locked")).isEqualTo(false);
+        assertThat(((Map<String, Object>) other.get("pair")).get("identifierSeenFromAddress")).isEqualTo(false);
+
+        for (AdminClient.Response r : List.of(first, second)) {
+            assertThat(r.body()).doesNotContainIgnoringCase("bob");
+        }
+    }
+
+    @Test
+    void clearing_an_identifier_lifts_its_lock() {
+        assertKeycloakRejected(grant("carol", "wrong-1", "203.0.113.21"));
+        assertKeycloakRejected(grant("carol", "wrong-2", "203.0.113.22"));
+        TokenResponse locked = grant("carol", "carol-secret-1", "203.0.113.23");
+        assertThat(locked.status()).as(locked.toString()).isEqualTo(429);
+
+        AdminClient.Response cleared = state("DELETE", "identifier=carol", null);
+        assertThat(cleared.status()).as(cleared.body()).isEqualTo(200);
+        assertThat(cleared.jsonMap()).isEqualTo(Map.of("cleared", Map.of("identifier", true)));
+        assertThat(cleared.body()).doesNotContainIgnoringCase("carol");
+
+        TokenResponse after = grant("carol", "carol-secret-1", "203.0.113.24");
+        assertThat(after.status()).as(after.toString()).isEqualTo(200);
+    }
+
+    @Test
+    void clearing_an_address_lifts_its_per_address_block() {
+        String ip = "203.0.113.31";
+        for (int i = 0; i < 3; i++) {
+            assertStatus(grant("alice", "alice-secret-1", ip), 200);
+        }
+        TokenResponse blocked = grant("alice", "alice-secret-1", ip);
+        assertThat(blocked.status()).as(blocked.toString()).isEqualTo(429);
+        assertThat(blocked.json().get("error")).isEqualTo("blocked");
+
+        AdminClient.Response cleared = state("DELETE", "address=" + ip, null);
+        assertThat(cleared.status()).as(cleared.body()).isEqualTo(200);
+        assertThat(cleared.jsonMap()).isEqualTo(Map.of("cleared", Map.of("address", true)));
+
+        TokenResponse after = grant("alice", "alice-secret-1", ip);
+        assertThat(after.status()).as(after.toString()).isEqualTo(200);
+    }
+
+    @Test
+    void missing_parameters_and_a_bad_ipv6_prefix_are_400() {
+        for (String method : List.of("GET", "DELETE")) {
+            for (String query : List.of("", "address=&identifier=", "address=203.0.113.41&ipv6Prefix=999",
+                    "identifier=someone&ipv6Prefix=0")) {
+                AdminClient.Response r = state(method, query, null);
+                assertThat(r.status()).as(method + " ?" + query + " -> " + r.body()).isEqualTo(400);
+                assertThat(r.jsonMap().get("error")).isEqualTo("invalid_request");
+                assertThat(r.body()).doesNotContain("someone");
+            }
+        }
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void each_clear_is_an_admin_event_and_a_lookup_is_not() {
+        int before = clearEvents().size();
+        assertThat(state("GET", "address=203.0.113.51&identifier=zed-lookup", null).status()).isEqualTo(200);
+        assertThat(state("DELETE", "address=203.0.113.51&identifier=zed-secret-name", null).status()).isEqualTo(200);
+
+        long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
+        List<Map<String, Object>> events = clearEvents();
+        while (events.size() < before + 1 && System.nanoTime() < deadline) {
+            sleep(200);
+            events = clearEvents();
+        }
+        assertThat(events).hasSize(before + 1);
+        Map<String, Object> event = events.get(0); // newest first
+        assertThat(event.get("operationType")).isEqualTo("DELETE");
+        assertThat(event.get("resourceType")).isEqualTo("CUSTOM");
+        assertThat((String) event.get("resourcePath")).startsWith("abuse-gate/state");
+        assertThat(Json.write(event)).doesNotContain("zed-secret-name");
+        Map<String, Object> authDetails = (Map<String, Object>) event.get("authDetails");
+        assertThat(authDetails).isNotNull();
+        assertThat(authDetails.get("userId")).isNotNull();
+        // the lookup itself produced none
+        assertThat(events.stream().filter(e -> !"DELETE".equals(e.get("operationType")))).isEmpty();
+    }
+
+    @Test
+    void anonymous_callers_get_401() {
+        assertThat(call("GET", realm, "address=203.0.113.61", null).status()).isEqualTo(401);
+        assertThat(call("DELETE", realm, "address=203.0.113.61", null).status()).isEqualTo(401);
+    }
+
+    @Test
+    void a_normal_user_of_the_realm_gets_403() {
+        assertThat(call("GET", realm, "address=203.0.113.62", normalUserToken).status()).isEqualTo(403);
+        assertThat(call("DELETE", realm, "address=203.0.113.62", normalUserToken).status()).isEqualTo(403);
+    }
+
+    @Test
+    void another_realms_user_admin_is_refused() {
+        assertThat(call("GET", realm, "address=203.0.113.63", otherRealmAdminToken).status()).isIn(401, 403);
+        assertThat(call("DELETE", realm, "address=203.0.113.63", otherRealmAdminToken).status()).isIn(401, 403);
+        // the same token works on its own realm: the refusal is about the realm, not a broken token
+        assertThat(call("GET", otherRealm, "address=203.0.113.63", otherRealmAdminToken).status()).isEqualTo(200);
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void view_users_alone_is_refused_and_manage_users_is_allowed() {
+        String ip = "203.0.113.64";
+        assertStatus(grant("alice", "alice-secret-1", ip), 200);
+
+        assertThat(call("GET", realm, "address=" + ip, viewerToken).status()).isEqualTo(403);
+        assertThat(call("DELETE", realm, "address=" + ip, viewerToken).status()).isEqualTo(403);
+        // the refused DELETE cleared nothing
+        Map<String, Object> stillThere = state("GET", "address=" + ip, null).jsonMap();
+        assertThat(num((Map<String, Object>) stillThere.get("address"), "attempts")).isEqualTo(1);
+
+        AdminClient.Response lookup = call("GET", realm, "address=" + ip + "&identifier=alice", managerToken);
+        assertThat(lookup.status()).as(lookup.body()).isEqualTo(200);
+        assertThat(num((Map<String, Object>) lookup.jsonMap().get("address"), "attempts")).isEqualTo(1);
+        assertThat(lookup.body()).doesNotContain("alice");
+        AdminClient.Response clear = call("DELETE", realm, "address=" + ip, managerToken);
+        assertThat(clear.status()).as(clear.body()).isEqualTo(200);
+        Map<String, Object> gone = state("GET", "address=" + ip, null).jsonMap();
+        assertThat(num((Map<String, Object>) gone.get("address"), "attempts")).isZero();
+    }
+
+    // ------------------------------------------------------------------------------------------
+
+    private static TokenResponse grant(String username, String password, String ip) {
+        TokenResponse r = tokens.passwordGrant(realm, username, password, null, ip);
+        assertThat(r.status()).as(r.toString()).isLessThan(500);
+        return r;
+    }
+
+    private static String token(String realmName, String username, String password, String ip) {
+        TokenResponse r = tokens.passwordGrant(realmName, username, password, null, ip);
+        assertThat(r.status()).as("token for " + username + ": " + r).isEqualTo(200);
+        return r.accessToken();
+    }
+
+    /** The state endpoint of the test realm as the bootstrap admin (master). */
+    private static AdminClient.Response state(String method, String query, Object body) {
+        return admin.send(method, "/admin/realms/" + seg(realm) + "/abuse-gate/state" + (query.isEmpty() ? "" : "?" + query), body);
+    }
+
+    /** The state endpoint of {@code realmName} with the given bearer token (none when null). */
+    private static AdminClient.Response call(String method, String realmName, String query, String bearer) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(server.baseUrl() + "/admin/realms/" + seg(realmName)
+                        + "/abuse-gate/state?" + query))
+                .timeout(Duration.ofSeconds(60))
+                .header("Accept", "application/json")
+                .method(method, HttpRequest.BodyPublishers.noBody());
+        if (bearer != null) {
+            b.header("Authorization", "Bearer " + bearer);
+        }
+        try {
+            HttpResponse<String> r = HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
+            return new AdminClient.Response(r.statusCode(), r.body(), r.headers().map());
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Admin events of the test realm with resource type CUSTOM (newest first). */
+    private static List<Map<String, Object>> clearEvents() {
+        return admin.getList("/admin/realms/" + seg(realm) + "/admin-events?resourceTypes=CUSTOM&max=1000").stream()
+                .filter(e -> "CUSTOM".equals(e.get("resourceType")))
+                .toList();
+    }
+
+    private static void grantRealmManagementRole(String realmName, String username, String role) {
+        String userId = admin.findUserId(realmName, username).orElseThrow();
+        String clientUuid = (String) admin.getList("/admin/realms/" + seg(realmName) + "/clients?clientId=realm-management")
+                .get(0).get("id");
+        Map<String, Object> roleRep = admin.getMap("/admin/realms/" + seg(realmName) + "/clients/" + clientUuid + "/roles/" + role);
+        admin.post("/admin/realms/" + seg(realmName) + "/users/" + userId + "/role-mappings/clients/" + clientUuid, List.of(roleRep));
+    }
+
+    private static long num(Map<String, Object> m, String key) {
+        Object v = m.get(key);
+        assertThat(v).as(key + " in " + m).isInstanceOf(Number.class);
+        return ((Number) v).longValue();
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static void assertStatus(TokenResponse r, int status) {
+        assertThat(r.status()).as(r.toString()).isEqualTo(status);
+    }
+
+    /** Keycloak's own answer to wrong credentials (invalid_grant). */
+    private static void assertKeycloakRejected(TokenResponse r) {
+        assertThat(r.isKeycloakInvalidGrant()).as(r.toString()).isTrue();
+    }
+}

@@ -1,0 +1,164 @@
+package dev.abusegate.it;
+
+import dev.abusegate.it.support.AdminClient;
+import dev.abusegate.it.support.BrowserLogin;
+import dev.abusegate.it.support.KeycloakServer;
+import dev.abusegate.it.support.RealmBuilder;
+import dev.abusegate.it.support.TokenClient;
+import dev.abusegate.it.support.TokenClient.TokenResponse;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A dedicated Keycloak whose counter store fails on every call
+ * ({@code --spi-abuse-gate-store--infinispan--fault-injection=true}): FAIL_OPEN layers let logins through
+ * with Keycloak's normal answers and report the outage (event, metric, rate-limited WARN); a FAIL_CLOSED
+ * layer blocks. Never a 500, never an ERROR from our code.
+ */
+class FaultInjectionIT {
+
+    private static final String FORM = "abuse-gate-username-password-form";
+    private static final String DIRECT = "abuse-gate-direct-grant";
+    private static final String WARN_TEXT = "counter store unavailable for layer per_ip in realm";
+
+    private static KeycloakServer server;
+    private static AdminClient admin;
+    private static TokenClient tokens;
+    private static long startedAt;
+    private static String openRealm;
+    private static String closedRealm;
+
+    @BeforeAll
+    static void startFaultyServer() {
+        server = KeycloakServer.builder("fault-injection")
+                .option("--spi-abuse-gate-store--infinispan--fault-injection=true")
+                .startTimeout(Duration.ofSeconds(240))
+                .start();
+        startedAt = System.nanoTime();
+        admin = server.admin();
+        tokens = new TokenClient(server.baseUrl());
+        Map<String, String> open = Map.of(
+                "perIp.failureMode", "FAIL_OPEN",
+                "perIpAccount.failureMode", "FAIL_OPEN",
+                "accountLockout.failureMode", "FAIL_OPEN",
+                "credentialStuffing.failureMode", "FAIL_OPEN");
+        openRealm = admin.importRealm(RealmBuilder.named(RealmBuilder.uniqueName("faulty-open"))
+                .user("alice", "alice-secret-1")
+                .gatedBrowserFlow(FORM, open)
+                .gatedDirectGrantFlow(DIRECT, open));
+        Map<String, String> closed = new HashMap<>(open);
+        closed.put("perIp.failureMode", "FAIL_CLOSED");
+        closedRealm = admin.importRealm(RealmBuilder.named(RealmBuilder.uniqueName("faulty-closed"))
+                .user("alice", "alice-secret-1")
+                .gatedBrowserFlow(FORM, closed)
+                .gatedDirectGrantFlow(DIRECT, closed));
+    }
+
+    @AfterAll
+    static void stopServer() {
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void fail_open_layers_let_the_right_password_in_and_keep_keycloaks_error_for_a_wrong_one() {
+        double failuresBefore = server.metricValue("abuse_gate_store_failures_total", Map.of("realm", openRealm));
+
+        BrowserLogin.LoginResult right = server.newBrowser().login(openRealm, "alice", "alice-secret-1", "192.0.2.10");
+        assertThat(right.loginSucceeded()).as(right.toString()).isTrue();
+        assertThat(right.status()).isEqualTo(302);
+
+        BrowserLogin.LoginResult wrong = server.newBrowser().login(openRealm, "alice", "wrong", "192.0.2.11");
+        assertThat(wrong.status()).as(wrong.toString()).isEqualTo(200);
+        assertThat(wrong.keycloakError()).contains("Invalid username or password.");
+        assertThat(wrong.gateCode()).isEmpty();
+
+        Map<String, Object> event = admin.awaitEvent(openRealm,
+                e -> "counter_store_unavailable".equals(e.get("error")) && "192.0.2.11".equals(e.get("ipAddress")),
+                Duration.ofSeconds(15), "LOGIN_ERROR");
+        assertThat((String) ((Map<String, Object>) event.get("details")).get("abuse_gate_layer")).contains("per_ip");
+        // Keycloak's own error for the wrong password is still recorded
+        admin.awaitEvent(openRealm, e -> "invalid_user_credentials".equals(e.get("error")) && "192.0.2.11".equals(e.get("ipAddress")),
+                Duration.ofSeconds(15), "LOGIN_ERROR");
+
+        assertThat(server.metricValue("abuse_gate_store_failures_total", Map.of("realm", openRealm)))
+                .isGreaterThan(failuresBefore);
+        assertThat(server.metricValue("abuse_gate_store_failures_total", Map.of("realm", openRealm, "layer", "per_ip")))
+                .isGreaterThanOrEqualTo(2);
+        assertNoServerErrors();
+    }
+
+    @Test
+    void fail_open_direct_grant_gets_tokens_or_keycloaks_invalid_grant() {
+        TokenResponse right = tokens.passwordGrant(openRealm, "alice", "alice-secret-1", null, "192.0.2.20");
+        assertThat(right.status()).as(right.toString()).isEqualTo(200);
+        assertThat(right.accessToken()).isNotBlank();
+
+        TokenResponse wrong = tokens.passwordGrant(openRealm, "alice", "wrong", null, "192.0.2.21");
+        assertThat(wrong.isKeycloakInvalidGrant()).as(wrong.toString()).isTrue();
+        admin.awaitEvent(openRealm,
+                e -> "counter_store_unavailable".equals(e.get("error")) && "192.0.2.21".equals(e.get("ipAddress")),
+                Duration.ofSeconds(15), "LOGIN_ERROR");
+        assertNoServerErrors();
+    }
+
+    @Test
+    void store_warnings_are_rate_limited_not_one_per_attempt() {
+        int attempts = 6;
+        for (int i = 0; i < attempts; i++) {
+            BrowserLogin.LoginResult r = server.newBrowser().login(openRealm, "alice", i % 2 == 0 ? "wrong" : "alice-secret-1",
+                    "192.0.2." + (30 + i));
+            assertThat(r.status()).as(r.toString()).isIn(200, 302);
+        }
+        long warns = server.logLines("WARN", "dev.abusegate").stream().filter(l -> l.contains(WARN_TEXT)).count();
+        long minutesUp = Duration.ofNanos(System.nanoTime() - startedAt).toMinutes();
+        assertThat(warns).as("WARN lines for per_ip").isGreaterThanOrEqualTo(1).isLessThanOrEqualTo(1 + minutesUp);
+        assertThat(warns).isLessThan(attempts);
+        assertNoServerErrors();
+    }
+
+    @Test
+    void a_fail_closed_layer_blocks_even_the_right_password() {
+        BrowserLogin browser = server.newBrowser();
+        BrowserLogin.LoginPage page = browser.openLoginPage(closedRealm, "192.0.2.40");
+        assertThat(page.status()).isEqualTo(200);
+        BrowserLogin.LoginResult form = browser.submit(page, "alice", "alice-secret-1", "192.0.2.40", Map.of());
+        assertThat(form.status()).as(form.toString()).isEqualTo(429);
+        assertThat(form.gateCode()).contains("blocked");
+        assertThat(form.loginSucceeded()).isFalse();
+
+        TokenResponse direct = tokens.passwordGrant(closedRealm, "alice", "alice-secret-1", null, "192.0.2.41");
+        assertThat(direct.status()).as(direct.toString()).isEqualTo(429);
+        assertThat(direct.json().keySet()).containsExactlyInAnyOrder("error", "error_description");
+        assertThat(direct.json().get("error")).isEqualTo("blocked");
+        assertThat((String) direct.json().get("error_description")).isNotBlank();
+
+        assertThat(server.metricValue("abuse_gate_store_failures_total", Map.of("realm", closedRealm, "layer", "per_ip")))
+                .isGreaterThanOrEqualTo(2);
+        assertNoServerErrors();
+    }
+
+    @Test
+    void the_operator_lookup_answers_503_not_500_when_the_store_is_down() {
+        AdminClient.Response r = admin.send("GET", "/admin/realms/" + AdminClient.seg(openRealm)
+                + "/abuse-gate/state?address=192.0.2.50&identifier=alice", null);
+        assertThat(r.status()).as(r.body()).isEqualTo(503);
+        assertThat(r.jsonMap().get("error")).isEqualTo("counter_store_unavailable");
+        assertThat(r.body()).doesNotContain("alice");
+        assertNoServerErrors();
+    }
+
+    private static void assertNoServerErrors() {
+        assertThat(server.abuseGateErrorLines()).isEmpty();
+        assertThat(server.logText()).doesNotContain("Uncaught server error");
+    }
+}

@@ -1,0 +1,93 @@
+package dev.abusegate.it;
+
+import dev.abusegate.it.support.AdminClient;
+import dev.abusegate.it.support.BrowserLogin;
+import dev.abusegate.it.support.KeycloakServer;
+import dev.abusegate.it.support.RealmBuilder;
+import dev.abusegate.it.support.TokenClient;
+import dev.abusegate.it.support.TokenClient.TokenResponse;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A dedicated Keycloak that trusts X-Forwarded-For only from 192.0.2.1. The test client connects from
+ * 127.0.0.1, an untrusted peer: rotating X-Forwarded-For values must not give it fresh addresses.
+ */
+class TrustedProxyIT {
+
+    private static KeycloakServer server;
+    private static AdminClient admin;
+    private static String realm;
+
+    @BeforeAll
+    static void startServer() {
+        server = KeycloakServer.builder("trusted-proxy")
+                // the harness always passes --proxy-headers=xforwarded; only 192.0.2.1 may set the header
+                .option("--proxy-trusted-addresses=192.0.2.1")
+                .startTimeout(Duration.ofSeconds(240))
+                .start();
+        admin = server.admin();
+        Map<String, String> config = Map.of(
+                "captcha.enabled", "false",
+                "perIp.threshold", "3",
+                "perIpAccount.enabled", "false",
+                "accountLockout.enabled", "false",
+                "credentialStuffing.enabled", "false");
+        realm = admin.importRealm(RealmBuilder.named(RealmBuilder.uniqueName("trusted-proxy"))
+                .user("alice", "alice-secret-1")
+                .gatedBrowserFlow("abuse-gate-username-password-form", config)
+                .gatedDirectGrantFlow("abuse-gate-direct-grant", config));
+    }
+
+    @AfterAll
+    static void stopServer() {
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void an_untrusted_peer_rotating_x_forwarded_for_is_still_counted_as_its_own_address() {
+        for (int i = 1; i <= 10; i++) {
+            String xff = "198.51.100." + i;
+            BrowserLogin.LoginResult r = server.newBrowser().login(realm, "alice", "wrong", xff);
+            if (i <= 3) {
+                assertThat(r.status()).as("attempt " + i + ": " + r).isEqualTo(200);
+                assertThat(r.keycloakError()).contains("Invalid username or password.");
+            } else {
+                assertThat(r.status()).as("attempt " + i + ": " + r).isEqualTo(429);
+                assertThat(r.gateCode()).as("attempt " + i).contains("blocked");
+            }
+        }
+        // the right password from yet another claimed address: still the same (blocked) peer
+        BrowserLogin.LoginResult right = server.newBrowser().login(realm, "alice", "alice-secret-1", "203.0.113.99");
+        assertThat(right.status()).as(right.toString()).isEqualTo(429);
+        // the token endpoint sees the same peer address
+        TokenResponse direct = new TokenClient(server.baseUrl()).passwordGrant(realm, "alice", "alice-secret-1", null, "198.51.100.77");
+        assertThat(direct.status()).as(direct.toString()).isEqualTo(429);
+        assertThat(direct.json().get("error")).isEqualTo("blocked");
+
+        List<Map<String, Object>> events = admin.events(realm, "LOGIN_ERROR");
+        assertThat(events).isNotEmpty();
+        assertThat(events).allSatisfy(e -> assertThat(e.get("ipAddress")).isEqualTo("127.0.0.1"));
+        Map<String, Object> blocked = admin.awaitEvent(realm, e -> "abuse_gate_blocked".equals(e.get("error")),
+                Duration.ofSeconds(15), "LOGIN_ERROR");
+        assertThat(blocked.get("ipAddress")).isEqualTo("127.0.0.1");
+        assertThat(((Map<String, Object>) blocked.get("details")).get("abuse_gate_layer")).isEqualTo("per_ip");
+
+        // the operator sees the peer's counter, and nothing under the claimed addresses
+        Map<String, Object> peer = admin.getMap("/admin/realms/" + AdminClient.seg(realm) + "/abuse-gate/state?address=127.0.0.1");
+        assertThat(((Number) ((Map<String, Object>) peer.get("address")).get("attempts")).longValue()).isGreaterThanOrEqualTo(10);
+        Map<String, Object> claimed = admin.getMap("/admin/realms/" + AdminClient.seg(realm) + "/abuse-gate/state?address=198.51.100.1");
+        assertThat(((Number) ((Map<String, Object>) claimed.get("address")).get("attempts")).longValue()).isZero();
+        assertThat(server.abuseGateErrorLines()).isEmpty();
+    }
+}

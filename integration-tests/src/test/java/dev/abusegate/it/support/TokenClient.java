@@ -1,0 +1,142 @@
+package dev.abusegate.it.support;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.StringJoiner;
+
+/**
+ * The token endpoint's password grant ({@code POST /realms/{realm}/protocol/openid-connect/token},
+ * {@code grant_type=password}, public client {@link RealmBuilder#CLIENT_ID}), as an API client would call it.
+ *
+ * <pre>{@code
+ * TokenClient tokens = new TokenClient(server.baseUrl());
+ * TokenClient.TokenResponse r = tokens.passwordGrant(realm, "alice", "secret", null, "192.0.2.10");
+ * assertThat(r.status()).isEqualTo(200);
+ * String accessToken = r.accessToken();
+ * }</pre>
+ * Only talks to the server's base URL (127.0.0.1). Thread-safe.
+ */
+public final class TokenClient {
+
+    /** An answer of the token endpoint. */
+    public record TokenResponse(int status, String body, Map<String, List<String>> headers) {
+        /** The body as a JSON object (fails with the body if it is not one). */
+        public Map<String, Object> json() {
+            return Json.parseMap(body);
+        }
+
+        /** {@code access_token} of a 200 answer. */
+        public String accessToken() {
+            Object t = json().get("access_token");
+            if (!(t instanceof String s)) {
+                throw new AssertionError("No access_token (HTTP " + status + "): " + Json.abbreviate(body));
+            }
+            return s;
+        }
+
+        /**
+         * Keycloak's own answer to wrong credentials: {@code invalid_grant} "Invalid user credentials"
+         * (HTTP 400 in Keycloak 26.7.3; compare with a stock realm where the exact status matters).
+         */
+        public boolean isKeycloakInvalidGrant() {
+            if (status != 400 && status != 401) {
+                return false;
+            }
+            try {
+                Map<String, Object> j = json();
+                return "invalid_grant".equals(j.get("error")) && "Invalid user credentials".equals(j.get("error_description"));
+            } catch (IllegalArgumentException e) {
+                return false;
+            }
+        }
+
+        /** First value of a header (case-insensitive), if any. */
+        public Optional<String> header(String name) {
+            return headers.entrySet().stream()
+                    .filter(e -> e.getKey().equalsIgnoreCase(name) && !e.getValue().isEmpty())
+                    .map(e -> e.getValue().get(0))
+                    .findFirst();
+        }
+
+        @Override
+        public String toString() {
+            return "TokenResponse[status=" + status + ", body=" + Json.abbreviate(body) + "]";
+        }
+    }
+
+    private final String baseUrl;
+    private final HttpClient http = HttpClient.newBuilder()
+            .connectTimeout(Duration.ofSeconds(5))
+            .followRedirects(HttpClient.Redirect.NEVER)
+            .build();
+
+    public TokenClient(String baseUrl) {
+        this.baseUrl = baseUrl;
+    }
+
+    /**
+     * Password grant for {@link RealmBuilder#CLIENT_ID}. {@code captchaToken} (the {@code captcha_token}
+     * parameter) and {@code forwardedFor} (X-Forwarded-For) are left out when null; so are
+     * {@code username}/{@code password} when null.
+     */
+    public TokenResponse passwordGrant(String realm, String username, String password, String captchaToken, String forwardedFor) {
+        Map<String, String> form = new LinkedHashMap<>();
+        form.put("grant_type", "password");
+        form.put("client_id", RealmBuilder.CLIENT_ID);
+        if (username != null) {
+            form.put("username", username);
+        }
+        if (password != null) {
+            form.put("password", password);
+        }
+        if (captchaToken != null) {
+            form.put("captcha_token", captchaToken);
+        }
+        StringJoiner body = new StringJoiner("&");
+        form.forEach((k, v) -> body.add(enc(k) + "=" + enc(v)));
+        return postRaw(realm, body.toString().getBytes(StandardCharsets.UTF_8), forwardedFor);
+    }
+
+    /** POSTs a raw {@code application/x-www-form-urlencoded} body (any bytes, e.g. invalid UTF-8) to the token endpoint. */
+    public TokenResponse postRaw(String realm, byte[] formBody, String forwardedFor) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(tokenUrl(realm)))
+                .timeout(Duration.ofSeconds(60))
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .header("Accept", "application/json")
+                .header("Accept-Language", "en")
+                .POST(HttpRequest.BodyPublishers.ofByteArray(formBody));
+        if (forwardedFor != null) {
+            b.header("X-Forwarded-For", forwardedFor);
+        }
+        HttpRequest req = b.build();
+        try {
+            HttpResponse<String> r = http.send(req, HttpResponse.BodyHandlers.ofString());
+            return new TokenResponse(r.statusCode(), r.body(), r.headers().map());
+        } catch (IOException e) {
+            throw new IllegalStateException("POST " + req.uri() + " failed: " + e, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** {@code <base>/realms/<realm>/protocol/openid-connect/token}. */
+    public String tokenUrl(String realm) {
+        return baseUrl + "/realms/" + AdminClient.seg(realm) + "/protocol/openid-connect/token";
+    }
+
+    /** application/x-www-form-urlencoded encoding of one value. */
+    public static String enc(String s) {
+        return URLEncoder.encode(s, StandardCharsets.UTF_8);
+    }
+}
