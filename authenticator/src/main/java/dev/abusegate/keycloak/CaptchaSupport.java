@@ -17,6 +17,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.http.NameValuePair;
 import org.apache.http.client.config.RequestConfig;
@@ -43,7 +44,9 @@ final class CaptchaSupport {
     private static final int TIMEOUT_MILLIS = 5_000;
     private static final int MAX_REPLY_BYTES = 64 * 1024;
     private static final long THIRD_PARTY_TOKEN_TTL_MILLIS = 600_000;
-    private static final AtomicLong LAST_WARN = new AtomicLong();
+    /** Last WARN per realm, provider and kind of failure: one realm's trouble never hides another's. */
+    private static final Map<String, AtomicLong> LAST_WARN = new ConcurrentHashMap<>();
+    private static final int MAX_WARN_KEYS = 10_000;
 
     private CaptchaSupport() {
     }
@@ -102,9 +105,9 @@ final class CaptchaSupport {
             form.addScript(cfg.provider().scriptUrl());
             SecurityHeadersProvider headers = session.getProvider(SecurityHeadersProvider.class);
             if (headers != null) {
-                for (String origin : cfg.provider().frameOrigins()) {
-                    headers.options().allowFrameSrc(origin);
-                }
+                // Keycloak 26.7.3 keeps one value per response (each allowFrameSrc call replaces the last) and
+                // appends it to frame-src: all of the vendor's origins go in one call.
+                headers.options().allowFrameSrc(String.join(" ", cfg.provider().frameOrigins()));
             }
         }
         return w;
@@ -154,11 +157,22 @@ final class CaptchaSupport {
     }
 
     private static void warn(RealmModel realm, CaptchaProvider provider, SiteVerifier.Status status) {
+        String key = realm.getId() + '/' + provider.id() + '/' + status;
+        AtomicLong last = LAST_WARN.get(key);
+        if (last == null) {
+            if (LAST_WARN.size() >= MAX_WARN_KEYS) {
+                LAST_WARN.clear();
+            }
+            last = LAST_WARN.computeIfAbsent(key, k -> new AtomicLong());
+        }
         long now = System.currentTimeMillis();
-        long prev = LAST_WARN.get();
-        if (now - prev >= 60_000 && LAST_WARN.compareAndSet(prev, now)) {
+        long prev = last.get();
+        if (now - prev >= 60_000) {
+            if (!last.compareAndSet(prev, now)) {
+                return;
+            }
             LOG.warnf("Abuse gate: %s verification failed in realm '%s' (%s); the captcha counts as unsolved "
-                    + "(further warnings suppressed for 60 s)", provider.id(), realm.getName(),
+                    + "(further warnings of this kind for this realm suppressed for 60 s)", provider.id(), realm.getName(),
                     status == SiteVerifier.Status.UNREACHABLE ? "endpoint unreachable or erroring" : "unexpected reply");
         }
     }

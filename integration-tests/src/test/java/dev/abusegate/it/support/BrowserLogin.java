@@ -393,4 +393,34 @@ public final class BrowserLogin {
         c.setVersion(0);
         cookies.getCookieStore().add(URI.create(baseUrl), c);
     }
+
+    // ------------------------------------------------------------------------------------------
+    // Raw exchanges (added for CaptchaIT: response headers such as Content-Security-Policy)
+
+    /** GET {@code url} (must be on this server) with this browser's cookies; the whole response, headers included. */
+    public HttpResponse<String> rawGet(String url, String forwardedFor) {
+        if (!url.startsWith(baseUrl + "/")) {
+            throw new IllegalArgumentException("Refusing to leave the test server: " + url);
+        }
+        return send(request(url, forwardedFor).GET().build());
+    }
+
+    /** The authorization endpoint URL of {@code realm} for this browser's client and redirect URI. */
+    public String authUrl(String realm) {
+        return baseUrl + "/realms/" + enc(realm) + "/protocol/openid-connect/auth?client_id=" + enc(clientId)
+                + "&response_type=code&scope=openid&redirect_uri=" + enc(redirectUri);
+    }
+
+    /** Like {@link #post} but returns the whole response, headers included. */
+    public HttpResponse<String> rawPost(String actionUrl, Map<String, String> fields, String forwardedFor) {
+        if (!actionUrl.startsWith(baseUrl + "/")) {
+            throw new IllegalArgumentException("Refusing to post outside the test server: " + actionUrl);
+        }
+        StringJoiner form = new StringJoiner("&");
+        fields.forEach((k, v) -> form.add(enc(k) + "=" + enc(v)));
+        return send(request(actionUrl, forwardedFor)
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString(form.toString()))
+                .build());
+    }
 }

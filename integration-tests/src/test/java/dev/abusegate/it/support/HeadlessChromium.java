@@ -1,0 +1,141 @@
+package dev.abusegate.it.support;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.logging.Level;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.openqa.selenium.Dimension;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.logging.LogEntry;
+import org.openqa.selenium.logging.LogType;
+import org.openqa.selenium.logging.LoggingPreferences;
+
+/**
+ * A real headless Chromium driven by Selenium, from the operating system's packages only
+ * ({@code /usr/bin/chromium}, {@code /usr/bin/chromedriver}; Debian: {@code apt-get install chromium
+ * chromium-driver}). Selenium Manager is never asked for anything: the driver and the browser binary are
+ * given explicitly. Each instance has a fresh profile directory, deleted on {@link #close()}.
+ * <pre>{@code
+ * try (HeadlessChromium chromium = HeadlessChromium.start()) {
+ *     ChromeDriver driver = chromium.driver();
+ *     driver.get(server.baseUrl() + "/realms/" + realm + "/account");
+ *     chromium.screenshot(path);
+ * }
+ * }</pre>
+ * Missing packages fail (never skip) with the install command: CI installs them.
+ */
+public final class HeadlessChromium implements AutoCloseable {
+
+    public static final String CHROMIUM = System.getProperty("chromium.binary", "/usr/bin/chromium");
+    public static final String CHROMEDRIVER = System.getProperty("chromedriver.binary", "/usr/bin/chromedriver");
+
+    private final ChromeDriver driver;
+    private final Path profile;
+
+    private HeadlessChromium(ChromeDriver driver, Path profile) {
+        this.driver = driver;
+        this.profile = profile;
+    }
+
+    /** Starts Chromium (1280x900, English, browser console logged) or fails with what is missing. */
+    public static HeadlessChromium start() {
+        for (String binary : List.of(CHROMIUM, CHROMEDRIVER)) {
+            if (!Files.isExecutable(Path.of(binary))) {
+                throw new AssertionError(binary + " is missing: the browser tests need Debian's chromium and chromium-driver "
+                        + "packages (apt-get install -y chromium chromium-driver); CI installs them.");
+            }
+        }
+        System.setProperty("webdriver.chrome.driver", CHROMEDRIVER);
+        Path profile;
+        try {
+            profile = Files.createTempDirectory("abuse-gate-chromium-");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        ChromeOptions options = new ChromeOptions();
+        options.setBinary(CHROMIUM);
+        options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
+                "--disable-default-apps", "--disable-extensions", "--lang=en-US", "--window-size=1280,900",
+                "--user-data-dir=" + profile);
+        options.setExperimentalOption("prefs", Map.of("intl.accept_languages", "en-US,en"));
+        LoggingPreferences logs = new LoggingPreferences();
+        logs.enable(LogType.BROWSER, Level.ALL);
+        options.setCapability("goog:loggingPrefs", logs);
+        ChromeDriverService service = new ChromeDriverService.Builder()
+                .usingDriverExecutable(new File(CHROMEDRIVER))
+                .usingAnyFreePort()
+                .withTimeout(Duration.ofSeconds(120))
+                .build();
+        ChromeDriver driver;
+        try {
+            driver = new ChromeDriver(service, options);
+        } catch (RuntimeException e) {
+            deleteQuietly(profile);
+            throw e;
+        }
+        driver.manage().window().setSize(new Dimension(1280, 900));
+        driver.manage().timeouts().pageLoadTimeout(Duration.ofSeconds(60));
+        driver.manage().timeouts().scriptTimeout(Duration.ofSeconds(30));
+        return new HeadlessChromium(driver, profile);
+    }
+
+    public ChromeDriver driver() {
+        return driver;
+    }
+
+    /** Runs JavaScript in the page. */
+    public Object js(String script, Object... args) {
+        return ((JavascriptExecutor) driver).executeScript(script, args);
+    }
+
+    /** Console messages since the last call (level, message), e.g. for failure messages. */
+    public List<LogEntry> consoleLogs() {
+        return driver.manage().logs().get(LogType.BROWSER).getAll();
+    }
+
+    /** Console entries as text lines. */
+    public static String describe(List<LogEntry> entries) {
+        return entries.stream().map(e -> e.getLevel() + " " + e.getMessage()).collect(Collectors.joining("\n"));
+    }
+
+    /** Saves a PNG of the viewport. */
+    public Path screenshot(Path file) {
+        try {
+            Files.createDirectories(file.toAbsolutePath().getParent());
+            Files.write(file, driver.getScreenshotAs(OutputType.BYTES));
+            return file;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            driver.quit();
+        } finally {
+            deleteQuietly(profile);
+        }
+    }
+
+    private static void deleteQuietly(Path dir) {
+        try (Stream<Path> s = Files.walk(dir)) {
+            s.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException ignored) {
+            // a leftover temp profile is harmless
+        }
+    }
+}

@@ -1,0 +1,144 @@
+package dev.abusegate.it.support;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/**
+ * A local stand-in for a captcha vendor's siteverify API (Turnstile, hCaptcha, reCAPTCHA all take the
+ * same form POST: {@code secret}, {@code response}, {@code remoteip}) on 127.0.0.1 and a random port, in
+ * the test JVM. The token decides the answer:
+ * <ul>
+ *   <li>{@code ok-…}: {@code {"success":true}}</li>
+ *   <li>{@code bad-…}: {@code {"success":false,"error-codes":["invalid-input-response"]}}</li>
+ *   <li>{@code slow-…}: waits {@link #SLOW_MILLIS}, then {@code {"success":true}} (a timeout must not pass)</li>
+ *   <li>{@code html-…}: HTTP 200 with an HTML error page (garbage)</li>
+ * </ul>
+ * Every request is recorded with its form fields.
+ * <pre>{@code
+ * try (SiteVerifyStub stub = SiteVerifyStub.start()) {
+ *     config.put("captcha.verifyUrl", stub.url());
+ *     ...
+ *     assertThat(stub.requestsWithToken(token)).singleElement().satisfies(r -> ...);
+ * }
+ * }</pre>
+ */
+public final class SiteVerifyStub implements AutoCloseable {
+
+    /** Longer than the gate's 5 s verification timeout. */
+    public static final long SLOW_MILLIS = 8_000;
+
+    /** One request the stub received. */
+    public record Received(String method, String contentType, Map<String, String> form) {
+        public String token() {
+            return form.get("response");
+        }
+    }
+
+    private final HttpServer server;
+    private final ExecutorService pool = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "siteverify-stub");
+        t.setDaemon(true);
+        return t;
+    });
+    private final List<Received> received = new CopyOnWriteArrayList<>();
+
+    private SiteVerifyStub(HttpServer server) {
+        this.server = server;
+    }
+
+    public static SiteVerifyStub start() {
+        try {
+            HttpServer s = HttpServer.create(new InetSocketAddress(InetAddress.getByName(KeycloakServer.HOST), 0), 50);
+            SiteVerifyStub stub = new SiteVerifyStub(s);
+            s.createContext("/siteverify", stub::handle);
+            s.setExecutor(stub.pool);
+            s.start();
+            return stub;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** {@code http://127.0.0.1:<port>/siteverify}. */
+    public String url() {
+        return "http://" + KeycloakServer.HOST + ":" + server.getAddress().getPort() + "/siteverify";
+    }
+
+    public List<Received> received() {
+        return List.copyOf(received);
+    }
+
+    public List<Received> requestsWithToken(String token) {
+        return received.stream().filter(r -> token.equals(r.token())).toList();
+    }
+
+    private void handle(HttpExchange ex) throws IOException {
+        try (ex) {
+            String body = new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+            Map<String, String> form = parseForm(body);
+            received.add(new Received(ex.getRequestMethod(), ex.getRequestHeaders().getFirst("Content-Type"), form));
+            String token = form.getOrDefault("response", "");
+            String contentType = "application/json";
+            String reply;
+            if (token.startsWith("ok-")) {
+                reply = "{\"success\":true,\"hostname\":\"127.0.0.1\"}";
+            } else if (token.startsWith("slow-")) {
+                try {
+                    Thread.sleep(SLOW_MILLIS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+                reply = "{\"success\":true}";
+            } else if (token.startsWith("html-")) {
+                contentType = "text/html";
+                reply = "<!DOCTYPE html><html><body><h1>502 Bad Gateway</h1><p>upstream hiccup</p></body></html>";
+            } else {
+                reply = "{\"success\":false,\"error-codes\":[\"invalid-input-response\"]}";
+            }
+            byte[] bytes = reply.getBytes(StandardCharsets.UTF_8);
+            ex.getResponseHeaders().set("Content-Type", contentType);
+            try {
+                ex.sendResponseHeaders(200, bytes.length);
+                try (OutputStream out = ex.getResponseBody()) {
+                    out.write(bytes);
+                }
+            } catch (IOException gone) {
+                // the caller gave up (timeout): nothing to answer
+            }
+        }
+    }
+
+    private static Map<String, String> parseForm(String body) {
+        Map<String, String> out = new LinkedHashMap<>();
+        if (body.isEmpty()) {
+            return out;
+        }
+        for (String pair : body.split("&")) {
+            int eq = pair.indexOf('=');
+            String k = URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8);
+            String v = eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
+            out.put(k, v);
+        }
+        return out;
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+        pool.shutdownNow();
+    }
+}
