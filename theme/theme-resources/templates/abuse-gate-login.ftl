@@ -36,6 +36,14 @@
                                <#if abuseGate.passwordOnly || abuseGate.username?has_content>autofocus</#if>/>
                     </span>
                 </div>
+                <#if realm.rememberMe && !abuseGate.passwordOnly>
+                <div class="${properties.kcFormGroupClass!}">
+                    <div class="${properties.kcFormOptionsWrapperClass!}">
+                        <label><input type="checkbox" id="rememberMe" name="rememberMe" <#if abuseGate.rememberMe>checked</#if>> ${msg("rememberMe")}</label>
+                    </div>
+                </div>
+                </#if>
+                <input type="hidden" id="id-hidden-input" name="credentialId" value=""/>
                 <#if abuseGate.captcha??>
                     <#include "abuse-gate-captcha.ftl">
                 </#if>

@@ -33,6 +33,20 @@ public final class Altcha {
     private Altcha() {
     }
 
+    /**
+     * The HMAC key challenges of one difficulty are signed with: derived from the realm's secret and bound
+     * to {@code maxNumber}, so a challenge issued where solving is cheap does not verify where it is dear.
+     */
+    public static byte[] keyFor(byte[] secret, long maxNumber) {
+        try {
+            Mac mac = Mac.getInstance("HmacSHA256");
+            mac.init(new SecretKeySpec(secret, "HmacSHA256"));
+            return mac.doFinal(("altcha maxnumber=" + maxNumber).getBytes(StandardCharsets.UTF_8));
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     /** A new signed challenge as the JSON the widget's {@code challengejson} attribute takes. */
     public static String challengeJson(byte[] hmacKey, long maxNumber, long expiresAtSeconds, SecureRandom random) {
         byte[] saltBytes = new byte[12];

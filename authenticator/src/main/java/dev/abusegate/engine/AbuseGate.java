@@ -49,6 +49,16 @@ public final class AbuseGate {
 
     /** Decides one attempt. Never throws because of the store; see {@link FailureMode}. */
     public Decision evaluate(GateOptions options, Attempt attempt) {
+        return evaluate(options, attempt, null);
+    }
+
+    /**
+     * Decides one attempt whose captcha solution, if any, is verified only when the answer depends on it:
+     * {@code captchaCheck} runs only when the attempt is in the captcha band and not past a threshold, so a
+     * blocked attempt or one below the band never costs a verification (for a vendor captcha, an outgoing
+     * HTTP call).
+     */
+    public Decision evaluate(GateOptions options, Attempt attempt, java.util.function.BooleanSupplier captchaCheck) {
         long now = clock.millis();
         GateKeys.Keys k = keys.forAttempt(attempt, options.ipv6PrefixLength());
         Set<Layer> unavailable = EnumSet.noneOf(Layer.class);
@@ -99,7 +109,7 @@ public final class AbuseGate {
                     : p3 != null && p3.inBand(c3, f) ? Layer.ACCOUNT_LOCKOUT
                     : p4 != null && p4.inBand(c4, f) ? Layer.CREDENTIAL_STUFFING
                     : null;
-            if (band != null) {
+            if (band != null && (captchaCheck == null || !captchaCheck.getAsBoolean())) {
                 return new Decision(Outcome.CAPTCHA_REQUIRED, band, unavailable, options, k, false, lockout, device);
             }
         }
@@ -252,18 +262,51 @@ public final class AbuseGate {
         }
     }
 
-    /** Takes one of the identifier's failure slots before the password is checked. */
+    /**
+     * Takes one of the identifier's failure slots before the password is checked. The verdict is settled
+     * before any compensation, so a failing give-back can neither let an over-limit attempt through nor
+     * (being reported) go unnoticed; a lock set meanwhile is re-read after the slot is taken.
+     */
     private long reserve(LayerPolicy p3, GateKeys.Keys k, long now, Set<Layer> unavailable) {
+        long n;
         try {
-            long n = store.increment(k.failures(), p3.windowMillis(), now);
-            if (n > p3.threshold() || store.lockRemainingMillis(k.lock(), now) > 0) {
-                store.decrement(k.failures(), p3.windowMillis(), now);
-                return OVER;
-            }
-            return n;
+            n = store.increment(k.failures(), p3.windowMillis(), now);
         } catch (RuntimeException e) {
             return failed(p3, unavailable);
         }
+        boolean over = n > p3.threshold();
+        if (!over) {
+            try {
+                over = store.lockRemainingMillis(k.lock(), now) > 0;
+            } catch (RuntimeException e) {
+                giveBack(p3, k, now, unavailable);
+                return failed(p3, unavailable);
+            }
+        }
+        if (over) {
+            giveBack(p3, k, now, unavailable);
+            return OVER;
+        }
+        return n;
+    }
+
+    /**
+     * The answer when the gate cannot even derive its keys (e.g. the realm's key material is unavailable):
+     * every enabled layer is unavailable and follows its failure mode, the first FAIL_CLOSED one blocking.
+     */
+    public Decision unavailable(GateOptions options) {
+        Set<Layer> down = EnumSet.noneOf(Layer.class);
+        Layer closed = null;
+        for (Layer layer : Layer.values()) {
+            LayerPolicy p = options.policy(layer);
+            if (p.enabled()) {
+                down.add(layer);
+                if (closed == null && p.failureMode() == FailureMode.FAIL_CLOSED) {
+                    closed = layer;
+                }
+            }
+        }
+        return new Decision(closed == null ? Outcome.ALLOW : Outcome.BLOCKED, closed, down, options, null, false);
     }
 
     private void giveBack(LayerPolicy p3, GateKeys.Keys k, long now, Set<Layer> unavailable) {

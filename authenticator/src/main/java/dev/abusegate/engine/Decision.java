@@ -54,7 +54,7 @@ public final class Decision {
 
     /** The keyed tag of the attempt's identifier (what device cookies and password tags bind to). */
     public String identifierTag() {
-        return keys.identifierTag();
+        return keys == null ? null : keys.identifierTag();
     }
 
     public boolean allowed() {

@@ -20,6 +20,7 @@ import org.keycloak.models.AuthenticationExecutionModel;
 import org.keycloak.models.KeycloakSession;
 import org.keycloak.models.RealmModel;
 import org.keycloak.models.UserModel;
+import org.keycloak.models.utils.KeycloakModelUtils;
 import org.keycloak.provider.ProviderConfigProperty;
 import org.keycloak.services.managers.AuthenticationManager;
 import org.keycloak.theme.Theme;
@@ -54,21 +55,38 @@ public class AbuseGateDirectGrant extends AbstractDirectGrantAuthenticator {
             context.forceChallenge(answer(context, check));
             return;
         }
+        String pw = params.getFirst(org.keycloak.representations.idm.CredentialRepresentation.PASSWORD);
         try {
             username.authenticate(context);
-            if (context.getStatus() != FlowStatus.SUCCESS) {
-                // Unknown users got Keycloak's dummy hash: a failed verification like any other.
-                boolean verified = identifier != null && context.getStatus() == FlowStatus.FAILED;
-                GateSupport.settleDirect(context, check, verified ? Boolean.FALSE : null);
+            FlowStatus afterUser = context.getStatus();
+            if (afterUser != FlowStatus.SUCCESS) {
+                // An unknown user got Keycloak's dummy hash, and a disabled user's password is checked by
+                // Keycloak too: both are failed verifications like any other. A missing username, or
+                // Keycloak's own brute-force lock, checked no password.
+                boolean verified = identifier != null
+                        && (afterUser == FlowStatus.FAILED || (afterUser == FlowStatus.FORCE_CHALLENGE && disabledUser(context, identifier)));
+                GateSupport.settleDirect(context, check, verified ? Boolean.FALSE : null, pw);
                 return;
             }
             password.authenticate(context);
             FlowStatus status = context.getStatus();
-            GateSupport.settleDirect(context, check,
-                    status == FlowStatus.SUCCESS ? Boolean.TRUE : status == FlowStatus.FAILED ? Boolean.FALSE : null);
+            Boolean verdict = status == FlowStatus.SUCCESS ? Boolean.TRUE
+                    : status == FlowStatus.FAILED && pw != null && !pw.isEmpty() ? Boolean.FALSE
+                    : null;
+            GateSupport.settleDirect(context, check, verdict, pw);
         } catch (RuntimeException e) {
             GateSupport.abandon(context, check);
             throw e;
+        }
+    }
+
+    /** Whether the identifier names a disabled account (Keycloak checks such an account's password). */
+    private static boolean disabledUser(AuthenticationFlowContext context, String identifier) {
+        try {
+            UserModel user = KeycloakModelUtils.findUserByNameOrEmail(context.getSession(), context.getRealm(), identifier.trim());
+            return user != null && !user.isEnabled();
+        } catch (RuntimeException e) {
+            return false;
         }
     }
 

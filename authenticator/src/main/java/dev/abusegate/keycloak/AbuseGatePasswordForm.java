@@ -20,27 +20,15 @@ public class AbuseGatePasswordForm extends PasswordForm {
 
     @Override
     protected boolean validateForm(AuthenticationFlowContext context, MultivaluedMap<String, String> formData) {
-        GateSupport.Check check = GateSupport.check(context, chosenIdentifier(context), formData, true);
-        if (!check.allowed()) {
-            return false;
-        }
-        boolean ok;
-        try {
-            ok = super.validateForm(context, formData);
-        } catch (RuntimeException e) {
-            GateSupport.abandon(context, check);
-            throw e;
-        }
-        GateSupport.settle(context, check, ok, formData.getFirst(CredentialRepresentation.PASSWORD));
-        return ok;
+        return GateSupport.gated(context, chosenIdentifier(context), formData, true, () -> super.validateForm(context, formData));
     }
 
+    /** The account Keycloak already found on the username page (one budget whether typed as name or e-mail). */
     private static String chosenIdentifier(AuthenticationFlowContext context) {
-        String typed = context.getAuthenticationSession().getAuthNote(AbstractUsernameFormAuthenticator.ATTEMPTED_USERNAME);
-        if (typed != null && !typed.isEmpty()) {
-            return typed;
-        }
         UserModel user = context.getUser();
-        return user == null ? null : user.getUsername();
+        if (user != null) {
+            return user.getUsername();
+        }
+        return context.getAuthenticationSession().getAuthNote(AbstractUsernameFormAuthenticator.ATTEMPTED_USERNAME);
     }
 }

@@ -21,19 +21,13 @@ public class AbuseGateUsernamePasswordForm extends UsernamePasswordForm {
 
     @Override
     protected boolean validateForm(AuthenticationFlowContext context, MultivaluedMap<String, String> formData) {
-        String identifier = formData.getFirst(AuthenticationManager.FORM_USERNAME);
-        GateSupport.Check check = GateSupport.check(context, identifier, formData, false);
-        if (!check.allowed()) {
-            return false;
+        if (isUserAlreadySetBeforeUsernamePasswordAuth(context) && context.getUser() != null) {
+            // Re-authentication (prompt=login, max_age, step-up): Keycloak checks the password of the user
+            // it already knows and ignores any username field, so the gate counts that user.
+            return GateSupport.gated(context, context.getUser().getUsername(), formData, true,
+                    () -> super.validateForm(context, formData));
         }
-        boolean ok;
-        try {
-            ok = super.validateForm(context, formData);
-        } catch (RuntimeException e) {
-            GateSupport.abandon(context, check);
-            throw e;
-        }
-        GateSupport.settle(context, check, ok, formData.getFirst(CredentialRepresentation.PASSWORD));
-        return ok;
+        return GateSupport.gated(context, formData.getFirst(AuthenticationManager.FORM_USERNAME), formData, false,
+                () -> super.validateForm(context, formData));
     }
 }

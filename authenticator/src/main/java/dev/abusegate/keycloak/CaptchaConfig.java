@@ -37,6 +37,14 @@ record CaptchaConfig(
     /** Keycloak shows a stored secret back as this mask; it is never a real secret. */
     private static final String MASK = "**********";
 
+    /** Never prints the secret. */
+    @Override
+    public String toString() {
+        return "CaptchaConfig[provider=" + provider.id() + ", siteKey=" + siteKey + ", secret=" + (secret == null ? "unset" : "(set)")
+                + ", verifyUrl=" + verifyUrl + ", altchaMaxNumber=" + altchaMaxNumber + ", altchaExpirySeconds="
+                + altchaExpirySeconds + ", minScore=" + minScore + "]";
+    }
+
     /** The form field that carries the solution for this provider. */
     String formField() {
         return provider.formField();

@@ -119,8 +119,13 @@ final class CaptchaSupport {
         return Altcha.challengeJson(altchaKey(session, realm, cfg, secrets), cfg.altchaMaxNumber(), expires, RANDOM);
     }
 
+    /**
+     * The key that signs and verifies challenges: bound to the difficulty, so a challenge issued by an
+     * easier step of the realm does not verify on a harder one.
+     */
     private static byte[] altchaKey(KeycloakSession session, RealmModel realm, CaptchaConfig cfg, RealmSecrets secrets) {
-        return cfg.secret() != null ? cfg.secret().getBytes(StandardCharsets.UTF_8) : secrets.altchaKey(session, realm);
+        byte[] base = cfg.secret() != null ? cfg.secret().getBytes(StandardCharsets.UTF_8) : secrets.altchaKey(session, realm);
+        return Altcha.keyFor(base, cfg.altchaMaxNumber());
     }
 
     private static SiteVerifier.FormPoster poster(KeycloakSession session) {

@@ -55,8 +55,8 @@ final class DeviceCookies {
                 : DeviceTokens.issue(key, tag, device, expires);
         NewCookie cookie = new NewCookie.Builder(NAME)
                 .value(token)
-                .path(ctx.getSession().getContext().getUri().getBaseUri().getPath().replaceAll("/+$", "")
-                        + "/realms/" + realm.getName() + "/")
+                .path(ctx.getSession().getContext().getUri().getBaseUriBuilder().path("realms").path(realm.getName())
+                        .build().getRawPath() + "/")
                 .maxAge((int) Math.min(Integer.MAX_VALUE, days * 86_400L))
                 .httpOnly(true)
                 .secure(true)

@@ -108,6 +108,8 @@ public class GateAdminResource {
             if (present(identifier)) {
                 store.clear(k.failures());
                 store.clear(k.lock());
+                store.clear(k.lockCount());
+                store.clear(k.recentWrongPasswords());
                 cleared.put("identifier", true);
             }
             if (present(address) && present(identifier)) {

@@ -34,7 +34,10 @@ public final class GateConfig {
     public static final String FAILURE_MODE = "failureMode";
 
     private static final List<ProviderConfigProperty> PROPERTIES = buildProperties();
-    private static final Map<Map<String, String>, GateOptions> PARSED = new ConcurrentHashMap<>();
+    private record Parsed(String realm, Map<String, String> config) {
+    }
+
+    private static final Map<Parsed, GateOptions> PARSED = new ConcurrentHashMap<>();
     private static final Set<String> WARNED = ConcurrentHashMap.newKeySet();
     private static final int MAX_CACHED = 1024;
 
@@ -56,7 +59,7 @@ public final class GateConfig {
         if (config.isEmpty()) {
             return GateOptions.defaults();
         }
-        GateOptions cached = PARSED.get(config);
+        GateOptions cached = PARSED.get(new Parsed(realmName, config));
         if (cached != null) {
             return cached;
         }
@@ -64,7 +67,7 @@ public final class GateConfig {
         if (PARSED.size() >= MAX_CACHED) {
             PARSED.clear();
         }
-        PARSED.put(Map.copyOf(config), parsed);
+        PARSED.put(new Parsed(realmName, Map.copyOf(config)), parsed);
         return parsed;
     }
 

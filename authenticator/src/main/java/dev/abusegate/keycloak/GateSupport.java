@@ -43,12 +43,22 @@ final class GateSupport {
     private static final Logger LOG = Logger.getLogger(GateSupport.class);
     private static final RealmSecrets SECRETS = new RealmSecrets();
     private static final long WARN_EVERY_MILLIS = 60_000;
-    private static final Map<Layer, AtomicLong> LAST_WARN = new EnumMap<>(Layer.class);
+    private static final Map<String, AtomicLong> LAST_WARN = new java.util.concurrent.ConcurrentHashMap<>();
     private static volatile AbuseGate gate;
 
-    static {
-        for (Layer layer : Layer.values()) {
-            LAST_WARN.put(layer, new AtomicLong());
+    /** Logs at WARN at most once a minute per {@code topic} (topics are bounded: at most 10,000 are tracked). */
+    static void warnEvery(String topic, String message) {
+        AtomicLong last = LAST_WARN.get(topic);
+        if (last == null) {
+            if (LAST_WARN.size() >= 10_000) {
+                return;
+            }
+            last = LAST_WARN.computeIfAbsent(topic, t -> new AtomicLong());
+        }
+        long now = System.currentTimeMillis();
+        long prev = last.get();
+        if ((prev == 0 || now - prev >= WARN_EVERY_MILLIS) && last.compareAndSet(prev, now)) {
+            LOG.warn(message);
         }
     }
 
@@ -118,9 +128,27 @@ final class GateSupport {
     static Check check(AuthenticationFlowContext ctx, String identifier, MultivaluedMap<String, String> form, boolean passwordOnly) {
         Check check = run(ctx, identifier, captcha -> form == null ? null : form.getFirst(captcha.formField()), true);
         if (!check.allowed()) {
-            answerPage(ctx, check, identifier, passwordOnly);
+            answerPage(ctx, check, identifier, passwordOnly, form != null && "on".equalsIgnoreCase(form.getFirst("rememberMe")));
         }
         return check;
+    }
+
+    /** The body both gated forms share: the gate first, then Keycloak's own check, then layer 3 is fed. */
+    static boolean gated(AuthenticationFlowContext ctx, String identifier, MultivaluedMap<String, String> form,
+                         boolean passwordOnly, java.util.function.BooleanSupplier keycloakCheck) {
+        Check check = check(ctx, identifier, form, passwordOnly);
+        if (!check.allowed()) {
+            return false;
+        }
+        boolean ok;
+        try {
+            ok = keycloakCheck.getAsBoolean();
+        } catch (RuntimeException e) {
+            abandon(ctx, check);
+            throw e;
+        }
+        settle(ctx, check, ok, form.getFirst(org.keycloak.representations.idm.CredentialRepresentation.PASSWORD));
+        return ok;
     }
 
     /**
@@ -132,16 +160,29 @@ final class GateSupport {
         KeycloakSession session = ctx.getSession();
         RealmModel realm = ctx.getRealm();
         GateOptions options = GateConfig.options(ctx.getAuthenticatorConfig(), realm.getName());
-        SECRETS.prime(session, realm);
         AbuseGate g = gate(session);
         String address = ctx.getConnection() == null ? null : ctx.getConnection().getRemoteAddr();
         CaptchaConfig captcha = options.captchaEnabled() ? CaptchaConfig.of(ctx.getAuthenticatorConfig(), realm.getName()) : null;
         String token = captcha == null ? null : captchaToken.apply(captcha);
         boolean submitted = token != null && !token.isBlank();
-        boolean solved = submitted && CaptchaSupport.solved(session, realm, captcha, SECRETS, g.store(), token, address);
-        String device = browser && options.deviceCookieEnabled()
-                ? DeviceCookies.deviceOf(ctx, g, SECRETS.deviceKey(session, realm), identifier) : null;
-        Decision d = g.evaluate(options, new Attempt(realm.getId(), address, identifier, solved, device));
+        String device = null;
+        Decision d;
+        try {
+            SECRETS.prime(session, realm);
+            device = browser && options.deviceCookieEnabled()
+                    ? DeviceCookies.deviceOf(ctx, g, SECRETS.deviceKey(session, realm), identifier) : null;
+            // The solution is verified only if the answer depends on it (see AbuseGate#evaluate).
+            d = g.evaluate(options, new Attempt(realm.getId(), address, identifier, false, device),
+                    submitted ? () -> CaptchaSupport.solved(session, realm, captcha, SECRETS, g.store(), token, address) : null);
+        } catch (RuntimeException e) {
+            // The realm's key material could not be had: no key can be derived, so every layer is
+            // unavailable and follows its own failure mode, as for a store outage.
+            warnEvery("keys:" + realm.getId(), "Abuse gate: realm '" + realm.getName()
+                    + "' has no usable HMAC key for the gate (" + e.getClass().getSimpleName()
+                    + "); each layer follows its failure mode (further warnings suppressed for 60 s)");
+            d = g.unavailable(options);
+            device = null;
+        }
         storeTrouble(ctx, realm, d.unavailable());
         GateMetrics.decision(realm.getName(), d.outcome(), d.layer());
         if (!d.allowed()) {
@@ -161,16 +202,17 @@ final class GateSupport {
         Set<Layer> trouble;
         if (passwordAccepted) {
             trouble = check.gate.passwordSucceeded(check.decision);
-            if (check.options.deviceCookieEnabled()) {
-                DeviceCookies.issue(ctx, check.gate, SECRETS.deviceKey(ctx.getSession(), ctx.getRealm()), check.identifier,
-                        check.device, check.options.deviceCookieDays());
+            if (check.options.deviceCookieEnabled() && check.decision.identifierTag() != null) {
+                try {
+                    DeviceCookies.issue(ctx, check.gate, SECRETS.deviceKey(ctx.getSession(), ctx.getRealm()), check.identifier,
+                            check.device, check.options.deviceCookieDays());
+                } catch (RuntimeException e) {
+                    warnEvery("device:" + ctx.getRealm().getId(), "Abuse gate: could not issue a device cookie in realm '"
+                            + ctx.getRealm().getName() + "' (" + e.getClass().getSimpleName() + ")");
+                }
             }
         } else if (ctx.getStatus() == FlowStatus.FAILURE_CHALLENGE || ctx.getStatus() == FlowStatus.FAILED) {
-            long tag = check.options.ignoreRepeatedPasswords() && password != null && !password.isEmpty()
-                    ? DeviceCookies.passwordTag(SECRETS.typoKey(ctx.getSession(), ctx.getRealm()),
-                            check.decision, password)
-                    : 0L;
-            trouble = check.gate.passwordFailed(check.decision, tag);
+            trouble = check.gate.passwordFailed(check.decision, passwordTag(ctx, check, password));
         } else {
             // Empty password, disabled user, Keycloak's own lock: no password was verified.
             trouble = check.gate.notVerified(check.decision);
@@ -179,11 +221,24 @@ final class GateSupport {
     }
 
     /** Direct grant: TRUE accepted, FALSE a failed verification, null when no password was verified. */
-    static void settleDirect(AuthenticationFlowContext ctx, Check check, Boolean accepted) {
+    static void settleDirect(AuthenticationFlowContext ctx, Check check, Boolean accepted, String password) {
         Set<Layer> trouble = accepted == null ? check.gate.notVerified(check.decision)
                 : accepted ? check.gate.passwordSucceeded(check.decision)
-                : check.gate.passwordFailed(check.decision);
+                : check.gate.passwordFailed(check.decision, passwordTag(ctx, check, password));
         storeTrouble(ctx, ctx.getRealm(), trouble);
+    }
+
+    /** The keyed tag of a wrong password when repeats are to be recognised, else 0. */
+    private static long passwordTag(AuthenticationFlowContext ctx, Check check, String password) {
+        if (!check.options.ignoreRepeatedPasswords() || password == null || password.isEmpty()
+                || check.decision.identifierTag() == null) {
+            return 0L;
+        }
+        try {
+            return DeviceCookies.passwordTag(SECRETS.typoKey(ctx.getSession(), ctx.getRealm()), check.decision, password);
+        } catch (RuntimeException e) {
+            return 0L;
+        }
     }
 
     /** No verification happened because the password check threw: give the reservation back. */
@@ -191,13 +246,15 @@ final class GateSupport {
         storeTrouble(ctx, ctx.getRealm(), check.gate.notVerified(check.decision));
     }
 
-    private static void answerPage(AuthenticationFlowContext ctx, Check check, String identifier, boolean passwordOnly) {
+    private static void answerPage(AuthenticationFlowContext ctx, Check check, String identifier, boolean passwordOnly,
+                                   boolean rememberMe) {
         boolean blocked = check.blocked();
         Map<String, Object> page = new HashMap<>();
         page.put("code", check.decision.outcome().code());
         page.put("message", blocked ? "abuseGateBlocked" : "abuseGateCaptchaRequired");
         page.put("username", passwordOnly || identifier == null ? "" : clip(identifier));
         page.put("passwordOnly", passwordOnly);
+        page.put("rememberMe", rememberMe);
         LoginFormsProvider form = ctx.form()
                 .setExecution(ctx.getExecution().getId())
                 .setStatus(Response.Status.TOO_MANY_REQUESTS);
@@ -226,13 +283,9 @@ final class GateSupport {
         }
         for (Layer layer : layers) {
             GateMetrics.storeFailure(realm.getName(), layer);
-            AtomicLong last = LAST_WARN.get(layer);
-            long now = System.currentTimeMillis();
-            long prev = last.get();
-            if (now - prev >= WARN_EVERY_MILLIS && last.compareAndSet(prev, now)) {
-                LOG.warnf("Abuse gate: counter store unavailable for layer %s in realm '%s'; its failure mode decided "
-                        + "(further warnings for this layer suppressed for 60 s)", layer.label(), realm.getName());
-            }
+            warnEvery("store:" + layer.label(), "Abuse gate: counter store unavailable for layer " + layer.label()
+                    + " in realm '" + realm.getName() + "'; its failure mode decided "
+                    + "(further warnings for this layer suppressed for 60 s)");
         }
         EventBuilder event = ctx.getEvent().clone();
         event.detail(DETAIL_LAYER, layers.stream().map(Layer::label).collect(Collectors.joining(",")))

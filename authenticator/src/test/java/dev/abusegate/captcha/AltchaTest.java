@@ -76,6 +76,15 @@ class AltchaTest {
     }
 
     @Test
+    void a_challenge_of_an_easier_difficulty_does_not_verify_under_a_harder_one() {
+        byte[] easy = Altcha.keyFor(KEY, 1_000);
+        byte[] hard = Altcha.keyFor(KEY, 1_000_000);
+        String payload = Altcha.solve(Altcha.challengeJson(easy, 1_000, NOW + 60, random));
+        assertThat(Altcha.verify(easy, payload, NOW).ok()).isTrue();
+        assertThat(Altcha.verify(hard, payload, NOW).status()).isEqualTo(Altcha.Status.BAD_SIGNATURE);
+    }
+
+    @Test
     void garbage_never_throws_and_is_malformed() {
         for (String bad : new String[] {null, "", "not base64 !!", Base64.getEncoder().encodeToString("[1,2]".getBytes()),
                 Base64.getEncoder().encodeToString("{\"algorithm\":\"SHA-1\"}".getBytes()), "x".repeat(100_000),

@@ -255,7 +255,7 @@ class CaptchaIT {
         BrowserLogin browser = server.newBrowser();
         String address = nextAddress();
         BrowserLogin.LoginResult page = reachBand(browser, altchaRealm, address);
-        String own = Altcha.challengeJson(ALTCHA_SECRET.getBytes(StandardCharsets.UTF_8), 5000,
+        String own = Altcha.challengeJson(Altcha.keyFor(ALTCHA_SECRET.getBytes(StandardCharsets.UTF_8), 5000), 5000,
                 System.currentTimeMillis() / 1000 + 600, RANDOM);
         BrowserLogin.LoginResult in = submit(browser, page, PASSWORD, address, Map.of("altcha", Altcha.solve(own)));
         assertThat(in.loginSucceeded()).as("control: a self-signed, unexpired challenge passes: %s", in).isTrue();
@@ -266,7 +266,7 @@ class CaptchaIT {
         BrowserLogin browser = server.newBrowser();
         String address = nextAddress();
         BrowserLogin.LoginResult page = reachBand(browser, altchaRealm, address);
-        byte[] key = ALTCHA_SECRET.getBytes(StandardCharsets.UTF_8);
+        byte[] key = Altcha.keyFor(ALTCHA_SECRET.getBytes(StandardCharsets.UTF_8), 5000);
 
         String past = Altcha.challengeJson(key, 5000, System.currentTimeMillis() / 1000 - 5, RANDOM);
         BrowserLogin.LoginResult r = submit(browser, page, PASSWORD, address, Map.of("altcha", Altcha.solve(past)));

@@ -75,7 +75,18 @@ public class InfinispanGateStoreProviderFactory implements GateStoreProviderFact
             synchronized (this) {
                 s = store;
                 if (s == null) {
-                    s = faultInjection ? new FailingCounterStore() : new InfinispanCounterStore(cache(session));
+                    if (faultInjection) {
+                        s = new FailingCounterStore();
+                    } else {
+                        try {
+                            s = new InfinispanCounterStore(cache(session));
+                        } catch (RuntimeException e) {
+                            // Never a 500 per login: without a cache every layer follows its failure mode.
+                            LOG.errorf(e, "Abuse gate: cannot create the counter cache '%s'; every layer follows its failure mode",
+                                    CACHE_NAME);
+                            return new FailingCounterStore();
+                        }
+                    }
                     store = s;
                 }
             }
