@@ -232,6 +232,10 @@ public final class LoadDriver {
         }
 
         Map<String, List<Phase>> results = new LinkedHashMap<>();
+        for (String name : List.of("GET login page (gate-block-app)", "POST blocked (gate, 429)", "GET login page (stock-app)",
+                "POST wrong password (stock, argon2)", "GET login page (gate-allow-app)", "POST wrong password (gate allowed, argon2)")) {
+            results.put(name, new ArrayList<>());
+        }
         Map<String, List<Double>> med = new LinkedHashMap<>();
         Map<String, List<Double>> p90 = new LinkedHashMap<>();
         List<String> latencyErrors = new ArrayList<>();
@@ -241,10 +245,17 @@ public final class LoadDriver {
             long t0 = System.nanoTime();
             List<Form> blockForms = collect(into, "GET login page (gate-block-app)", "gate-block-app", BLOCK_N, i -> BLOCKED_ADDRESS);
             postAll(into, "POST blocked (gate, 429)", blockForms, "blocked");
-            List<Form> stockForms = collect(into, "GET login page (stock-app)", "stock-app", VERIFY_N, i -> "198.51.100." + (1 + i % 200));
-            postAll(into, "POST wrong password (stock, argon2)", stockForms, "invalid");
-            List<Form> allowForms = collect(into, "GET login page (gate-allow-app)", "gate-allow-app", VERIFY_N, i -> "192.0.2." + (1 + i % 200));
-            postAll(into, "POST wrong password (gate allowed, argon2)", allowForms, "invalid");
+            // Stock and gate-allowed phases swap places every round, so that neither always pays for the
+            // garbage (argon2 allocates its memory blocks per hash) or JIT work the other one left behind.
+            for (int side = 0; side < 2; side++) {
+                if ((side + r) % 2 == 1) {
+                    List<Form> stockForms = collect(into, "GET login page (stock-app)", "stock-app", VERIFY_N, i -> "198.51.100." + (1 + i % 200));
+                    postAll(into, "POST wrong password (stock, argon2)", stockForms, "invalid");
+                } else {
+                    List<Form> allowForms = collect(into, "GET login page (gate-allow-app)", "gate-allow-app", VERIFY_N, i -> "192.0.2." + (1 + i % 200));
+                    postAll(into, "POST wrong password (gate allowed, argon2)", allowForms, "invalid");
+                }
+            }
             latency(warm ? new LinkedHashMap<>() : med, warm ? new LinkedHashMap<>() : p90, latencyErrors);
             System.out.printf("%s %d done in %.1f s%n", warm ? "warm-up round" : "round", r, (System.nanoTime() - t0) / 1e9);
             for (Map.Entry<String, List<Phase>> e : into.entrySet()) {
