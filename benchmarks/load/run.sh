@@ -5,7 +5,7 @@
 #   ROUNDS=5 benchmarks/load/run.sh        rounds per measurement (default 5)
 #   CONCURRENCY=8 ...                      load driver workers for the throughput phases (default 8)
 #   OUT=dir ...                            where to write the raw output (default benchmarks/load/target/results)
-#   DRIVER_OPTS="-DblockN=600 -DverifyN=40 -DlatencyN=20"   attempts per round (these are the defaults)
+#   DRIVER_OPTS="-DblockN=600 -DverifyN=40 -DlatencyN=60"   attempts per round (these are the defaults)
 #   JFR=1 ...                              record the server with JFR (settings=default) during the load
 #
 # Everything goes to 127.0.0.1 on free ports (never 8080/9000); X-Forwarded-For values are from the

@@ -40,7 +40,7 @@ public final class LoadDriver {
 
     static final int BLOCK_N = Integer.getInteger("blockN", 600);
     static final int VERIFY_N = Integer.getInteger("verifyN", 40);
-    static final int LATENCY_N = Integer.getInteger("latencyN", 20);
+    static final int LATENCY_N = Integer.getInteger("latencyN", 60);
     static final long PHASE_MAX_MS = Long.getLong("phaseMaxMs", 60_000);
     static final long CLK_TCK = Long.getLong("clkTck", 100);
 

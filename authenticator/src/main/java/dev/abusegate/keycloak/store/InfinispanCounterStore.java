@@ -94,6 +94,13 @@ public final class InfinispanCounterStore implements CounterStore {
         try {
             for (int i = 0; i < MAX_SPINS; i++) {
                 Object old = cache.get(key);
+                if (old instanceof Long && ((Long) old == member || cap <= 1)) {
+                    // One-member set that stays as it is (the common repeat): refresh the expiry only.
+                    if (cache.replace(key, old, old, windowMillis, TimeUnit.MILLISECONDS)) {
+                        return new DistinctView(1, (Long) old == member);
+                    }
+                    continue;
+                }
                 String s = members(old);
                 int at = indexOf(s, member);
                 int size = s.length() / MEMBER_CHARS;
