@@ -7,10 +7,15 @@ import org.infinispan.Cache;
 
 /**
  * Counters in an Infinispan cache. Values are plain {@link Long}s (counters; a lock holds its expiry
- * time) and {@link String}s (distinct sets: sorted 64-bit members, 16 hex digits each), which Keycloak's
+ * time; a distinct set of exactly one member holds that member) and {@link String}s (distinct sets of
+ * any other size: sorted 64-bit members, 16 hex digits each), which Keycloak's
  * ProtoStream marshaller handles without a schema and which compare by content, so the compare-and-set
  * loops below are exact on a distributed cache too. Expiry is Infinispan's lifespan, refreshed on
  * every write.
+ *
+ * <p>One-member sets are by far the most common (one address, one typed username) and a boxed Long
+ * takes 16 bytes of heap where a 16-character String takes 56, so they are stored as the Long. Both
+ * forms are read either way, so entries written by older versions keep working.
  */
 public final class InfinispanCounterStore implements CounterStore {
 
@@ -74,6 +79,9 @@ public final class InfinispanCounterStore implements CounterStore {
     @Override
     public DistinctView distinct(String key, long member, long nowMillis) {
         Object v = get(key);
+        if (v instanceof Long) {
+            return new DistinctView(1, (Long) v == member);
+        }
         if (!(v instanceof String)) {
             return DistinctView.EMPTY;
         }
@@ -86,7 +94,14 @@ public final class InfinispanCounterStore implements CounterStore {
         try {
             for (int i = 0; i < MAX_SPINS; i++) {
                 Object old = cache.get(key);
-                String s = old instanceof String ? (String) old : "";
+                if (old instanceof Long && ((Long) old == member || cap <= 1)) {
+                    // One-member set that stays as it is (the common repeat): refresh the expiry only.
+                    if (cache.replace(key, old, old, windowMillis, TimeUnit.MILLISECONDS)) {
+                        return new DistinctView(1, (Long) old == member);
+                    }
+                    continue;
+                }
+                String s = members(old);
                 int at = indexOf(s, member);
                 int size = s.length() / MEMBER_CHARS;
                 String next = s;
@@ -94,9 +109,10 @@ public final class InfinispanCounterStore implements CounterStore {
                     int ins = -at - 1;
                     next = s.substring(0, ins * MEMBER_CHARS) + hex(member) + s.substring(ins * MEMBER_CHARS);
                 }
+                Object value = setValue(next);
                 boolean done = old == null
-                        ? cache.putIfAbsent(key, next, windowMillis, TimeUnit.MILLISECONDS) == null
-                        : cache.replace(key, old, next, windowMillis, TimeUnit.MILLISECONDS);
+                        ? cache.putIfAbsent(key, value, windowMillis, TimeUnit.MILLISECONDS) == null
+                        : cache.replace(key, old, value, windowMillis, TimeUnit.MILLISECONDS);
                 if (done) {
                     return new DistinctView(next.length() / MEMBER_CHARS, at >= 0 || next != s);
                 }
@@ -154,6 +170,19 @@ public final class InfinispanCounterStore implements CounterStore {
         } catch (RuntimeException e) {
             throw new CounterStoreException("read failed", e);
         }
+    }
+
+    /** The members of a stored distinct set as sorted fixed-width hex: a Long is a one-member set. */
+    static String members(Object v) {
+        if (v instanceof String) {
+            return (String) v;
+        }
+        return v instanceof Long ? hex((Long) v) : "";
+    }
+
+    /** What to store for a set: its only member as a Long, otherwise the hex String. */
+    static Object setValue(String members) {
+        return members.length() == MEMBER_CHARS ? (Object) Long.parseUnsignedLong(members, 16) : members;
     }
 
     /** Binary search over fixed-width hex members; returns the index or {@code -(insertion point) - 1}. */

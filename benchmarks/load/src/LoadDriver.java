@@ -1,0 +1,372 @@
+import java.io.IOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Load driver for benchmarks/load/run.sh. Runs in its own JVM; talks to Keycloak on 127.0.0.1 only.
+ *
+ * <p>A login attempt is a GET of the login page (fresh cookie jar: the cookies of that GET only) and a
+ * POST of the form. The two steps are measured separately: a GET phase fetches N login pages (that is
+ * the "bare login-page GET" figure) and keeps their forms; the POST phase then posts exactly those
+ * forms. Server CPU comes from /proc/&lt;pid&gt;/stat (utime+stime) of the Keycloak JVM, read before
+ * and after each phase.
+ *
+ * <p>Usage: LoadDriver baseUrl keycloakJvmPid rounds concurrency
+ */
+public final class LoadDriver {
+
+    static final String REALM = "bench";
+    static final String USER = "bench";
+    static final String WRONG_PASSWORD = "not-the-password";
+    static final String BLOCKED_ADDRESS = "203.0.113.10";
+    static final Pattern ACTION = Pattern.compile("action=\"([^\"]*login-actions/authenticate[^\"]*)\"");
+
+    static final int BLOCK_N = Integer.getInteger("blockN", 600);
+    static final int VERIFY_N = Integer.getInteger("verifyN", 40);
+    static final int LATENCY_N = Integer.getInteger("latencyN", 60);
+    static final long PHASE_MAX_MS = Long.getLong("phaseMaxMs", 60_000);
+    static final long CLK_TCK = Long.getLong("clkTck", 100);
+
+    final String base;
+    final long pid;
+    final int concurrency;
+    final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .followRedirects(HttpClient.Redirect.NEVER).connectTimeout(Duration.ofSeconds(10)).build();
+
+    LoadDriver(String base, long pid, int concurrency) {
+        this.base = base;
+        this.pid = pid;
+        this.concurrency = concurrency;
+    }
+
+    record Form(String action, String cookies, String address) {
+    }
+
+    /** One phase's result. */
+    record Phase(String name, int ok, int errors, double seconds, double cpuSeconds, List<String> errorSamples) {
+        double perSecond() {
+            return ok / seconds;
+        }
+
+        double cpuPer1000() {
+            return ok == 0 ? Double.NaN : cpuSeconds * 1000.0 / ok;
+        }
+    }
+
+    // ---------------------------------------------------------------- HTTP steps
+
+    Form getLoginPage(String clientId, String address) throws IOException, InterruptedException {
+        String url = base + "/realms/" + REALM + "/protocol/openid-connect/auth?client_id=" + clientId
+                + "&response_type=code&scope=openid&redirect_uri=" + enc("http://127.0.0.1/cb");
+        HttpRequest req = HttpRequest.newBuilder(URI.create(url)).header("X-Forwarded-For", address)
+                .timeout(Duration.ofSeconds(30)).GET().build();
+        HttpResponse<String> r = http.send(req, HttpResponse.BodyHandlers.ofString());
+        if (r.statusCode() != 200) {
+            throw new IOException("GET " + r.statusCode());
+        }
+        Matcher m = ACTION.matcher(r.body());
+        if (!m.find()) {
+            throw new IOException("no login form");
+        }
+        StringBuilder cookies = new StringBuilder();
+        for (String sc : r.headers().allValues("set-cookie")) {
+            String nv = sc.split(";", 2)[0];
+            if (cookies.length() > 0) {
+                cookies.append("; ");
+            }
+            cookies.append(nv);
+        }
+        return new Form(m.group(1).replace("&amp;", "&"), cookies.toString(), address);
+    }
+
+    /** Posts the form; returns "blocked", "invalid" (wrong password page), or throws on anything else. */
+    String post(Form f, String password) throws IOException, InterruptedException {
+        String body = "username=" + enc(USER) + "&password=" + enc(password) + "&credentialId=";
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(f.action())).header("X-Forwarded-For", f.address())
+                .header("Content-Type", "application/x-www-form-urlencoded").timeout(Duration.ofSeconds(60))
+                .POST(HttpRequest.BodyPublishers.ofString(body));
+        if (!f.cookies().isEmpty()) {
+            b.header("Cookie", f.cookies());
+        }
+        HttpResponse<String> r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+        String s = r.body();
+        if (r.statusCode() == 429 && s.contains("data-code=\"blocked\"")) {
+            return "blocked";
+        }
+        if (r.statusCode() == 200 && s.contains("id=\"input-error")) {
+            return "invalid";
+        }
+        if (r.statusCode() == 302) {
+            return "login";
+        }
+        throw new IOException("POST " + r.statusCode() + " " + snippet(s));
+    }
+
+    // ---------------------------------------------------------------- phases
+
+    interface Step {
+        void run(int i) throws Exception;
+    }
+
+    Phase phase(String name, int n, Step step) throws InterruptedException {
+        AtomicInteger next = new AtomicInteger();
+        AtomicInteger ok = new AtomicInteger();
+        AtomicInteger errors = new AtomicInteger();
+        ConcurrentLinkedQueue<String> samples = new ConcurrentLinkedQueue<>();
+        long deadline = System.nanoTime() + PHASE_MAX_MS * 1_000_000L;
+        long cpu0 = cpuTicks();
+        long t0 = System.nanoTime();
+        Thread[] ts = new Thread[concurrency];
+        for (int w = 0; w < concurrency; w++) {
+            ts[w] = new Thread(() -> {
+                int i;
+                while ((i = next.getAndIncrement()) < n && System.nanoTime() < deadline) {
+                    try {
+                        step.run(i);
+                        ok.incrementAndGet();
+                    } catch (Exception e) {
+                        errors.incrementAndGet();
+                        if (samples.size() < 3) {
+                            samples.add(String.valueOf(e.getMessage()));
+                        }
+                    }
+                }
+            });
+            ts[w].start();
+        }
+        for (Thread t : ts) {
+            t.join();
+        }
+        double secs = (System.nanoTime() - t0) / 1e9;
+        double cpu = (cpuTicks() - cpu0) / (double) CLK_TCK;
+        return new Phase(name, ok.get(), errors.get(), secs, cpu, new ArrayList<>(samples));
+    }
+
+    List<Form> collect(Map<String, List<Phase>> results, String name, String clientId, int n, java.util.function.IntFunction<String> address)
+            throws InterruptedException {
+        Form[] forms = new Form[n];
+        Phase p = phase(name, n, i -> forms[i] = getLoginPage(clientId, address.apply(i)));
+        results.computeIfAbsent(name, k -> new ArrayList<>()).add(p);
+        List<Form> out = new ArrayList<>();
+        for (Form f : forms) {
+            if (f != null) {
+                out.add(f);
+            }
+        }
+        return out;
+    }
+
+    void postAll(Map<String, List<Phase>> results, String name, List<Form> forms, String expect) throws InterruptedException {
+        Phase p = phase(name, forms.size(), i -> {
+            String got = post(forms.get(i), WRONG_PASSWORD);
+            if (!got.equals(expect)) {
+                throw new IOException("expected " + expect + ", got " + got);
+            }
+        });
+        results.computeIfAbsent(name, k -> new ArrayList<>()).add(p);
+    }
+
+    /** Sequential, alternating gate/stock so both see the same background load; only the POST is timed. */
+    void latency(Map<String, List<Double>> medians, Map<String, List<Double>> p90s, List<String> errs) throws Exception {
+        double[] gate = new double[LATENCY_N];
+        double[] stock = new double[LATENCY_N];
+        for (int i = 0; i < LATENCY_N; i++) {
+            for (int side = 0; side < 2; side++) {
+                boolean g = (i + side) % 2 == 0;
+                String addr = "198.51.100." + (1 + (i % 200));
+                Form f = getLoginPage(g ? "gate-allow-app" : "stock-app", addr);
+                long t0 = System.nanoTime();
+                String got = post(f, WRONG_PASSWORD);
+                double ms = (System.nanoTime() - t0) / 1e6;
+                if (!got.equals("invalid")) {
+                    errs.add((g ? "gate" : "stock") + ": expected invalid, got " + got);
+                }
+                (g ? gate : stock)[i] = ms;
+            }
+        }
+        Arrays.sort(gate);
+        Arrays.sort(stock);
+        medians.computeIfAbsent("gate", k -> new ArrayList<>()).add(pct(gate, 50));
+        medians.computeIfAbsent("stock", k -> new ArrayList<>()).add(pct(stock, 50));
+        p90s.computeIfAbsent("gate", k -> new ArrayList<>()).add(pct(gate, 90));
+        p90s.computeIfAbsent("stock", k -> new ArrayList<>()).add(pct(stock, 90));
+    }
+
+    // ---------------------------------------------------------------- main
+
+    public static void main(String[] args) throws Exception {
+        LoadDriver d = new LoadDriver(args[0], Long.parseLong(args[1]), Integer.parseInt(args[3]));
+        int rounds = Integer.parseInt(args[2]);
+        d.run(rounds);
+    }
+
+    void run(int rounds) throws Exception {
+        System.out.printf("load driver: %s, Keycloak JVM pid %d, %d rounds (+1 warm-up), concurrency %d, "
+                + "per round: %d blocked, %d password-verifying (stock) and %d allowed (gate) attempts, latency %d+%d sequential%n",
+                base, pid, rounds, concurrency, BLOCK_N, VERIFY_N, VERIFY_N, LATENCY_N, LATENCY_N);
+
+        // Prime: the first attempt from BLOCKED_ADDRESS is let through (perIp.threshold=1); from then on it is blocked.
+        String primed = post(getLoginPage("gate-block-app", BLOCKED_ADDRESS), WRONG_PASSWORD);
+        System.out.println("priming attempt from " + BLOCKED_ADDRESS + " on gate-block-app: " + primed);
+        String check = post(getLoginPage("gate-block-app", BLOCKED_ADDRESS), WRONG_PASSWORD);
+        System.out.println("second attempt: " + check);
+        if (!check.equals("blocked")) {
+            throw new IllegalStateException("the gate-block flow does not block; check the realm import");
+        }
+
+        Map<String, List<Phase>> results = new LinkedHashMap<>();
+        for (String name : List.of("GET login page (gate-block-app)", "POST blocked (gate, 429)", "GET login page (stock-app)",
+                "POST wrong password (stock, argon2)", "GET login page (gate-allow-app)", "POST wrong password (gate allowed, argon2)")) {
+            results.put(name, new ArrayList<>());
+        }
+        Map<String, List<Double>> med = new LinkedHashMap<>();
+        Map<String, List<Double>> p90 = new LinkedHashMap<>();
+        List<String> latencyErrors = new ArrayList<>();
+        for (int r = 0; r <= rounds; r++) {
+            boolean warm = r == 0;
+            Map<String, List<Phase>> into = warm ? new LinkedHashMap<>() : results;
+            long t0 = System.nanoTime();
+            List<Form> blockForms = collect(into, "GET login page (gate-block-app)", "gate-block-app", BLOCK_N, i -> BLOCKED_ADDRESS);
+            postAll(into, "POST blocked (gate, 429)", blockForms, "blocked");
+            // Stock and gate-allowed phases swap places every round, so that neither always pays for the
+            // garbage (argon2 allocates its memory blocks per hash) or JIT work the other one left behind.
+            for (int side = 0; side < 2; side++) {
+                if ((side + r) % 2 == 1) {
+                    List<Form> stockForms = collect(into, "GET login page (stock-app)", "stock-app", VERIFY_N, i -> "198.51.100." + (1 + i % 200));
+                    postAll(into, "POST wrong password (stock, argon2)", stockForms, "invalid");
+                } else {
+                    List<Form> allowForms = collect(into, "GET login page (gate-allow-app)", "gate-allow-app", VERIFY_N, i -> "192.0.2." + (1 + i % 200));
+                    postAll(into, "POST wrong password (gate allowed, argon2)", allowForms, "invalid");
+                }
+            }
+            latency(warm ? new LinkedHashMap<>() : med, warm ? new LinkedHashMap<>() : p90, latencyErrors);
+            System.out.printf("%s %d done in %.1f s%n", warm ? "warm-up round" : "round", r, (System.nanoTime() - t0) / 1e9);
+            for (Map.Entry<String, List<Phase>> e : into.entrySet()) {
+                Phase p = e.getValue().get(e.getValue().size() - 1);
+                System.out.printf("    %-45s ok %5d err %3d  %7.2f s  %8.1f /s  cpu %6.2f s  %7.3f cpu-s/1000%s%n", p.name(), p.ok(),
+                        p.errors(), p.seconds(), p.perSecond(), p.cpuSeconds(), p.cpuPer1000(),
+                        p.errors() > 0 ? "  errors e.g. " + p.errorSamples() : "");
+            }
+            if (!warm) {
+                System.out.printf("    latency POST wrong password: gate median %.1f ms p90 %.1f ms | stock median %.1f ms p90 %.1f ms%n",
+                        last(med.get("gate")), last(p90.get("gate")), last(med.get("stock")), last(p90.get("stock")));
+            }
+        }
+
+        System.out.println();
+        System.out.println("=== Summary: median over " + rounds + " rounds [min .. max] ===");
+        System.out.println();
+        System.out.printf("| %-45s | %-28s | %-28s | %-6s |%n", "Phase (one HTTP request per attempt step)", "requests/s", "server CPU s per 1,000", "errors");
+        System.out.println("|" + "-".repeat(47) + "|" + "-".repeat(30) + "|" + "-".repeat(30) + "|" + "-".repeat(8) + "|");
+        Map<String, double[]> tput = new LinkedHashMap<>();
+        Map<String, double[]> cpu = new LinkedHashMap<>();
+        for (Map.Entry<String, List<Phase>> e : results.entrySet()) {
+            double[] t = e.getValue().stream().mapToDouble(Phase::perSecond).toArray();
+            double[] c = e.getValue().stream().mapToDouble(Phase::cpuPer1000).toArray();
+            int errs = e.getValue().stream().mapToInt(Phase::errors).sum();
+            tput.put(e.getKey(), t);
+            cpu.put(e.getKey(), c);
+            System.out.printf("| %-45s | %-28s | %-28s | %6d |%n", e.getKey(), fmt(t, 1), fmt(c, 3), errs);
+        }
+        System.out.println();
+        System.out.println("Latency of one POST, sequential (no concurrency), wrong password on both sides, ms:");
+        System.out.printf("| %-40s | %-26s | %-26s |%n", "Form", "median", "p90");
+        System.out.println("|" + "-".repeat(42) + "|" + "-".repeat(28) + "|" + "-".repeat(28) + "|");
+        System.out.printf("| %-40s | %-26s | %-26s |%n", "abuse-gate-username-password-form", fmt(arr(med.get("gate")), 1), fmt(arr(p90.get("gate")), 1));
+        System.out.printf("| %-40s | %-26s | %-26s |%n", "auth-username-password-form (stock)", fmt(arr(med.get("stock")), 1), fmt(arr(p90.get("stock")), 1));
+        if (!latencyErrors.isEmpty()) {
+            System.out.println("latency errors: " + latencyErrors.size() + " e.g. " + latencyErrors.subList(0, Math.min(3, latencyErrors.size())));
+        }
+
+        System.out.println();
+        System.out.println("=== Ratios (same run): ratio of medians, [min .. max] of the per-round ratios ===");
+        String blk = "POST blocked (gate, 429)";
+        String pw = "POST wrong password (stock, argon2)";
+        String get = "GET login page (gate-block-app)";
+        String allow = "POST wrong password (gate allowed, argon2)";
+        ratio("blocked POST/s  vs  password-verifying POST/s (target >= 20)", tput.get(blk), tput.get(pw));
+        ratio("blocked POST/s  vs  bare login-page GET/s      (target >= 0.8)", tput.get(blk), tput.get(get));
+        ratio("gate allowed POST latency median vs stock     (target <= 1.05)", arr(med.get("gate")), arr(med.get("stock")));
+        ratio("gate allowed POST latency p90    vs stock", arr(p90.get("gate")), arr(p90.get("stock")));
+        ratio("gate allowed POST/s vs stock POST/s (throughput)", tput.get(allow), tput.get(pw));
+        ratio("CPU per 1,000: password-verifying vs blocked", cpu.get(pw), cpu.get(blk));
+        ratio("CPU per 1,000: gate allowed vs stock", cpu.get(allow), cpu.get(pw));
+    }
+
+    static void ratio(String label, double[] a, double[] b) {
+        double[] per = new double[a.length];
+        for (int i = 0; i < a.length; i++) {
+            per[i] = a[i] / b[i];
+        }
+        Arrays.sort(per);
+        System.out.printf("  %-66s %8.3f  [%.3f .. %.3f]%n", label, median(a) / median(b), per[0], per[per.length - 1]);
+    }
+
+    // ---------------------------------------------------------------- helpers
+
+    long cpuTicks() {
+        try {
+            String s = Files.readString(Path.of("/proc/" + pid + "/stat"));
+            String[] f = s.substring(s.lastIndexOf(')') + 2).split(" ");
+            // after "pid (comm) ": f[0] is state (field 3); utime is field 14, stime field 15
+            return Long.parseLong(f[11]) + Long.parseLong(f[12]);
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot read /proc/" + pid + "/stat", e);
+        }
+    }
+
+    static String fmt(double[] v, int decimals) {
+        double[] s = v.clone();
+        Arrays.sort(s);
+        String f = "%." + decimals + "f";
+        return String.format(f + " [" + f + " .. " + f + "]", median(s), s[0], s[s.length - 1]);
+    }
+
+    static double median(double[] v) {
+        double[] s = v.clone();
+        Arrays.sort(s);
+        int n = s.length;
+        return n % 2 == 1 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+    }
+
+    /** Nearest-rank percentile of a sorted array. */
+    static double pct(double[] sorted, int p) {
+        int rank = (int) Math.ceil(p / 100.0 * sorted.length);
+        return sorted[Math.max(0, rank - 1)];
+    }
+
+    static double[] arr(List<Double> l) {
+        return l.stream().mapToDouble(Double::doubleValue).toArray();
+    }
+
+    static double last(List<Double> l) {
+        return l.get(l.size() - 1);
+    }
+
+    static String enc(String s) {
+        return URLEncoder.encode(s, StandardCharsets.UTF_8);
+    }
+
+    static String snippet(String s) {
+        String t = s.replaceAll("\\s+", " ");
+        int i = t.indexOf("<title>");
+        return i >= 0 ? t.substring(i, Math.min(t.length(), i + 120)) : t.substring(0, Math.min(120, t.length()));
+    }
+}

@@ -1,0 +1,73 @@
+package dev.abusegate.bench.store;
+
+import dev.abusegate.engine.CounterStore;
+import dev.abusegate.engine.CounterStore.DistinctView;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Checks InfinispanCounterStore's distinct sets against a TreeSet model on a real LOCAL cache, including
+ * entries in the older representation (a one-member set as a 16-hex String), so a change to how sets are
+ * stored can be shown to answer exactly as before. Exits non-zero on the first mismatch.
+ */
+public final class StoreCheck {
+
+    public static void main(String[] args) {
+        HeapPerKey.quietLogs();
+        Random rnd = new Random(42);
+        int checks = 0;
+        try (StoreFixture fx = new StoreFixture(100_000)) {
+            CounterStore store = fx.store;
+            for (int trial = 0; trial < 2000; trial++) {
+                String key = "realm/ids/trial" + trial;
+                TreeSet<Long> model = new TreeSet<>(Long::compareUnsigned);
+                int cap = 1 + rnd.nextInt(5);
+                long[] pool = new long[4 + rnd.nextInt(4)];
+                for (int i = 0; i < pool.length; i++) {
+                    pool[i] = rnd.nextLong();
+                }
+                if (trial % 3 == 0) { // an entry as older versions wrote it: one member as a 16-hex String
+                    fx.cache.put(key, hex(pool[0]), 60, TimeUnit.SECONDS);
+                    model.add(pool[0]);
+                }
+                for (int step = 0; step < 12; step++) {
+                    long m = pool[rnd.nextInt(pool.length)];
+                    DistinctView before = store.distinct(key, m, 0);
+                    check(before.size() == model.size() && before.contains() == model.contains(m), "distinct", key, model, before);
+                    boolean added = model.contains(m) || model.size() < cap;
+                    if (!model.contains(m) && model.size() < cap) {
+                        model.add(m);
+                    }
+                    DistinctView after = store.addDistinct(key, m, cap, 60_000, 0);
+                    check(after.size() == model.size() && after.contains() == added, "addDistinct", key, model, after);
+                    checks += 2;
+                }
+                for (long m : pool) {
+                    DistinctView v = store.distinct(key, m, 0);
+                    check(v.size() == model.size() && v.contains() == model.contains(m), "final distinct", key, model, v);
+                    checks++;
+                }
+            }
+            List<Object> kinds = new ArrayList<>();
+            fx.cache.values().forEach(v -> kinds.add(v.getClass().getSimpleName()));
+            System.out.printf("StoreCheck: %d checks passed; stored values: %d Long, %d String%n", checks,
+                    kinds.stream().filter("Long"::equals).count(), kinds.stream().filter("String"::equals).count());
+        }
+    }
+
+    /** The 16-hex-digit member form InfinispanCounterStore has always used inside set Strings. */
+    static String hex(long member) {
+        String h = Long.toHexString(member);
+        return "0000000000000000".substring(h.length()) + h;
+    }
+
+    static void check(boolean ok, String what, String key, TreeSet<Long> model, DistinctView got) {
+        if (!ok) {
+            System.out.println("MISMATCH " + what + " " + key + ": model size " + model.size() + ", got " + got);
+            System.exit(1);
+        }
+    }
+}
