@@ -9,8 +9,7 @@ import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.util.Base64;
 import java.util.HexFormat;
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
+import dev.abusegate.engine.Hmac;
 
 /**
  * ALTCHA proof of work, server side (the classic SHA-256 challenge the altcha 2.x widget solves).
@@ -38,13 +37,7 @@ public final class Altcha {
      * to {@code maxNumber}, so a challenge issued where solving is cheap does not verify where it is dear.
      */
     public static byte[] keyFor(byte[] secret, long maxNumber) {
-        try {
-            Mac mac = Mac.getInstance("HmacSHA256");
-            mac.init(new SecretKeySpec(secret, "HmacSHA256"));
-            return mac.doFinal(("altcha maxnumber=" + maxNumber).getBytes(StandardCharsets.UTF_8));
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException(e);
-        }
+        return Hmac.sha256(secret, ("altcha maxnumber=" + maxNumber).getBytes(StandardCharsets.UTF_8));
     }
 
     /** A new signed challenge as the JSON the widget's {@code challengejson} attribute takes. */
@@ -166,12 +159,6 @@ public final class Altcha {
     }
 
     static String hmacHex(byte[] key, String s) {
-        try {
-            Mac mac = Mac.getInstance("HmacSHA256");
-            mac.init(new SecretKeySpec(key, "HmacSHA256"));
-            return HEX.formatHex(mac.doFinal(s.getBytes(StandardCharsets.UTF_8)));
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException(e);
-        }
+        return HEX.formatHex(Hmac.sha256(key, s.getBytes(StandardCharsets.UTF_8)));
     }
 }

@@ -1,12 +1,9 @@
 package dev.abusegate.engine;
 
 import java.nio.charset.StandardCharsets;
-import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.util.Base64;
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 
 /**
  * Device cookies (OWASP "Slow Down Online Guessing Attacks with Device Cookies"). After a successful
@@ -85,12 +82,6 @@ public final class DeviceTokens {
     }
 
     private static String sign(byte[] key, String body) {
-        try {
-            Mac mac = Mac.getInstance("HmacSHA256");
-            mac.init(new SecretKeySpec(key, "HmacSHA256"));
-            return B64.encodeToString(mac.doFinal(body.getBytes(StandardCharsets.UTF_8)));
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException(e);
-        }
+        return B64.encodeToString(Hmac.sha256(key, body.getBytes(StandardCharsets.UTF_8)));
     }
 }

@@ -79,9 +79,9 @@ record CaptchaConfig(
                     provider.id() + " needs both captcha.siteKey and captcha.secret; no solution can verify until both are set");
         }
         return new CaptchaConfig(provider, trimmed(c.get(SITE_KEY)), secret, url,
-                number(c, ALTCHA_MAX_NUMBER, DEFAULT_MAX_NUMBER, 1_000, 10_000_000, realm),
-                number(c, ALTCHA_EXPIRY_SECONDS, DEFAULT_EXPIRY_SECONDS, 30, 86_400, realm),
-                score(c, realm));
+                GateConfig.number(c, ALTCHA_MAX_NUMBER, DEFAULT_MAX_NUMBER, 1_000, 10_000_000, realm),
+                GateConfig.number(c, ALTCHA_EXPIRY_SECONDS, DEFAULT_EXPIRY_SECONDS, 30, 86_400, realm),
+                GateConfig.decimal(c, MIN_SCORE, DEFAULT_MIN_SCORE, 0, 1, realm));
     }
 
     private static String trimmed(String s) {
@@ -90,40 +90,6 @@ record CaptchaConfig(
         }
         String t = s.trim();
         return t.isEmpty() ? null : t;
-    }
-
-    private static long number(Map<String, String> c, String key, long def, long min, long max, String realm) {
-        String v = trimmed(c.get(key));
-        if (v == null) {
-            return def;
-        }
-        try {
-            long n = Long.parseLong(v);
-            if (n >= min && n <= max) {
-                return n;
-            }
-        } catch (NumberFormatException ignored) {
-            // reported below
-        }
-        GateConfig.warn(realm, key, "expected a whole number from " + min + " to " + max);
-        return def;
-    }
-
-    private static double score(Map<String, String> c, String realm) {
-        String v = trimmed(c.get(MIN_SCORE));
-        if (v == null) {
-            return DEFAULT_MIN_SCORE;
-        }
-        try {
-            double d = Double.parseDouble(v);
-            if (d >= 0 && d <= 1) {
-                return d;
-            }
-        } catch (NumberFormatException ignored) {
-            // reported below
-        }
-        GateConfig.warn(realm, MIN_SCORE, "expected a number from 0 to 1");
-        return DEFAULT_MIN_SCORE;
     }
 
     static List<ProviderConfigProperty> properties() {

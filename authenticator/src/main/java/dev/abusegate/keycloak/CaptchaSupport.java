@@ -17,8 +17,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 import org.apache.http.NameValuePair;
 import org.apache.http.client.config.RequestConfig;
 import org.apache.http.client.entity.UrlEncodedFormEntity;
@@ -45,8 +43,6 @@ final class CaptchaSupport {
     private static final int MAX_REPLY_BYTES = 64 * 1024;
     private static final long THIRD_PARTY_TOKEN_TTL_MILLIS = 600_000;
     /** Last WARN per realm, provider and kind of failure: one realm's trouble never hides another's. */
-    private static final Map<String, AtomicLong> LAST_WARN = new ConcurrentHashMap<>();
-    private static final int MAX_WARN_KEYS = 10_000;
 
     private CaptchaSupport() {
     }
@@ -162,24 +158,10 @@ final class CaptchaSupport {
     }
 
     private static void warn(RealmModel realm, CaptchaProvider provider, SiteVerifier.Status status) {
-        String key = realm.getId() + '/' + provider.id() + '/' + status;
-        AtomicLong last = LAST_WARN.get(key);
-        if (last == null) {
-            if (LAST_WARN.size() >= MAX_WARN_KEYS) {
-                LAST_WARN.clear();
-            }
-            last = LAST_WARN.computeIfAbsent(key, k -> new AtomicLong());
-        }
-        long now = System.currentTimeMillis();
-        long prev = last.get();
-        if (now - prev >= 60_000) {
-            if (!last.compareAndSet(prev, now)) {
-                return;
-            }
-            LOG.warnf("Abuse gate: %s verification failed in realm '%s' (%s); the captcha counts as unsolved "
-                    + "(further warnings of this kind for this realm suppressed for 60 s)", provider.id(), realm.getName(),
-                    status == SiteVerifier.Status.UNREACHABLE ? "endpoint unreachable or erroring" : "unexpected reply");
-        }
+        GateSupport.warnEvery("captcha:" + realm.getId() + '/' + provider.id() + '/' + status,
+                "Abuse gate: " + provider.id() + " verification failed in realm '" + realm.getName() + "' ("
+                        + (status == SiteVerifier.Status.UNREACHABLE ? "endpoint unreachable or erroring" : "unexpected reply")
+                        + "); the captcha counts as unsolved (further warnings of this kind for this realm suppressed for 60 s)");
     }
 
     private static String digest(String s) {

@@ -3,14 +3,12 @@ package dev.abusegate.keycloak;
 import dev.abusegate.engine.AbuseGate;
 import dev.abusegate.engine.Decision;
 import dev.abusegate.engine.DeviceTokens;
+import dev.abusegate.engine.Hmac;
 import jakarta.ws.rs.core.Cookie;
 import jakarta.ws.rs.core.NewCookie;
 import java.nio.charset.StandardCharsets;
-import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
 import java.util.Map;
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 import org.keycloak.authentication.AuthenticationFlowContext;
 import org.keycloak.models.RealmModel;
 
@@ -67,19 +65,12 @@ final class DeviceCookies {
 
     /** A keyed 64-bit tag of a wrong password for one identifier: never the password, never a plain hash. */
     static long passwordTag(byte[] key, Decision decision, String password) {
-        try {
-            Mac mac = Mac.getInstance("HmacSHA256");
-            mac.init(new SecretKeySpec(key, "HmacSHA256"));
-            mac.update(decision.identifierTag().getBytes(StandardCharsets.UTF_8));
-            mac.update((byte) 0);
-            byte[] d = mac.doFinal(password.getBytes(StandardCharsets.UTF_8));
-            long tag = 0;
-            for (int i = 0; i < 8; i++) {
-                tag = (tag << 8) | (d[i] & 0xffL);
-            }
-            return tag == 0 ? 1 : tag;
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException(e);
+        byte[] d = Hmac.sha256(key, decision.identifierTag().getBytes(StandardCharsets.UTF_8), new byte[] {0},
+                password.getBytes(StandardCharsets.UTF_8));
+        long tag = 0;
+        for (int i = 0; i < 8; i++) {
+            tag = (tag << 8) | (d[i] & 0xffL);
         }
+        return tag == 0 ? 1 : tag;
     }
 }

@@ -120,7 +120,7 @@ public final class GateConfig {
         return def;
     }
 
-    private static long number(Map<String, String> config, String key, long def, long min, long max, String realm) {
+    static long number(Map<String, String> config, String key, long def, long min, long max, String realm) {
         String v = raw(config, key);
         if (v == null || v.isEmpty()) {
             return def;
@@ -154,7 +154,7 @@ public final class GateConfig {
         return GateOptions.DEFAULT_CAPTCHA_FACTOR;
     }
 
-    private static double decimal(Map<String, String> config, String key, double def, double min, double max, String realm) {
+    static double decimal(Map<String, String> config, String key, double def, double min, double max, String realm) {
         String v = raw(config, key);
         if (v == null || v.isEmpty()) {
             return def;

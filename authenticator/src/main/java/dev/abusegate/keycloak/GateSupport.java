@@ -46,12 +46,12 @@ final class GateSupport {
     private static final Map<String, AtomicLong> LAST_WARN = new java.util.concurrent.ConcurrentHashMap<>();
     private static volatile AbuseGate gate;
 
-    /** Logs at WARN at most once a minute per {@code topic} (topics are bounded: at most 10,000 are tracked). */
+    /** Logs at WARN at most once a minute per {@code topic} (at most 10,000 topics are tracked at once). */
     static void warnEvery(String topic, String message) {
         AtomicLong last = LAST_WARN.get(topic);
         if (last == null) {
             if (LAST_WARN.size() >= 10_000) {
-                return;
+                LAST_WARN.clear();
             }
             last = LAST_WARN.computeIfAbsent(topic, t -> new AtomicLong());
         }

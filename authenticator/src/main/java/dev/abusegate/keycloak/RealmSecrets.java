@@ -1,14 +1,13 @@
 package dev.abusegate.keycloak;
 
+import dev.abusegate.engine.Hmac;
 import dev.abusegate.engine.SecretSource;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import javax.crypto.Mac;
 import javax.crypto.SecretKey;
-import javax.crypto.spec.SecretKeySpec;
 import org.keycloak.crypto.Algorithm;
 import org.keycloak.crypto.KeyUse;
 import org.keycloak.crypto.KeyWrapper;
@@ -83,13 +82,7 @@ final class RealmSecrets implements SecretSource {
     }
 
     private static byte[] derive(SecretKey key, byte[] label) {
-        try {
-            Mac mac = Mac.getInstance("HmacSHA256");
-            mac.init(new SecretKeySpec(key.getEncoded(), "HmacSHA256"));
-            return mac.doFinal(label);
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException("HmacSHA256 unavailable", e);
-        }
+        return Hmac.sha256(key.getEncoded(), label);
     }
 
     /** A realm without any HMAC key (an operator removed them all): still keyed per realm, but weaker. */
