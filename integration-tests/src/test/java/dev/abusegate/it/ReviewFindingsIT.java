@@ -1,0 +1,109 @@
+package dev.abusegate.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.abusegate.it.support.AdminClient;
+import dev.abusegate.it.support.BrowserLogin;
+import dev.abusegate.it.support.KeycloakServer;
+import dev.abusegate.it.support.RealmBuilder;
+import dev.abusegate.it.support.TokenClient;
+import java.net.http.HttpResponse;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Paths a code review found: re-authentication (Keycloak already knows the user and ignores any typed
+ * name), and the password grant's disabled accounts and empty passwords.
+ */
+class ReviewFindingsIT {
+
+    private static final String ALICE_PW = "alice-secret-1";
+    private static final String BOB_PW = "bob-secret-1";
+
+    private static KeycloakServer server;
+    private static AdminClient admin;
+    private static final List<String> realms = new ArrayList<>();
+
+    @BeforeAll
+    static void start() {
+        server = KeycloakServer.shared();
+        admin = server.admin();
+    }
+
+    @AfterAll
+    static void cleanUp() {
+        realms.forEach(admin::deleteRealm);
+        assertThat(server.abuseGateErrorLines()).isEmpty();
+    }
+
+    private static final Map<String, String> LOCKOUT_2 = Map.of("captcha.enabled", "false", "accountLockout.threshold", "2",
+            "perIp.threshold", "1000", "perIpAccount.threshold", "1000", "credentialStuffing.threshold", "1000");
+
+    /** A re-authentication (prompt=login) in a browser that already has a session: a password-only form. */
+    private static BrowserLogin.LoginResult reauthenticate(BrowserLogin browser, String realm, Map<String, String> fields,
+                                                           String address) {
+        HttpResponse<String> page = browser.rawGet(browser.authUrl(realm) + "&prompt=login", address);
+        String action = BrowserLogin.formAction(page.body());
+        assertThat(action).as("a login form for re-authentication: %s", page.statusCode()).isNotNull();
+        return browser.post(action, fields, address);
+    }
+
+    @Test
+    void re_authentication_counts_the_known_user_whatever_username_is_posted() {
+        String realm = admin.importRealm(RealmBuilder.named(RealmBuilder.uniqueName("reauth"))
+                .user("alice", ALICE_PW).user("bob", BOB_PW)
+                .gatedBrowserFlow("abuse-gate-username-password-form", LOCKOUT_2));
+        realms.add(realm);
+        BrowserLogin alice = server.newBrowser();
+        assertThat(alice.login(realm, "alice", ALICE_PW, "192.0.2.71").loginSucceeded()).isTrue();
+
+        // Two wrong passwords on re-authentication, each posting a different made-up username.
+        for (int i = 0; i < 2; i++) {
+            BrowserLogin.LoginResult r = reauthenticate(alice, realm,
+                    Map.of("username", "decoy-" + i, "password", "wrong-" + i, "credentialId", ""), "192.0.2.71");
+            assertThat(r.gateCode()).as("attempt %d", i + 1).isEmpty();
+        }
+        BrowserLogin.LoginResult locked = reauthenticate(alice, realm, Map.of("password", ALICE_PW, "credentialId", ""),
+                "192.0.2.71");
+        assertThat(locked.gateCode()).as("alice's failures were counted for alice").contains("blocked");
+        assertThat(locked.body()).as("the 429 page offers no username field to re-authentication")
+                .doesNotContain("name=\"username\"");
+        assertThat(server.newBrowser().login(realm, "alice", ALICE_PW, "198.51.100.71").gateCode())
+                .as("alice is locked from anywhere").contains("blocked");
+
+        // Nobody else's re-authentication is affected (no realm-wide empty identifier).
+        BrowserLogin bob = server.newBrowser();
+        assertThat(bob.login(realm, "bob", BOB_PW, "192.0.2.72").loginSucceeded()).isTrue();
+        BrowserLogin.LoginResult bobAgain = reauthenticate(bob, realm, Map.of("password", BOB_PW, "credentialId", ""),
+                "192.0.2.72");
+        assertThat(bobAgain.loginSucceeded()).as(bobAgain.toString()).isTrue();
+    }
+
+    @Test
+    void password_grant_counts_wrong_passwords_for_a_disabled_account_and_not_empty_passwords() {
+        String realm = admin.importRealm(RealmBuilder.named(RealmBuilder.uniqueName("dg-review"))
+                .user("alice", ALICE_PW).user("carol", "carol-secret-1")
+                .gatedDirectGrantFlow("abuse-gate-direct-grant", LOCKOUT_2));
+        realms.add(realm);
+        TokenClient tokens = new TokenClient(server.baseUrl());
+
+        for (int i = 0; i < 5; i++) {
+            TokenClient.TokenResponse empty = tokens.passwordGrant(realm, "alice", "", null, "192.0.2.81");
+            assertThat(empty.status()).as("empty password %d: Keycloak's own answer", i + 1).isNotEqualTo(429);
+        }
+        assertThat(tokens.passwordGrant(realm, "alice", ALICE_PW, null, "192.0.2.81").status())
+                .as("empty passwords never counted as failures").isEqualTo(200);
+
+        String carol = admin.findUserId(realm, "carol").orElseThrow();
+        admin.put("/admin/realms/" + AdminClient.seg(realm) + "/users/" + carol, Map.of("enabled", false));
+        tokens.passwordGrant(realm, "carol", "guess-1", null, "192.0.2.82");
+        tokens.passwordGrant(realm, "carol", "guess-2", null, "192.0.2.83");
+        TokenClient.TokenResponse third = tokens.passwordGrant(realm, "carol", "carol-secret-1", null, "192.0.2.84");
+        assertThat(third.status()).as("a disabled account's guesses count: %s", third).isEqualTo(429);
+        assertThat(third.json()).containsEntry("error", "blocked");
+    }
+}
