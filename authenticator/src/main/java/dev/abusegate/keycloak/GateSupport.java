@@ -11,10 +11,10 @@ import dev.abusegate.engine.TimeSource;
 import dev.abusegate.keycloak.store.GateStoreProvider;
 import jakarta.ws.rs.core.MultivaluedMap;
 import jakarta.ws.rs.core.Response;
-import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -43,7 +43,7 @@ final class GateSupport {
     private static final Logger LOG = Logger.getLogger(GateSupport.class);
     private static final RealmSecrets SECRETS = new RealmSecrets();
     private static final long WARN_EVERY_MILLIS = 60_000;
-    private static final Map<String, AtomicLong> LAST_WARN = new java.util.concurrent.ConcurrentHashMap<>();
+    private static final Map<String, AtomicLong> LAST_WARN = new ConcurrentHashMap<>();
     private static volatile AbuseGate gate;
 
     /** Logs at WARN at most once a minute per {@code topic} (at most 10,000 topics are tracked at once). */
