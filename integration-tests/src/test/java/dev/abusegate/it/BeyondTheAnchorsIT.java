@@ -2,49 +2,27 @@ package dev.abusegate.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.abusegate.it.support.AdminClient;
 import dev.abusegate.it.support.BrowserLogin;
-import dev.abusegate.it.support.KeycloakServer;
 import dev.abusegate.it.support.RealmBuilder;
-import java.util.ArrayList;
-import java.util.List;
+import dev.abusegate.it.support.SharedServerTest;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
  * Lockout-DoS resistance and smarter counting in a real Keycloak, through the browser flow: device
  * cookies, repeated identical wrong passwords, progressive lockout and the allowlist.
  */
-class BeyondTheAnchorsIT {
+class BeyondTheAnchorsIT extends SharedServerTest {
 
     private static final String FORM = "abuse-gate-username-password-form";
     private static final String DEVICE_COOKIE = "KC_ABUSE_GATE_DEVICE";
     private static final String PASSWORD = "alice-secret-1";
 
-    private static KeycloakServer server;
-    private static AdminClient admin;
-    private static final List<String> realms = new ArrayList<>();
-
-    @BeforeAll
-    static void start() {
-        server = KeycloakServer.shared();
-        admin = server.admin();
-    }
-
-    @AfterAll
-    static void cleanUp() {
-        realms.forEach(admin::deleteRealm);
-    }
-
-    private static String realm(String prefix, Map<String, String> config) {
-        String name = admin.importRealm(RealmBuilder.named(RealmBuilder.uniqueName(prefix))
+    private String realm(String prefix, Map<String, String> config) {
+        return importRealm(RealmBuilder.named(RealmBuilder.uniqueName(prefix))
                 .user("alice", PASSWORD)
                 .user("bob", "bob-secret-1")
                 .gatedBrowserFlow(FORM, config));
-        realms.add(name);
-        return name;
     }
 
     private static void lockAliceFromStrangers(String realm, int failures) {

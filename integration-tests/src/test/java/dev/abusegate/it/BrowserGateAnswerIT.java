@@ -5,12 +5,9 @@ import dev.abusegate.it.support.AdminClient;
 import dev.abusegate.it.support.BrowserLogin;
 import dev.abusegate.it.support.BrowserLogin.LoginResult;
 import dev.abusegate.it.support.GateIt;
-import dev.abusegate.it.support.KeycloakServer;
 import dev.abusegate.it.support.Metrics;
 import dev.abusegate.it.support.RealmBuilder;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
+import dev.abusegate.it.support.SharedServerTest;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -28,39 +25,14 @@ import static org.assertj.core.api.Assertions.assertThat;
  * 429 page (uniform, escaped, localized), the events and metrics, Keycloak's own brute-force detection
  * left alone, and counters kept per realm.
  */
-class BrowserGateAnswerIT {
+class BrowserGateAnswerIT extends SharedServerTest {
 
     private static final String PW = "Secret-pw-1";
     private static final Duration EVENT_WAIT = Duration.ofSeconds(15);
 
-    private static KeycloakServer server;
-    private static AdminClient admin;
-    private static long logMark;
-    private final List<String> realms = new ArrayList<>();
-
-    @BeforeAll
-    static void server() {
-        server = KeycloakServer.shared();
-        admin = server.admin();
-        logMark = server.logMark();
-    }
-
-    @AfterEach
-    void deleteRealms() {
-        realms.forEach(admin::deleteRealm);
-    }
-
-    @AfterAll
-    static void noErrorsFromTheGate() {
-        if (server != null) {
-            assertThat(GateIt.abuseGateErrorsSince(server, logMark)).isEmpty();
-        }
-    }
 
     private String realm(RealmBuilder b) {
-        String name = admin.importRealm(b);
-        realms.add(name);
-        return name;
+        return importRealm(b);
     }
 
     private static RealmBuilder users(String prefix, String... usernames) {

@@ -6,13 +6,10 @@ import dev.abusegate.it.support.BrowserLogin.LoginResult;
 import dev.abusegate.it.support.GateIt;
 import dev.abusegate.it.support.KeycloakServer;
 import dev.abusegate.it.support.RealmBuilder;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
+import dev.abusegate.it.support.SharedServerTest;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -24,39 +21,14 @@ import static org.assertj.core.api.Assertions.assertThat;
  * an imported realm JSON, a per-key fallback (and one WARN) for an invalid value, and the identity-first
  * variant ({@code abuse-gate-password-form} after Keycloak's Username Form).
  */
-class BrowserGateConfigIT {
+class BrowserGateConfigIT extends SharedServerTest {
 
     private static final String PW = "Secret-pw-1";
     private static final Duration WAIT = Duration.ofSeconds(15);
 
-    private static KeycloakServer server;
-    private static AdminClient admin;
-    private static long logMark;
-    private final List<String> realms = new ArrayList<>();
-
-    @BeforeAll
-    static void server() {
-        server = KeycloakServer.shared();
-        admin = server.admin();
-        logMark = server.logMark();
-    }
-
-    @AfterEach
-    void deleteRealms() {
-        realms.forEach(admin::deleteRealm);
-    }
-
-    @AfterAll
-    static void noErrorsFromTheGate() {
-        if (server != null) {
-            assertThat(GateIt.abuseGateErrorsSince(server, logMark)).isEmpty();
-        }
-    }
 
     private String realm(RealmBuilder b) {
-        String name = admin.importRealm(b);
-        realms.add(name);
-        return name;
+        return importRealm(b);
     }
 
     private static LoginResult attempt(String realm, String user, String password, String address) {
@@ -110,7 +82,7 @@ class BrowserGateConfigIT {
         String json = builder.toJson();
         assertThat(json).contains("\"authenticatorConfig\"").contains("\"perIpAccount.threshold\":\"2\"");
         String realm = admin.importRealm(json);
-        realms.add(realm);
+        deleteAfterTest(realm);
 
         Map<String, Object> exec = admin.executions(realm, RealmBuilder.GATED_BROWSER_FLOW).stream()
                 .filter(e -> GateIt.USERNAME_PASSWORD_FORM.equals(e.get("providerId"))).findFirst().orElseThrow();

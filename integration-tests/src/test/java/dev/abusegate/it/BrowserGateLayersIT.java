@@ -1,17 +1,11 @@
 package dev.abusegate.it;
 
-import dev.abusegate.it.support.AdminClient;
 import dev.abusegate.it.support.BrowserLogin.LoginResult;
 import dev.abusegate.it.support.GateIt;
-import dev.abusegate.it.support.KeycloakServer;
 import dev.abusegate.it.support.RealmBuilder;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
+import dev.abusegate.it.support.SharedServerTest;
 import org.junit.jupiter.api.Test;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 
 import static dev.abusegate.it.support.GateIt.quietConfig;
@@ -23,42 +17,16 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Keycloak, one layer at a time (the others set out of reach, captcha band off), addresses simulated with
  * X-Forwarded-For. Each attempt is a fresh browser: a new authentication session and no SSO cookie.
  */
-class BrowserGateLayersIT {
+class BrowserGateLayersIT extends SharedServerTest {
 
     private static final String ALICE_PW = "alice-Secret-1";
     private static final String BOB_PW = "bob-Secret-1";
 
-    private static KeycloakServer server;
-    private static AdminClient admin;
-    private static long logMark;
-    private final List<String> realms = new ArrayList<>();
-
-    @BeforeAll
-    static void server() {
-        server = KeycloakServer.shared();
-        admin = server.admin();
-        logMark = server.logMark();
-    }
-
-    @AfterEach
-    void deleteRealms() {
-        realms.forEach(admin::deleteRealm);
-    }
-
-    @AfterAll
-    static void noErrorsFromTheGate() {
-        if (server != null) {
-            assertThat(GateIt.abuseGateErrorsSince(server, logMark)).isEmpty();
-        }
-    }
-
     private String realm(String prefix, Map<String, String> config) {
-        String name = admin.importRealm(RealmBuilder.named(RealmBuilder.uniqueName(prefix))
+        return importRealm(RealmBuilder.named(RealmBuilder.uniqueName(prefix))
                 .user("alice", ALICE_PW)
                 .user("bob", BOB_PW)
                 .gatedBrowserFlow(GateIt.USERNAME_PASSWORD_FORM, config));
-        realms.add(name);
-        return name;
     }
 
     private static LoginResult attempt(String realm, String user, String password, String address) {

@@ -4,41 +4,22 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.abusegate.it.support.AdminClient;
 import dev.abusegate.it.support.BrowserLogin;
-import dev.abusegate.it.support.KeycloakServer;
 import dev.abusegate.it.support.RealmBuilder;
+import dev.abusegate.it.support.SharedServerTest;
 import dev.abusegate.it.support.TokenClient;
 import java.net.http.HttpResponse;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
  * Paths a code review found: re-authentication (Keycloak already knows the user and ignores any typed
  * name), and the password grant's disabled accounts and empty passwords.
  */
-class ReviewFindingsIT {
+class ReviewFindingsIT extends SharedServerTest {
 
     private static final String ALICE_PW = "alice-secret-1";
     private static final String BOB_PW = "bob-secret-1";
 
-    private static KeycloakServer server;
-    private static AdminClient admin;
-    private static final List<String> realms = new ArrayList<>();
-
-    @BeforeAll
-    static void start() {
-        server = KeycloakServer.shared();
-        admin = server.admin();
-    }
-
-    @AfterAll
-    static void cleanUp() {
-        realms.forEach(admin::deleteRealm);
-        assertThat(server.abuseGateErrorLines()).isEmpty();
-    }
 
     private static final Map<String, String> LOCKOUT_2 = Map.of("captcha.enabled", "false", "accountLockout.threshold", "2",
             "perIp.threshold", "1000", "perIpAccount.threshold", "1000", "credentialStuffing.threshold", "1000");
@@ -54,10 +35,9 @@ class ReviewFindingsIT {
 
     @Test
     void re_authentication_counts_the_known_user_whatever_username_is_posted() {
-        String realm = admin.importRealm(RealmBuilder.named(RealmBuilder.uniqueName("reauth"))
+        String realm = importRealm(RealmBuilder.named(RealmBuilder.uniqueName("reauth"))
                 .user("alice", ALICE_PW).user("bob", BOB_PW)
                 .gatedBrowserFlow("abuse-gate-username-password-form", LOCKOUT_2));
-        realms.add(realm);
         BrowserLogin alice = server.newBrowser();
         assertThat(alice.login(realm, "alice", ALICE_PW, "192.0.2.71").loginSucceeded()).isTrue();
 
@@ -85,10 +65,9 @@ class ReviewFindingsIT {
 
     @Test
     void password_grant_counts_wrong_passwords_for_a_disabled_account_and_not_empty_passwords() {
-        String realm = admin.importRealm(RealmBuilder.named(RealmBuilder.uniqueName("dg-review"))
+        String realm = importRealm(RealmBuilder.named(RealmBuilder.uniqueName("dg-review"))
                 .user("alice", ALICE_PW).user("carol", "carol-secret-1")
                 .gatedDirectGrantFlow("abuse-gate-direct-grant", LOCKOUT_2));
-        realms.add(realm);
         TokenClient tokens = new TokenClient(server.baseUrl());
 
         for (int i = 0; i < 5; i++) {
