@@ -167,7 +167,7 @@ public final class AbuseGate {
         long now = clock.millis();
         guard(p3, unavailable, () -> {
             if (o.ignoreRepeatedPasswords() && passwordTag != 0) {
-                String typos = d.keys.recentWrongPasswords();
+                CounterKey typos = d.keys.recentWrongPasswords();
                 if (store.distinct(typos, passwordTag, now).contains()) {
                     store.decrement(d.keys.failures(), p3.windowMillis(), now);
                     return 0L;
@@ -320,7 +320,7 @@ public final class AbuseGate {
     // The store calls of the hot path, each guarded by its layer's failure mode. Written out rather than
     // passed as lambdas: a capturing lambda per call was a measurable share of each decision's garbage.
 
-    private long count(LayerPolicy p, String key, long now, Set<Layer> unavailable) {
+    private long count(LayerPolicy p, CounterKey key, long now, Set<Layer> unavailable) {
         try {
             return store.count(key, now);
         } catch (RuntimeException e) {
@@ -328,7 +328,7 @@ public final class AbuseGate {
         }
     }
 
-    private long increment(LayerPolicy p, String key, long now, Set<Layer> unavailable) {
+    private long increment(LayerPolicy p, CounterKey key, long now, Set<Layer> unavailable) {
         try {
             return store.increment(key, p.windowMillis(), now);
         } catch (RuntimeException e) {

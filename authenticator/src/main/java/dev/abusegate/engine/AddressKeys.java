@@ -12,38 +12,128 @@ public final class AddressKeys {
     private AddressKeys() {
     }
 
-    /** The canonical key for a parseable address, or {@code null} when it is not an IP literal. */
+    /** The canonical text of a parseable address, or {@code null} when it is not an IP literal. */
     public static String canonical(String raw, int ipv6PrefixLength) {
+        Parsed p = parse(raw, ipv6PrefixLength);
+        return p == null ? null : CounterKey.subjectText(p.shape, p.hi, p.lo);
+    }
+
+    /** An address as bits: {@link CounterKey#IPV4} or {@link CounterKey#IPV6} plus the prefix length. */
+    static final class Parsed {
+        final int shape;
+        final long hi;
+        final long lo;
+
+        Parsed(int shape, long hi, long lo) {
+            this.shape = shape;
+            this.hi = hi;
+            this.lo = lo;
+        }
+    }
+
+    /** The address as bits (IPv6 cut to its prefix), or {@code null} when it is not an IP literal. */
+    static Parsed parse(String raw, int ipv6PrefixLength) {
         if (raw == null) {
             return null;
         }
-        String s = raw.trim();
-        if (s.isEmpty() || s.length() > 64) {
+        // what String.trim drops, without copying
+        int from = 0;
+        int to = raw.length();
+        while (from < to && raw.charAt(from) <= ' ') {
+            from++;
+        }
+        while (to > from && raw.charAt(to - 1) <= ' ') {
+            to--;
+        }
+        if (from == to || to - from > 64) {
             return null;
         }
-        if (s.startsWith("[") && s.endsWith("]")) {
-            s = s.substring(1, s.length() - 1);
+        if (to - from >= 2 && raw.charAt(from) == '[' && raw.charAt(to - 1) == ']') {
+            from++;
+            to--;
         }
-        if (s.indexOf(':') < 0) {
-            int[] v4 = parseIpv4(s);
-            if (v4 == null) {
-                return null;
-            }
-            // Already canonical (no leading zeros): the input is the key, no new string needed.
-            return hasLeadingZero(s) ? ipv4String(v4) : s;
+        int colon = raw.indexOf(':', from);
+        if (colon < 0 || colon >= to) {
+            long v4 = ipv4Bits(raw, from, to);
+            return v4 < 0 ? null : new Parsed(CounterKey.IPV4, 0, v4);
         }
-        int zone = s.indexOf('%');
-        if (zone >= 0) {
-            s = s.substring(0, zone);
+        int zone = raw.indexOf('%', from);
+        if (zone >= 0 && zone < to) {
+            to = zone;
         }
-        int[] groups = parseIpv6(s);
+        int[] groups = ipv6Groups(raw, from, to);
         if (groups == null) {
             return null;
         }
         if (isIpv4Mapped(groups)) {
-            return ipv4String(new int[] {groups[6] >>> 8, groups[6] & 0xff, groups[7] >>> 8, groups[7] & 0xff});
+            return new Parsed(CounterKey.IPV4, 0, ((long) groups[6] << 16 | groups[7]) & 0xffffffffL);
         }
-        return ipv6Prefix(groups, ipv6PrefixLength);
+        long hi = (long) groups[0] << 48 | (long) groups[1] << 32 | (long) groups[2] << 16 | groups[3];
+        long lo = (long) groups[4] << 48 | (long) groups[5] << 32 | (long) groups[6] << 16 | groups[7];
+        int p = Math.max(0, Math.min(128, ipv6PrefixLength));
+        hi = p >= 64 ? hi : p == 0 ? 0 : hi & (-1L << (64 - p));
+        lo = p <= 64 ? 0 : lo & (-1L << (128 - p));
+        return new Parsed(CounterKey.IPV6 + p, hi, lo);
+    }
+
+    /**
+     * RFC 4291 text form in {@code s[from, to)}: groups of one to four hex digits, at most one "::", an
+     * optional trailing dotted quad. Returns the eight 16-bit groups, or {@code null}. One pass, no copies.
+     */
+    static int[] ipv6Groups(String s, int from, int to) {
+        int[] g = new int[8];
+        int n = 0;
+        int gap = -1; // where "::" stands, in groups
+        int i = from;
+        if (i + 1 < to && s.charAt(i) == ':' && s.charAt(i + 1) == ':') {
+            gap = 0;
+            i += 2;
+        }
+        while (i < to) {
+            int start = i;
+            int v = 0;
+            int d;
+            while (i < to && (d = hexDigit(s.charAt(i))) >= 0) {
+                v = (v << 4) | d;
+                i++;
+            }
+            if (i < to && s.charAt(i) == '.') {
+                long v4 = ipv4Bits(s, start, to);
+                if (v4 < 0 || n > 6) {
+                    return null;
+                }
+                g[n++] = (int) (v4 >>> 16);
+                g[n++] = (int) v4 & 0xffff;
+                break;
+            }
+            if (i == start || i - start > 4 || n == 8) {
+                return null;
+            }
+            g[n++] = v;
+            if (i == to) {
+                break;
+            }
+            if (s.charAt(i) != ':' || ++i == to) {
+                return null;
+            }
+            if (s.charAt(i) == ':') {
+                if (gap >= 0) {
+                    return null;
+                }
+                gap = n;
+                i++;
+            }
+        }
+        if (gap < 0) {
+            return n == 8 ? g : null;
+        }
+        if (n > 7) {
+            return null;
+        }
+        int tail = n - gap;
+        System.arraycopy(g, gap, g, 8 - tail, tail);
+        java.util.Arrays.fill(g, gap, 8 - tail, 0);
+        return g;
     }
 
     private static boolean isIpv4Mapped(int[] g) {
@@ -55,151 +145,32 @@ public final class AddressKeys {
         return g[5] == 0xffff;
     }
 
-    /** Whether a parsed dotted quad has a part written with a leading zero ("01"). */
-    private static boolean hasLeadingZero(String s) {
-        for (int i = 0; i < s.length() - 1; i++) {
-            if (s.charAt(i) == '0' && (i == 0 || s.charAt(i - 1) == '.') && s.charAt(i + 1) != '.') {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private static String ipv4String(int[] v4) {
-        return v4[0] + "." + v4[1] + "." + v4[2] + "." + v4[3];
-    }
-
-    private static final char[] HEX = "0123456789abcdef".toCharArray();
-
-    private static String ipv6Prefix(int[] groups, int prefix) {
-        // eight groups in lower-case hex without leading zeros, then "/prefix": at most 39 + 4 chars
-        char[] out = new char[48];
-        int n = 0;
-        int bitsLeft = prefix;
-        for (int i = 0; i < 8; i++) {
-            int g;
-            if (bitsLeft >= 16) {
-                g = groups[i];
-            } else if (bitsLeft <= 0) {
-                g = 0;
-            } else {
-                g = groups[i] & (0xffff << (16 - bitsLeft)) & 0xffff;
-            }
-            bitsLeft -= 16;
-            if (i > 0) {
-                out[n++] = ':';
-            }
-            boolean started = false;
-            for (int shift = 12; shift >= 0; shift -= 4) {
-                int d = (g >>> shift) & 0xf;
-                if (d != 0 || started || shift == 0) {
-                    out[n++] = HEX[d];
-                    started = true;
-                }
-            }
-        }
-        out[n++] = '/';
-        if (prefix >= 100) {
-            out[n++] = (char) ('0' + prefix / 100);
-        }
-        if (prefix >= 10) {
-            out[n++] = (char) ('0' + (prefix / 10) % 10);
-        }
-        out[n++] = (char) ('0' + prefix % 10);
-        return new String(out, 0, n);
-    }
-
-    /** Strict dotted quad: four decimal parts of one to three digits, each at most 255. */
-    static int[] parseIpv4(String s) {
-        int[] out = new int[4];
+    /** Strict dotted quad in {@code s[from, to)} as an unsigned 32-bit value, or -1. */
+    private static long ipv4Bits(String s, int from, int to) {
+        long out = 0;
         int part = 0;
         int digits = 0;
         int value = 0;
-        for (int i = 0; i <= s.length(); i++) {
-            char c = i < s.length() ? s.charAt(i) : '.';
+        for (int i = from; i <= to; i++) {
+            char c = i < to ? s.charAt(i) : '.';
             if (c >= '0' && c <= '9') {
                 value = value * 10 + (c - '0');
                 if (++digits > 3 || value > 255) {
-                    return null;
+                    return -1;
                 }
             } else if (c == '.') {
                 if (digits == 0 || part > 3) {
-                    return null;
+                    return -1;
                 }
-                out[part++] = value;
+                out = out << 8 | value;
+                part++;
                 digits = 0;
                 value = 0;
             } else {
-                return null;
+                return -1;
             }
         }
-        return part == 4 ? out : null;
-    }
-
-    /** RFC 4291 text form, with "::" and an optional trailing dotted quad. Returns eight 16-bit groups. */
-    static int[] parseIpv6(String s) {
-        int dc = s.indexOf("::");
-        if (dc >= 0 && s.indexOf("::", dc + 1) >= 0) {
-            return null;
-        }
-        int[] head;
-        int[] tail;
-        if (dc >= 0) {
-            head = parseGroups(s.substring(0, dc), false);
-            tail = parseGroups(s.substring(dc + 2), true);
-            if (head == null || tail == null || head.length + tail.length > 7) {
-                return null;
-            }
-        } else {
-            head = parseGroups(s, true);
-            tail = new int[0];
-            if (head == null || head.length != 8) {
-                return null;
-            }
-        }
-        int[] out = new int[8];
-        System.arraycopy(head, 0, out, 0, head.length);
-        System.arraycopy(tail, 0, out, 8 - tail.length, tail.length);
-        return out;
-    }
-
-    private static int[] parseGroups(String s, boolean allowTrailingIpv4) {
-        if (s.isEmpty()) {
-            return new int[0];
-        }
-        String[] parts = s.split(":", -1);
-        int[] tmp = new int[parts.length + 1];
-        int n = 0;
-        for (int i = 0; i < parts.length; i++) {
-            String p = parts[i];
-            if (allowTrailingIpv4 && i == parts.length - 1 && p.indexOf('.') >= 0) {
-                int[] v4 = parseIpv4(p);
-                if (v4 == null) {
-                    return null;
-                }
-                tmp[n++] = (v4[0] << 8) | v4[1];
-                tmp[n++] = (v4[2] << 8) | v4[3];
-                continue;
-            }
-            if (p.isEmpty() || p.length() > 4) {
-                return null;
-            }
-            int v = 0;
-            for (int j = 0; j < p.length(); j++) {
-                int d = hexDigit(p.charAt(j));
-                if (d < 0) {
-                    return null;
-                }
-                v = (v << 4) | d;
-            }
-            tmp[n++] = v;
-        }
-        if (n > 8) {
-            return null;
-        }
-        int[] out = new int[n];
-        System.arraycopy(tmp, 0, out, 0, n);
-        return out;
+        return part == 4 ? out : -1;
     }
 
     private static int hexDigit(char c) {

@@ -109,22 +109,17 @@ public final class Allowlist {
         if (s.length() > 64) {
             return null;
         }
-        if (s.indexOf(':') < 0) {
-            int[] v4 = AddressKeys.parseIpv4(s);
-            return v4 == null ? null : new byte[] {(byte) v4[0], (byte) v4[1], (byte) v4[2], (byte) v4[3]};
-        }
-        int[] g = AddressKeys.parseIpv6(s);
-        if (g == null) {
+        AddressKeys.Parsed p = AddressKeys.parse(s, 128);
+        if (p == null) {
             return null;
         }
-        boolean mapped = g[0] == 0 && g[1] == 0 && g[2] == 0 && g[3] == 0 && g[4] == 0 && g[5] == 0xffff;
-        if (mapped) {
-            return new byte[] {(byte) (g[6] >>> 8), (byte) g[6], (byte) (g[7] >>> 8), (byte) g[7]};
+        if (p.shape == CounterKey.IPV4) {
+            return new byte[] {(byte) (p.lo >>> 24), (byte) (p.lo >>> 16), (byte) (p.lo >>> 8), (byte) p.lo};
         }
         byte[] out = new byte[16];
         for (int i = 0; i < 8; i++) {
-            out[2 * i] = (byte) (g[i] >>> 8);
-            out[2 * i + 1] = (byte) g[i];
+            out[i] = (byte) (p.hi >>> (56 - 8 * i));
+            out[8 + i] = (byte) (p.lo >>> (56 - 8 * i));
         }
         return out;
     }

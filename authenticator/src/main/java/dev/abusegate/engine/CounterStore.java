@@ -9,39 +9,39 @@ package dev.abusegate.engine;
 public interface CounterStore {
 
     /** The current value of a counter, 0 when absent or expired. */
-    long count(String key, long nowMillis);
+    long count(CounterKey key, long nowMillis);
 
     /** Adds one and refreshes the expiry to {@code windowMillis} from now; returns the new value. */
-    long increment(String key, long windowMillis, long nowMillis);
+    long increment(CounterKey key, long windowMillis, long nowMillis);
 
     /** Gives one back (never below zero), refreshing the expiry. Absent counters stay absent. */
-    void decrement(String key, long windowMillis, long nowMillis);
+    void decrement(CounterKey key, long windowMillis, long nowMillis);
 
     /** Size of a distinct set, and whether it holds {@code member}. */
-    DistinctView distinct(String key, long member, long nowMillis);
+    DistinctView distinct(CounterKey key, long member, long nowMillis);
 
     /**
      * Adds {@code member} unless present or the set already holds {@code cap} members, and refreshes the
      * expiry either way; returns the size after, and whether the member is (now) in the set.
      */
-    DistinctView addDistinct(String key, long member, int cap, long windowMillis, long nowMillis);
+    DistinctView addDistinct(CounterKey key, long member, int cap, long windowMillis, long nowMillis);
 
     /** Sets a lock that expires {@code durationMillis} from now, whatever was there before. */
-    void lock(String key, long durationMillis, long nowMillis);
+    void lock(CounterKey key, long durationMillis, long nowMillis);
 
     /** Milliseconds until the lock expires, 0 when there is none. */
-    long lockRemainingMillis(String key, long nowMillis);
+    long lockRemainingMillis(CounterKey key, long nowMillis);
 
     /**
      * Milliseconds until the entry under {@code key} expires: 0 when absent, -1 when the store cannot
      * tell. For operators' lookups only; the layers never need it.
      */
-    default long remainingMillis(String key, long nowMillis) {
+    default long remainingMillis(CounterKey key, long nowMillis) {
         return -1;
     }
 
     /** Removes whatever is stored under the key. */
-    void clear(String key);
+    void clear(CounterKey key);
 
     /** A distinct set's size and whether it contains the member asked about. */
     record DistinctView(int size, boolean contains) {

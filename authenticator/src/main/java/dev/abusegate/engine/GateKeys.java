@@ -1,20 +1,18 @@
 package dev.abusegate.engine;
 
 import java.nio.charset.StandardCharsets;
-import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.text.Normalizer;
-import java.util.Base64;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 
 /**
  * Derives the counter keys for an attempt. Keys start with the realm, so realms never share a counter.
  * Identifiers are normalized (trim, NFKC, lower case in the root locale, capped) and then hashed with
- * HMAC-SHA256 under the realm's secret.
+ * SipHash-2-4-128 under a key derived from the realm's secret (HMAC-SHA256, once per realm); an address
+ * stays as its bits (IPv6 cut to its prefix). Key derivation allocates little and hashes once per
+ * identifier: it runs on every login attempt.
  */
 public final class GateKeys {
 
@@ -22,8 +20,6 @@ public final class GateKeys {
     public static final int MAX_IDENTIFIER_LENGTH = 255;
     /** Raw input beyond this is not even looked at: bounds the cost of normalizing hostile input. */
     static final int MAX_RAW_LENGTH = 4 * MAX_IDENTIFIER_LENGTH;
-
-    private static final Base64.Encoder B64 = Base64.getUrlEncoder().withoutPadding();
 
     private final SecretSource secrets;
     private final Map<String, RealmHasher> hashers = new ConcurrentHashMap<>();
@@ -65,60 +61,60 @@ public final class GateKeys {
     }
 
     public Keys forAttempt(String realm, String address, String identifier, int ipv6PrefixLength) {
-        RealmHasher hasher = hasher(realm);
-        String addr = addressKey(hasher, address, ipv6PrefixLength);
-        byte[] digest = hasher.digest(normalizeIdentifier(identifier));
-        String id = base64Url16(digest);
-        long member = 0;
-        for (int i = 0; i < 8; i++) {
-            member = (member << 8) | (digest[i] & 0xffL);
+        RealmHasher h = hasher(realm);
+        long[] id = h.identifier(identifier);
+        AddressKeys.Parsed a = AddressKeys.parse(address, ipv6PrefixLength);
+        CounterKey ip;
+        if (a != null) {
+            ip = new CounterKey(realm, h.number, CounterKey.Kind.IP, a.shape, a.hi, a.lo);
+        } else {
+            // Not an IP literal: keyed as itself (hashed, so the key stays short and printable), never as "everyone".
+            String raw = address == null ? "" : address;
+            if (raw.length() > MAX_RAW_LENGTH) {
+                raw = raw.substring(0, MAX_RAW_LENGTH);
+            }
+            long[] t = h.hash("addr:" + raw);
+            ip = h.key(CounterKey.Kind.IP, t[0], t[1]);
         }
-        return new Keys(
-                hasher.ipPrefix + addr,
-                hasher.pairPrefix + addr + '/' + id,
-                hasher.failPrefix + id,
-                hasher.lockPrefix + id,
-                hasher.idsPrefix + addr,
-                member,
-                id,
-                hasher.realmPrefix);
+        long[] pair = SipHash.hash128Words(h.k0, h.k1, PAIR_DOMAIN, ip.shape(), ip.hi(), ip.lo(), id[0], id[1]);
+        CounterKey failures = h.key(CounterKey.Kind.FAIL, id[0], id[1]);
+        return new Keys(ip, h.key(CounterKey.Kind.PAIR, pair[0], pair[1]), failures,
+                failures.as(CounterKey.Kind.LOCK), ip.as(CounterKey.Kind.IDS), id[0], id[1], h);
     }
 
     /** The keyed tag of an identifier (what device cookies bind to): never the identifier itself. */
     public String identifierTag(String realm, String identifier) {
-        return base64Url16(hasher(realm).digest(normalizeIdentifier(identifier)));
+        long[] id = hasher(realm).identifier(identifier);
+        return CounterKey.base64Url(id[0], id[1]);
     }
 
-    private static final char[] B64_URL = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".toCharArray();
+    /** Separates pair tags from every other use of the realm's key. */
+    private static final long PAIR_DOMAIN = 0x70616972_2f763100L; // "pair/v1\0"
 
-    /** The first 16 bytes in unpadded URL-safe Base64 (22 chars), as {@code Base64.getUrlEncoder().withoutPadding()}. */
-    static String base64Url16(byte[] b) {
-        char[] out = new char[22];
-        int o = 0;
-        for (int i = 0; i < 15; i += 3) {
-            int v = (b[i] & 0xff) << 16 | (b[i + 1] & 0xff) << 8 | (b[i + 2] & 0xff);
-            out[o++] = B64_URL[v >>> 18];
-            out[o++] = B64_URL[(v >>> 12) & 0x3f];
-            out[o++] = B64_URL[(v >>> 6) & 0x3f];
-            out[o++] = B64_URL[v & 0x3f];
+    /**
+     * The bytes an identifier is hashed as: its normalized form in UTF-8. For the common case, printable
+     * ASCII without surrounding blanks and within the cap, normalization is just ASCII lower case, done here
+     * without building strings; anything else goes through {@link #normalizeIdentifier}.
+     */
+    static byte[] identifierBytes(String raw) {
+        if (raw != null) {
+            int n = raw.length();
+            if (n > 0 && n <= MAX_IDENTIFIER_LENGTH && raw.charAt(0) > ' ' && raw.charAt(n - 1) > ' ') {
+                byte[] out = new byte[n];
+                int i = 0;
+                for (; i < n; i++) {
+                    char c = raw.charAt(i);
+                    if (c < 0x20 || c >= 0x7f) {
+                        break;
+                    }
+                    out[i] = (byte) (c >= 'A' && c <= 'Z' ? c + 32 : c);
+                }
+                if (i == n) {
+                    return out;
+                }
+            }
         }
-        int last = b[15] & 0xff;
-        out[o++] = B64_URL[last >>> 2];
-        out[o] = B64_URL[(last << 4) & 0x3f];
-        return new String(out);
-    }
-
-    private static String addressKey(RealmHasher hasher, String address, int ipv6PrefixLength) {
-        String canonical = AddressKeys.canonical(address, ipv6PrefixLength);
-        if (canonical != null) {
-            return canonical;
-        }
-        // Not an IP literal: keyed as itself, hashed so the key stays short and printable.
-        String raw = address == null ? "" : address;
-        if (raw.length() > MAX_RAW_LENGTH) {
-            raw = raw.substring(0, MAX_RAW_LENGTH);
-        }
-        return "?" + B64.encodeToString(java.util.Arrays.copyOf(hasher.digest("addr:" + raw), 12));
+        return normalizeIdentifier(raw).getBytes(StandardCharsets.UTF_8);
     }
 
     private RealmHasher hasher(String realm) {
@@ -128,69 +124,138 @@ public final class GateKeys {
         }
         RealmHasher h = hashers.get(realm);
         if (h == null || !MessageDigest.isEqual(h.secret, secret)) {
-            h = new RealmHasher(realm, secret.clone());
+            h = new RealmHasher(realm, secret);
             hashers.put(realm, h);
         }
         return h;
     }
 
     /**
-     * The keys of one attempt. {@code member} is the identifier's 64-bit tag in the distinct set,
-     * {@code identifierTag} its keyed 128-bit tag.
+     * The keys of one attempt. {@link #member()} is the identifier's 64-bit tag in the distinct set,
+     * {@link #identifierTag()} its keyed 128-bit tag.
      */
-    public record Keys(String perIp, String perIpAccount, String failures, String lock, String identifiers, long member,
-                       String identifierTag, String realmPrefix) {
+    public static final class Keys {
+        private final CounterKey perIp;
+        private final CounterKey perIpAccount;
+        private final CounterKey failures;
+        private final CounterKey lock;
+        private final CounterKey identifiers;
+        private final long idHi;
+        private final long idLo;
+        private final RealmHasher hasher;
+
+        Keys(CounterKey perIp, CounterKey perIpAccount, CounterKey failures, CounterKey lock, CounterKey identifiers,
+             long idHi, long idLo, RealmHasher hasher) {
+            this.perIp = perIp;
+            this.perIpAccount = perIpAccount;
+            this.failures = failures;
+            this.lock = lock;
+            this.identifiers = identifiers;
+            this.idHi = idHi;
+            this.idLo = idLo;
+            this.hasher = hasher;
+        }
+
+        /** Layer 1: attempts from the address. */
+        public CounterKey perIp() {
+            return perIp;
+        }
+
+        /** Layer 2: attempts for the address and identifier. */
+        public CounterKey perIpAccount() {
+            return perIpAccount;
+        }
+
+        /** Layer 3: failed verifications (the identifier's, or a known device's). */
+        public CounterKey failures() {
+            return failures;
+        }
+
+        /** Layer 3: the lock (the identifier's, or a known device's). */
+        public CounterKey lock() {
+            return lock;
+        }
+
+        /** Layer 4: the distinct identifiers the address tried. */
+        public CounterKey identifiers() {
+            return identifiers;
+        }
+
+        /** The identifier's member in layer 4's set. */
+        public long member() {
+            return idHi;
+        }
+
+        /** The identifier's keyed 128-bit tag, base64url: never the identifier itself. */
+        public String identifierTag() {
+            return CounterKey.base64Url(idHi, idLo);
+        }
 
         /** Layer 3 counted against a device's own budget instead of the account's shared one. */
         public Keys forDevice(String deviceId) {
-            return new Keys(perIp, perIpAccount, realmPrefix + "devfail/" + deviceId, realmPrefix + "devlock/" + deviceId,
-                    identifiers, member, identifierTag, realmPrefix);
+            long[] t = hasher.hash("device:" + deviceId);
+            CounterKey f = hasher.key(CounterKey.Kind.DEVICE_FAIL, t[0], t[1]);
+            return new Keys(perIp, perIpAccount, f, f.as(CounterKey.Kind.DEVICE_LOCK), identifiers, idHi, idLo, hasher);
         }
 
         /** How many times in a row the identifier has been locked (progressive lockout). */
-        public String lockCount() {
-            return realmPrefix + "locks/" + identifierTag;
+        public CounterKey lockCount() {
+            return hasher.key(CounterKey.Kind.LOCKS, idHi, idLo);
         }
 
         /** Keyed tags of the identifier's recent wrong passwords. */
-        public String recentWrongPasswords() {
-            return realmPrefix + "typos/" + identifierTag;
+        public CounterKey recentWrongPasswords() {
+            return hasher.key(CounterKey.Kind.TYPOS, idHi, idLo);
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            if (!(o instanceof Keys)) {
+                return false;
+            }
+            Keys k = (Keys) o;
+            return idHi == k.idHi && idLo == k.idLo && perIp.equals(k.perIp) && perIpAccount.equals(k.perIpAccount)
+                    && failures.equals(k.failures) && lock.equals(k.lock) && identifiers.equals(k.identifiers);
+        }
+
+        @Override
+        public int hashCode() {
+            return perIpAccount.hashCode() * 31 + failures.hashCode();
+        }
+
+        @Override
+        public String toString() {
+            return "Keys[" + perIp + ", " + perIpAccount + ", " + failures + "]";
         }
     }
 
-    private static final class RealmHasher {
+    /** One realm's SipHash key, derived once from its secret. */
+    static final class RealmHasher {
+        final String realm;
+        final int number;
         final byte[] secret;
-        final ThreadLocal<Mac> mac;
-        // the realm's key prefixes, built once: every key starts with the realm
-        final String realmPrefix;
-        final String ipPrefix;
-        final String pairPrefix;
-        final String failPrefix;
-        final String lockPrefix;
-        final String idsPrefix;
+        final long k0;
+        final long k1;
 
         RealmHasher(String realm, byte[] secret) {
-            this.secret = secret;
-            this.realmPrefix = realm + "/";
-            this.ipPrefix = realm + "/ip/";
-            this.pairPrefix = realm + "/pair/";
-            this.failPrefix = realm + "/fail/";
-            this.lockPrefix = realm + "/lock/";
-            this.idsPrefix = realm + "/ids/";
-            SecretKeySpec key = new SecretKeySpec(secret, "HmacSHA256");
-            this.mac = ThreadLocal.withInitial(() -> {
-                try {
-                    Mac m = Mac.getInstance("HmacSHA256");
-                    m.init(key);
-                    return m;
-                } catch (GeneralSecurityException e) {
-                    throw new IllegalStateException("HmacSHA256 unavailable", e);
-                }
-            });
+            this.realm = realm;
+            this.number = CounterKey.realmNumber(realm);
+            this.secret = secret.clone();
+            byte[] d = Hmac.sha256(secret, "abuse-gate/siphash-key/v1".getBytes(StandardCharsets.UTF_8));
+            this.k0 = SipHash.le64(d, 0);
+            this.k1 = SipHash.le64(d, 8);
         }
 
-        byte[] digest(String value) {
-            return mac.get().doFinal(value.getBytes(StandardCharsets.UTF_8));
+        CounterKey key(CounterKey.Kind kind, long hi, long lo) {
+            return new CounterKey(realm, number, kind, CounterKey.OPAQUE, hi, lo);
+        }
+
+        long[] identifier(String raw) {
+            return SipHash.hash128(k0, k1, identifierBytes(raw));
+        }
+
+        long[] hash(String value) {
+            return SipHash.hash128(k0, k1, value.getBytes(StandardCharsets.UTF_8));
         }
     }
 }

@@ -1,158 +1,324 @@
 package dev.abusegate.engine;
 
 import java.util.Arrays;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A counter store in one JVM's heap, on the gate's clock. Atomic per key. Meant for tests, benchmarks
- * and single-node experiments; the Keycloak adapter uses Infinispan. Expired entries are dropped when
- * touched and by {@link #purgeExpired(long)}.
+ * and single-node experiments; the Keycloak adapter uses Infinispan.
  *
- * <p>Entries are mutable but only ever changed inside the map's {@code compute} for their key (which
- * serializes writers per key); every result is taken inside that call. {@code expiresAt} is volatile and
- * written last, and readers read it first, so a reader never pairs a new value with a stale expiry. An
- * expired entry is never revived in place: a fresh one replaces it. Mutating in place keeps a long-lived
- * counter from turning into old-generation garbage on every increment.
+ * <p>Built so that a decision costs few cache misses and leaves no garbage behind: entries are not
+ * objects but eight {@code long}s (64 bytes) in open-addressing tables with linear probing, 64 tables,
+ * each guarded by its own monitor. Keys of one subject (an address's counter and distinct set, an
+ * identifier's failures and lock) hash to the same home slot and so sit side by side. A distinct set of
+ * up to three members lives in its entry; a larger one gets a sorted {@code long[]} of its own, replaced
+ * (never changed) when it grows. Expired or cleared entries read as absent, keep their slot for their
+ * key, and are dropped when a table is rebuilt (on growth, or by {@link #purgeExpired(long)}).
  */
 public final class InMemoryCounterStore implements CounterStore {
 
-    private static final long[] NO_MEMBERS = new long[0];
+    private static final int STRIPES = 64;
+    private static final int STRIPE_SHIFT = 64 - Integer.numberOfTrailingZeros(STRIPES);
+    private static final int MIN_CAPACITY = 16;
 
-    private final ConcurrentHashMap<String, Entry> map = new ConcurrentHashMap<>();
+    // One entry: W longs.
+    private static final int W = 8;
+    /** {@link CounterKey#meta()}; 0 marks an empty slot. */
+    private static final int META = 0;
+    private static final int HI = 1;
+    private static final int LO = 2;
+    private static final int EXPIRES = 3;
+    /** What the entry holds: COUNTER, LOCK or SET. */
+    private static final int TYPE = 4;
+    /** A counter's value; a set's size. */
+    private static final int VALUE = 5;
+    /** A small set's members, sorted: words MEMBERS .. MEMBERS + INLINE - 1. */
+    private static final int MEMBERS = 6;
+    private static final int INLINE = W - MEMBERS;
 
-    private abstract static class Entry {
-        volatile long expiresAt;
+    private static final long COUNTER = 0;
+    private static final long LOCK = 1;
+    private static final long SET = 2;
+    /** A cleared entry: nothing reads it. */
+    private static final long NONE = 3;
 
-        final boolean liveAt(long now) {
-            return expiresAt > now;
+    private final Stripe[] stripes = new Stripe[STRIPES];
+
+    public InMemoryCounterStore() {
+        for (int i = 0; i < STRIPES; i++) {
+            stripes[i] = new Stripe();
         }
     }
 
-    private static final class Counter extends Entry {
-        long value;
-    }
-
-    private static final class Members extends Entry {
-        /** Never changed once published; growing replaces the array. */
-        long[] sorted = NO_MEMBERS;
-    }
-
-    private static final class Lock extends Entry {
-        Lock(long expiresAt) {
-            this.expiresAt = expiresAt;
-        }
-    }
-
-    /** Carries a result out of a {@code compute} call. */
-    private static final class Result {
-        long value;
-        boolean flag;
+    private Stripe stripe(CounterKey key) {
+        return stripes[(int) (key.subjectHash() >>> STRIPE_SHIFT)];
     }
 
     @Override
-    public long count(String key, long nowMillis) {
-        Entry e = map.get(key);
-        if (e instanceof Counter && e.liveAt(nowMillis)) {
-            return ((Counter) e).value;
+    public long count(CounterKey key, long nowMillis) {
+        Stripe s = stripe(key);
+        synchronized (s) {
+            int b = s.find(key);
+            return b >= 0 && s.t[b + TYPE] == COUNTER && s.t[b + EXPIRES] > nowMillis ? s.t[b + VALUE] : 0;
         }
-        return 0;
     }
 
     @Override
-    public long increment(String key, long windowMillis, long nowMillis) {
-        Result r = new Result();
-        map.compute(key, (k, old) -> {
-            Counter c;
-            if (old instanceof Counter && old.liveAt(nowMillis)) {
-                c = (Counter) old;
-                c.value++;
-            } else {
-                c = new Counter();
-                c.value = 1;
+    public long increment(CounterKey key, long windowMillis, long nowMillis) {
+        Stripe s = stripe(key);
+        synchronized (s) {
+            int b = s.findOrAdd(key, nowMillis);
+            long[] t = s.t;
+            long v = t[b + TYPE] == COUNTER && t[b + EXPIRES] > nowMillis ? t[b + VALUE] + 1 : 1;
+            t[b + TYPE] = COUNTER;
+            t[b + VALUE] = v;
+            t[b + EXPIRES] = nowMillis + windowMillis;
+            return v;
+        }
+    }
+
+    @Override
+    public void decrement(CounterKey key, long windowMillis, long nowMillis) {
+        Stripe s = stripe(key);
+        synchronized (s) {
+            int b = s.find(key);
+            if (b < 0) {
+                return;
             }
-            c.expiresAt = nowMillis + windowMillis;
-            r.value = c.value;
-            return c;
-        });
-        return r.value;
-    }
-
-    @Override
-    public void decrement(String key, long windowMillis, long nowMillis) {
-        map.computeIfPresent(key, (k, old) -> {
-            if (!(old instanceof Counter) || !old.liveAt(nowMillis) || ((Counter) old).value <= 1) {
-                return null;
+            long[] t = s.t;
+            if (t[b + TYPE] != COUNTER || t[b + EXPIRES] <= nowMillis || t[b + VALUE] <= 1) {
+                s.expire(b);
+                return;
             }
-            Counter c = (Counter) old;
-            c.value--;
-            c.expiresAt = nowMillis + windowMillis;
-            return c;
-        });
-    }
-
-    @Override
-    public DistinctView distinct(String key, long member, long nowMillis) {
-        Entry e = map.get(key);
-        if (!(e instanceof Members) || !e.liveAt(nowMillis)) {
-            return DistinctView.EMPTY;
+            t[b + VALUE]--;
+            t[b + EXPIRES] = nowMillis + windowMillis;
         }
-        long[] s = ((Members) e).sorted;
-        return new DistinctView(s.length, Arrays.binarySearch(s, member) >= 0);
     }
 
     @Override
-    public DistinctView addDistinct(String key, long member, int cap, long windowMillis, long nowMillis) {
-        Result r = new Result();
-        map.compute(key, (k, old) -> {
-            Members m = old instanceof Members && old.liveAt(nowMillis) ? (Members) old : new Members();
-            long[] s = m.sorted;
-            int at = Arrays.binarySearch(s, member);
-            if (at < 0 && s.length < cap) {
-                int ins = -at - 1;
-                long[] grown = new long[s.length + 1];
-                System.arraycopy(s, 0, grown, 0, ins);
-                grown[ins] = member;
-                System.arraycopy(s, ins, grown, ins + 1, s.length - ins);
-                m.sorted = grown;
-                at = ins;
+    public DistinctView distinct(CounterKey key, long member, long nowMillis) {
+        Stripe s = stripe(key);
+        synchronized (s) {
+            int b = s.find(key);
+            if (b < 0 || s.t[b + TYPE] != SET || s.t[b + EXPIRES] <= nowMillis) {
+                return DistinctView.EMPTY;
             }
-            m.expiresAt = nowMillis + windowMillis;
-            r.value = m.sorted.length;
-            r.flag = at >= 0;
-            return m;
-        });
-        return new DistinctView((int) r.value, r.flag);
-    }
-
-    @Override
-    public void lock(String key, long durationMillis, long nowMillis) {
-        map.put(key, new Lock(nowMillis + durationMillis));
-    }
-
-    @Override
-    public long lockRemainingMillis(String key, long nowMillis) {
-        Entry e = map.get(key);
-        if (e instanceof Lock) {
-            long remaining = e.expiresAt - nowMillis;
-            return remaining > 0 ? remaining : 0;
+            int size = (int) s.t[b + VALUE];
+            return new DistinctView(size, s.indexOf(b, size, member) >= 0);
         }
-        return 0;
     }
 
     @Override
-    public void clear(String key) {
-        map.remove(key);
+    public DistinctView addDistinct(CounterKey key, long member, int cap, long windowMillis, long nowMillis) {
+        Stripe s = stripe(key);
+        synchronized (s) {
+            int b = s.findOrAdd(key, nowMillis);
+            long[] t = s.t;
+            if (t[b + TYPE] != SET || t[b + EXPIRES] <= nowMillis) {
+                t[b + TYPE] = SET;
+                t[b + VALUE] = 0;
+                s.objects[b / W] = null;
+            }
+            int size = (int) t[b + VALUE];
+            int at = s.indexOf(b, size, member);
+            boolean contains = at >= 0;
+            if (!contains && size < cap) {
+                s.insert(b, size, -at - 1, member);
+                t[b + VALUE] = ++size;
+                contains = true;
+            }
+            t[b + EXPIRES] = nowMillis + windowMillis;
+            return new DistinctView(size, contains);
+        }
+    }
+
+    @Override
+    public void lock(CounterKey key, long durationMillis, long nowMillis) {
+        Stripe s = stripe(key);
+        synchronized (s) {
+            int b = s.findOrAdd(key, nowMillis);
+            long[] t = s.t;
+            t[b + TYPE] = LOCK;
+            t[b + VALUE] = 0;
+            t[b + EXPIRES] = nowMillis + durationMillis;
+            s.objects[b / W] = null;
+        }
+    }
+
+    @Override
+    public long lockRemainingMillis(CounterKey key, long nowMillis) {
+        Stripe s = stripe(key);
+        synchronized (s) {
+            int b = s.find(key);
+            return b >= 0 && s.t[b + TYPE] == LOCK && s.t[b + EXPIRES] > nowMillis ? s.t[b + EXPIRES] - nowMillis : 0;
+        }
+    }
+
+    @Override
+    public long remainingMillis(CounterKey key, long nowMillis) {
+        Stripe s = stripe(key);
+        synchronized (s) {
+            int b = s.find(key);
+            return b >= 0 && s.t[b + EXPIRES] > nowMillis ? s.t[b + EXPIRES] - nowMillis : 0;
+        }
+    }
+
+    @Override
+    public void clear(CounterKey key) {
+        Stripe s = stripe(key);
+        synchronized (s) {
+            int b = s.find(key);
+            if (b >= 0) {
+                s.expire(b);
+            }
+        }
     }
 
     /** Drops every entry that has expired by {@code nowMillis}; atomic per key with concurrent writers. */
     public void purgeExpired(long nowMillis) {
-        for (String key : map.keySet()) {
-            map.computeIfPresent(key, (k, e) -> e.liveAt(nowMillis) ? e : null);
+        for (Stripe s : stripes) {
+            synchronized (s) {
+                s.rebuild(nowMillis);
+            }
         }
     }
 
     /** Entries held, expired or not. */
     public int size() {
-        return map.size();
+        int n = 0;
+        for (Stripe s : stripes) {
+            synchronized (s) {
+                n += s.used;
+            }
+        }
+        return n;
+    }
+
+    /** One open-addressing table. Every method runs under the stripe's monitor. Slot i starts at word i * W. */
+    private static final class Stripe {
+        long[] t;
+        /** A set's members when it has more than INLINE of them, by slot. */
+        long[][] objects;
+        int mask;
+        /** Occupied slots, live or expired. */
+        int used;
+
+        Stripe() {
+            allocate(MIN_CAPACITY);
+        }
+
+        private void allocate(int capacity) {
+            t = new long[capacity * W];
+            objects = new long[capacity][];
+            mask = capacity - 1;
+            used = 0;
+        }
+
+        /** The first word of the key's entry, or -1. */
+        int find(CounterKey key) {
+            int b = probe(key);
+            return b >= 0 ? b : -1;
+        }
+
+        /** The first word of the key's entry; a new, expired one (callers initialize it) when absent. */
+        int findOrAdd(CounterKey key, long now) {
+            int b = probe(key);
+            if (b >= 0) {
+                return b;
+            }
+            if ((used + 1) * 5L > (mask + 1) * 3L) { // load factor 0.6
+                rebuild(now);
+                b = probe(key);
+            }
+            b = -b - 1;
+            t[b + META] = key.meta();
+            t[b + HI] = key.hi();
+            t[b + LO] = key.lo();
+            t[b + EXPIRES] = Long.MIN_VALUE;
+            used++;
+            return b;
+        }
+
+        /** The first word of the key's entry, or {@code -(first word of the empty slot where it would go) - 1}. */
+        private int probe(CounterKey key) {
+            long meta = key.meta();
+            long hi = key.hi();
+            long lo = key.lo();
+            long[] t = this.t;
+            for (int i = (int) key.subjectHash() & mask; ; i = (i + 1) & mask) {
+                int b = i * W;
+                long m = t[b + META];
+                if (m == 0) {
+                    return -b - 1;
+                }
+                if (m == meta && t[b + HI] == hi && t[b + LO] == lo) {
+                    return b;
+                }
+            }
+        }
+
+        /** Binary search in the set at {@code b}: the index, or {@code -(insertion point) - 1}. */
+        int indexOf(int b, int size, long member) {
+            if (size > INLINE) {
+                return Arrays.binarySearch(objects[b / W], 0, size, member);
+            }
+            int base = b + MEMBERS;
+            int r = Arrays.binarySearch(t, base, base + size, member);
+            return r >= 0 ? r - base : r + base;
+        }
+
+        void insert(int b, int size, int at, long member) {
+            if (size < INLINE) {
+                System.arraycopy(t, b + MEMBERS + at, t, b + MEMBERS + at + 1, size - at);
+                t[b + MEMBERS + at] = member;
+                return;
+            }
+            long[] old = size == INLINE ? Arrays.copyOfRange(t, b + MEMBERS, b + MEMBERS + size) : objects[b / W];
+            long[] grown = new long[size + 1];
+            System.arraycopy(old, 0, grown, 0, at);
+            grown[at] = member;
+            System.arraycopy(old, at, grown, at + 1, size - at);
+            objects[b / W] = grown;
+        }
+
+        /**
+         * Empties an entry without giving up its slot: it reads as absent, its key finds it again, and the
+         * next rebuild drops it. Cheaper than moving a cluster back, and clearing is on the hot path (every
+         * successful login clears its identifier's failures).
+         */
+        void expire(int b) {
+            t[b + TYPE] = NONE;
+            t[b + EXPIRES] = Long.MIN_VALUE;
+            t[b + VALUE] = 0;
+            objects[b / W] = null;
+        }
+
+        /** A fresh table holding only the live entries, at most a third full. */
+        void rebuild(long now) {
+            long[] oldT = t;
+            long[][] oldObjects = objects;
+            int live = 0;
+            for (int i = 0; i < oldObjects.length; i++) {
+                if (oldT[i * W] != 0 && oldT[i * W + EXPIRES] > now) {
+                    live++;
+                }
+            }
+            int capacity = MIN_CAPACITY;
+            while (capacity < live * 3L) {
+                capacity <<= 1;
+            }
+            allocate(capacity);
+            for (int i = 0; i < oldObjects.length; i++) {
+                int b = i * W;
+                if (oldT[b] != 0 && oldT[b + EXPIRES] > now) {
+                    int j = (int) CounterKey.hash(oldT[b + META] >>> 8, oldT[b + HI], oldT[b + LO]) & mask;
+                    while (t[j * W] != 0) {
+                        j = (j + 1) & mask;
+                    }
+                    System.arraycopy(oldT, b, t, j * W, W);
+                    objects[j] = oldObjects[i];
+                    used++;
+                }
+            }
+        }
     }
 }

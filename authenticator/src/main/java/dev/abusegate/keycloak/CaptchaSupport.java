@@ -3,6 +3,7 @@ package dev.abusegate.keycloak;
 import dev.abusegate.captcha.Altcha;
 import dev.abusegate.captcha.CaptchaProvider;
 import dev.abusegate.captcha.SiteVerifier;
+import dev.abusegate.engine.CounterKey;
 import dev.abusegate.engine.CounterStore;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -12,7 +13,6 @@ import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -77,7 +77,8 @@ final class CaptchaSupport {
             ttlMillis = THIRD_PARTY_TOKEN_TTL_MILLIS;
         }
         try {
-            return store.increment(realm.getId() + "/used/" + digest(cfg.provider().id() + ':' + fingerprint), ttlMillis, now) == 1;
+            return store.increment(CounterKey.ofDigest(realm.getId(), CounterKey.Kind.USED, digest(cfg.provider().id() + ':' + fingerprint)),
+                    ttlMillis, now) == 1;
         } catch (RuntimeException e) {
             // Without the store no solution can be proven fresh: treat it as unsolved.
             LOG.debugf("Abuse gate: replay check unavailable in realm '%s'", realm.getName());
@@ -164,10 +165,9 @@ final class CaptchaSupport {
                         + "); the captcha counts as unsolved (further warnings of this kind for this realm suppressed for 60 s)");
     }
 
-    private static String digest(String s) {
+    private static byte[] digest(String s) {
         try {
-            byte[] d = MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8));
-            return Base64.getUrlEncoder().withoutPadding().encodeToString(d).substring(0, 22);
+            return MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8));
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException(e);
         }

@@ -76,7 +76,7 @@ class StoreFailureTest {
 
     @Test
     void the_same_dead_store_gives_opposite_outcomes_for_opposite_policies_layer_by_layer() {
-        Set<String> deadKeys = new HashSet<>();
+        Set<CounterKey> deadKeys = new HashSet<>();
         GateOptions probe = GateOptions.defaults();
         deadKeys.addAll(keysOf(Layer.PER_IP, probe));
         deadKeys.addAll(keysOf(Layer.CREDENTIAL_STUFFING, probe));
@@ -98,7 +98,7 @@ class StoreFailureTest {
 
     @Test
     void a_store_that_dies_while_the_password_is_checked_does_not_break_settlement() {
-        Set<String> dead = new HashSet<>();
+        Set<CounterKey> dead = new HashSet<>();
         TestStores.DeadStore store = new TestStores.DeadStore(dead::contains);
         GateFixture f = new GateFixture(store);
         GateOptions o = GateOptions.builder().captchaEnabled(false).build();
@@ -110,7 +110,7 @@ class StoreFailureTest {
         assertThat(reported).containsExactly(Layer.ACCOUNT_LOCKOUT);
     }
 
-    private static Set<String> keysOf(Layer layer, GateOptions o) {
+    private static Set<CounterKey> keysOf(Layer layer, GateOptions o) {
         GateFixture probe = new GateFixture();
         GateKeys.Keys k = probe.keys(o, IP, ID);
         switch (layer) {

@@ -13,10 +13,10 @@ final class TestStores {
     /** A store that throws on every call whose key matches; other keys go to a working in-memory store. */
     static final class DeadStore implements CounterStore {
         private final CounterStore delegate = new InMemoryCounterStore();
-        private final Predicate<String> dead;
+        private final Predicate<CounterKey> dead;
         final AtomicInteger failures = new AtomicInteger();
 
-        DeadStore(Predicate<String> dead) {
+        DeadStore(Predicate<CounterKey> dead) {
             this.dead = dead;
         }
 
@@ -24,11 +24,11 @@ final class TestStores {
             return new DeadStore(k -> true);
         }
 
-        static DeadStore forKeys(Set<String> keys) {
+        static DeadStore forKeys(Set<CounterKey> keys) {
             return new DeadStore(keys::contains);
         }
 
-        private void check(String key) {
+        private void check(CounterKey key) {
             if (dead.test(key)) {
                 failures.incrementAndGet();
                 throw new CounterStoreException("store is down (test)");
@@ -36,49 +36,49 @@ final class TestStores {
         }
 
         @Override
-        public long count(String key, long nowMillis) {
+        public long count(CounterKey key, long nowMillis) {
             check(key);
             return delegate.count(key, nowMillis);
         }
 
         @Override
-        public long increment(String key, long windowMillis, long nowMillis) {
+        public long increment(CounterKey key, long windowMillis, long nowMillis) {
             check(key);
             return delegate.increment(key, windowMillis, nowMillis);
         }
 
         @Override
-        public void decrement(String key, long windowMillis, long nowMillis) {
+        public void decrement(CounterKey key, long windowMillis, long nowMillis) {
             check(key);
             delegate.decrement(key, windowMillis, nowMillis);
         }
 
         @Override
-        public DistinctView distinct(String key, long member, long nowMillis) {
+        public DistinctView distinct(CounterKey key, long member, long nowMillis) {
             check(key);
             return delegate.distinct(key, member, nowMillis);
         }
 
         @Override
-        public DistinctView addDistinct(String key, long member, int cap, long windowMillis, long nowMillis) {
+        public DistinctView addDistinct(CounterKey key, long member, int cap, long windowMillis, long nowMillis) {
             check(key);
             return delegate.addDistinct(key, member, cap, windowMillis, nowMillis);
         }
 
         @Override
-        public void lock(String key, long durationMillis, long nowMillis) {
+        public void lock(CounterKey key, long durationMillis, long nowMillis) {
             check(key);
             delegate.lock(key, durationMillis, nowMillis);
         }
 
         @Override
-        public long lockRemainingMillis(String key, long nowMillis) {
+        public long lockRemainingMillis(CounterKey key, long nowMillis) {
             check(key);
             return delegate.lockRemainingMillis(key, nowMillis);
         }
 
         @Override
-        public void clear(String key) {
+        public void clear(CounterKey key) {
             check(key);
             delegate.clear(key);
         }
@@ -94,46 +94,46 @@ final class TestStores {
         }
 
         @Override
-        public long count(String key, long nowMillis) {
+        public long count(CounterKey key, long nowMillis) {
             return delegate.count(key, nowMillis);
         }
 
         @Override
-        public long increment(String key, long windowMillis, long nowMillis) {
+        public long increment(CounterKey key, long windowMillis, long nowMillis) {
             writes.incrementAndGet();
             return delegate.increment(key, windowMillis, nowMillis);
         }
 
         @Override
-        public void decrement(String key, long windowMillis, long nowMillis) {
+        public void decrement(CounterKey key, long windowMillis, long nowMillis) {
             writes.incrementAndGet();
             delegate.decrement(key, windowMillis, nowMillis);
         }
 
         @Override
-        public DistinctView distinct(String key, long member, long nowMillis) {
+        public DistinctView distinct(CounterKey key, long member, long nowMillis) {
             return delegate.distinct(key, member, nowMillis);
         }
 
         @Override
-        public DistinctView addDistinct(String key, long member, int cap, long windowMillis, long nowMillis) {
+        public DistinctView addDistinct(CounterKey key, long member, int cap, long windowMillis, long nowMillis) {
             writes.incrementAndGet();
             return delegate.addDistinct(key, member, cap, windowMillis, nowMillis);
         }
 
         @Override
-        public void lock(String key, long durationMillis, long nowMillis) {
+        public void lock(CounterKey key, long durationMillis, long nowMillis) {
             writes.incrementAndGet();
             delegate.lock(key, durationMillis, nowMillis);
         }
 
         @Override
-        public long lockRemainingMillis(String key, long nowMillis) {
+        public long lockRemainingMillis(CounterKey key, long nowMillis) {
             return delegate.lockRemainingMillis(key, nowMillis);
         }
 
         @Override
-        public void clear(String key) {
+        public void clear(CounterKey key) {
             writes.incrementAndGet();
             delegate.clear(key);
         }

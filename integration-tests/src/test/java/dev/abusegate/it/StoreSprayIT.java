@@ -143,7 +143,7 @@ class StoreSprayIT {
         }
     }
 
-    private static String perIpKey(AbuseGate gate, String realm, int i) {
+    private static dev.abusegate.engine.CounterKey perIpKey(AbuseGate gate, String realm, int i) {
         return gate.keys().forAttempt(new Attempt(realm, address(i), "x", false), 64).perIp();
     }
 

@@ -1,5 +1,6 @@
 package dev.abusegate.keycloak.store;
 
+import dev.abusegate.engine.CounterKey;
 import dev.abusegate.engine.CounterStore;
 import dev.abusegate.engine.CounterStoreException;
 
@@ -15,42 +16,42 @@ final class FailingCounterStore implements CounterStore {
     }
 
     @Override
-    public long count(String key, long nowMillis) {
+    public long count(CounterKey key, long nowMillis) {
         throw down();
     }
 
     @Override
-    public long increment(String key, long windowMillis, long nowMillis) {
+    public long increment(CounterKey key, long windowMillis, long nowMillis) {
         throw down();
     }
 
     @Override
-    public void decrement(String key, long windowMillis, long nowMillis) {
+    public void decrement(CounterKey key, long windowMillis, long nowMillis) {
         throw down();
     }
 
     @Override
-    public DistinctView distinct(String key, long member, long nowMillis) {
+    public DistinctView distinct(CounterKey key, long member, long nowMillis) {
         throw down();
     }
 
     @Override
-    public DistinctView addDistinct(String key, long member, int cap, long windowMillis, long nowMillis) {
+    public DistinctView addDistinct(CounterKey key, long member, int cap, long windowMillis, long nowMillis) {
         throw down();
     }
 
     @Override
-    public void lock(String key, long durationMillis, long nowMillis) {
+    public void lock(CounterKey key, long durationMillis, long nowMillis) {
         throw down();
     }
 
     @Override
-    public long lockRemainingMillis(String key, long nowMillis) {
+    public long lockRemainingMillis(CounterKey key, long nowMillis) {
         throw down();
     }
 
     @Override
-    public void clear(String key) {
+    public void clear(CounterKey key) {
         throw down();
     }
 }

@@ -1,5 +1,6 @@
 package dev.abusegate.keycloak.store;
 
+import dev.abusegate.engine.CounterKey;
 import dev.abusegate.engine.CounterStore;
 import dev.abusegate.engine.CounterStoreException;
 import java.util.concurrent.TimeUnit;
@@ -29,13 +30,15 @@ public final class InfinispanCounterStore implements CounterStore {
     }
 
     @Override
-    public long count(String key, long nowMillis) {
+    public long count(CounterKey counterKey, long nowMillis) {
+        String key = counterKey.toString();
         Object v = get(key);
         return v instanceof Long ? (Long) v : 0;
     }
 
     @Override
-    public long increment(String key, long windowMillis, long nowMillis) {
+    public long increment(CounterKey counterKey, long windowMillis, long nowMillis) {
+        String key = counterKey.toString();
         try {
             for (int i = 0; i < MAX_SPINS; i++) {
                 Object old = cache.get(key);
@@ -58,7 +61,8 @@ public final class InfinispanCounterStore implements CounterStore {
     }
 
     @Override
-    public void decrement(String key, long windowMillis, long nowMillis) {
+    public void decrement(CounterKey counterKey, long windowMillis, long nowMillis) {
+        String key = counterKey.toString();
         try {
             for (int i = 0; i < MAX_SPINS; i++) {
                 Object old = cache.get(key);
@@ -77,7 +81,8 @@ public final class InfinispanCounterStore implements CounterStore {
     }
 
     @Override
-    public DistinctView distinct(String key, long member, long nowMillis) {
+    public DistinctView distinct(CounterKey counterKey, long member, long nowMillis) {
+        String key = counterKey.toString();
         Object v = get(key);
         if (v instanceof Long) {
             return new DistinctView(1, (Long) v == member);
@@ -90,7 +95,8 @@ public final class InfinispanCounterStore implements CounterStore {
     }
 
     @Override
-    public DistinctView addDistinct(String key, long member, int cap, long windowMillis, long nowMillis) {
+    public DistinctView addDistinct(CounterKey counterKey, long member, int cap, long windowMillis, long nowMillis) {
+        String key = counterKey.toString();
         try {
             for (int i = 0; i < MAX_SPINS; i++) {
                 Object old = cache.get(key);
@@ -124,7 +130,8 @@ public final class InfinispanCounterStore implements CounterStore {
     }
 
     @Override
-    public void lock(String key, long durationMillis, long nowMillis) {
+    public void lock(CounterKey counterKey, long durationMillis, long nowMillis) {
+        String key = counterKey.toString();
         try {
             cache.put(key, nowMillis + durationMillis, durationMillis, TimeUnit.MILLISECONDS);
         } catch (RuntimeException e) {
@@ -133,13 +140,15 @@ public final class InfinispanCounterStore implements CounterStore {
     }
 
     @Override
-    public long lockRemainingMillis(String key, long nowMillis) {
+    public long lockRemainingMillis(CounterKey counterKey, long nowMillis) {
+        String key = counterKey.toString();
         Object v = get(key);
         return v instanceof Long ? Math.max(0, (Long) v - nowMillis) : 0;
     }
 
     @Override
-    public long remainingMillis(String key, long nowMillis) {
+    public long remainingMillis(CounterKey counterKey, long nowMillis) {
+        String key = counterKey.toString();
         try {
             org.infinispan.container.entries.CacheEntry<String, Object> e = cache.getAdvancedCache().getCacheEntry(key);
             if (e == null) {
@@ -156,7 +165,8 @@ public final class InfinispanCounterStore implements CounterStore {
     }
 
     @Override
-    public void clear(String key) {
+    public void clear(CounterKey counterKey) {
+        String key = counterKey.toString();
         try {
             cache.remove(key);
         } catch (RuntimeException e) {

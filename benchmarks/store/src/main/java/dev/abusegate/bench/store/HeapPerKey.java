@@ -106,14 +106,14 @@ public final class HeapPerKey {
                 fx.store.increment(k.failures(), WINDOW, 0);
                 fx.store.addDistinct(k.identifiers(), k.member(), 21, WINDOW, 0);
                 if (example == null) {
-                    example = k.perIpAccount();
+                    example = k.perIpAccount().toString();
                 }
             }
             return example;
         }
         for (int i = 0; i < n; i++) {
             GateKeys.Keys k = fx.keysFor(off + i, off + i);
-            String key;
+            dev.abusegate.engine.CounterKey key;
             switch (scenario) {
                 case "perIp" -> fx.store.increment(key = k.perIp(), WINDOW, 0);
                 case "pair" -> fx.store.increment(key = k.perIpAccount(), WINDOW, 0);
@@ -121,7 +121,7 @@ public final class HeapPerKey {
                 default -> fx.store.addDistinct(key = k.identifiers(), k.member(), 21, WINDOW, 0);
             }
             if (example == null) {
-                example = key;
+                example = key.toString();
             }
         }
         return example;

@@ -22,7 +22,7 @@ public final class StoreCheck {
         try (StoreFixture fx = new StoreFixture(100_000)) {
             CounterStore store = fx.store;
             for (int trial = 0; trial < 2000; trial++) {
-                String key = "realm/ids/trial" + trial;
+                dev.abusegate.engine.CounterKey key = dev.abusegate.engine.CounterKey.of("realm", dev.abusegate.engine.CounterKey.Kind.IDS, 0, trial);
                 TreeSet<Long> model = new TreeSet<>(Long::compareUnsigned);
                 int cap = 1 + rnd.nextInt(5);
                 long[] pool = new long[4 + rnd.nextInt(4)];
@@ -30,7 +30,7 @@ public final class StoreCheck {
                     pool[i] = rnd.nextLong();
                 }
                 if (trial % 3 == 0) { // an entry as older versions wrote it: one member as a 16-hex String
-                    fx.cache.put(key, hex(pool[0]), 60, TimeUnit.SECONDS);
+                    fx.cache.put(key.toString(), hex(pool[0]), 60, TimeUnit.SECONDS);
                     model.add(pool[0]);
                 }
                 for (int step = 0; step < 12; step++) {
@@ -64,7 +64,7 @@ public final class StoreCheck {
         return "0000000000000000".substring(h.length()) + h;
     }
 
-    static void check(boolean ok, String what, String key, TreeSet<Long> model, DistinctView got) {
+    static void check(boolean ok, String what, dev.abusegate.engine.CounterKey key, TreeSet<Long> model, DistinctView got) {
         if (!ok) {
             System.out.println("MISMATCH " + what + " " + key + ": model size " + model.size() + ", got " + got);
             System.exit(1);

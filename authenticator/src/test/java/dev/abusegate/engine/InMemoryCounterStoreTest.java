@@ -1,0 +1,185 @@
+package dev.abusegate.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The in-memory store against a plain model of the port's contract, over long random runs: counters,
+ * sets growing past what fits in an entry, locks, expiry, removals inside clusters, growth and purges.
+ */
+class InMemoryCounterStoreTest {
+
+    /** The port's contract, written as simply as possible. */
+    private static final class Model {
+        static final class E {
+            String type;
+            long value;
+            TreeSet<Long> members = new TreeSet<>();
+            long expires;
+        }
+
+        final Map<CounterKey, E> map = new HashMap<>();
+
+        E live(CounterKey k, String type, long now) {
+            E e = map.get(k);
+            return e != null && e.expires > now && e.type.equals(type) ? e : null;
+        }
+
+        long count(CounterKey k, long now) {
+            E e = live(k, "c", now);
+            return e == null ? 0 : e.value;
+        }
+
+        long increment(CounterKey k, long window, long now) {
+            E e = live(k, "c", now);
+            if (e == null) {
+                e = new E();
+                e.type = "c";
+                map.put(k, e);
+            }
+            e.value++;
+            e.expires = now + window;
+            return e.value;
+        }
+
+        void decrement(CounterKey k, long window, long now) {
+            E e = map.get(k);
+            if (e == null) {
+                return;
+            }
+            if (!e.type.equals("c") || e.expires <= now || e.value <= 1) {
+                map.remove(k);
+                return;
+            }
+            e.value--;
+            e.expires = now + window;
+        }
+
+        CounterStore.DistinctView distinct(CounterKey k, long m, long now) {
+            E e = live(k, "s", now);
+            return e == null ? CounterStore.DistinctView.EMPTY : new CounterStore.DistinctView(e.members.size(), e.members.contains(m));
+        }
+
+        CounterStore.DistinctView addDistinct(CounterKey k, long m, int cap, long window, long now) {
+            E e = live(k, "s", now);
+            if (e == null) {
+                e = new E();
+                e.type = "s";
+                map.put(k, e);
+            }
+            if (!e.members.contains(m) && e.members.size() < cap) {
+                e.members.add(m);
+            }
+            e.expires = now + window;
+            return new CounterStore.DistinctView(e.members.size(), e.members.contains(m));
+        }
+
+        void lock(CounterKey k, long duration, long now) {
+            E e = new E();
+            e.type = "l";
+            e.expires = now + duration;
+            map.put(k, e);
+        }
+
+        long lockRemaining(CounterKey k, long now) {
+            E e = map.get(k);
+            return e != null && e.type.equals("l") ? Math.max(0, e.expires - now) : 0;
+        }
+    }
+
+    @Test
+    void behaves_like_the_model_over_long_random_runs() {
+        for (long seed = 1; seed <= 6; seed++) {
+            SplittableRandom r = new SplittableRandom(seed);
+            InMemoryCounterStore store = new InMemoryCounterStore();
+            Model model = new Model();
+            // few subjects with several kinds each, in two realms: clusters, shared homes, removals in the middle
+            List<CounterKey> keys = new ArrayList<>();
+            int subjects = seed % 2 == 0 ? 40 : 3000;
+            for (int i = 0; i < subjects; i++) {
+                for (String realm : new String[] {"a", "b"}) {
+                    long hi = r.nextLong(8);
+                    long lo = r.nextLong(subjects);
+                    for (CounterKey.Kind kind : new CounterKey.Kind[] {CounterKey.Kind.IP, CounterKey.Kind.IDS, CounterKey.Kind.FAIL,
+                            CounterKey.Kind.LOCK}) {
+                        keys.add(CounterKey.of(realm, kind, hi, lo));
+                    }
+                }
+            }
+            long now = 1_000_000;
+            for (int step = 0; step < 200_000; step++) {
+                CounterKey k = keys.get(r.nextInt(keys.size()));
+                now += r.nextInt(3);
+                long window = 1 + r.nextInt(400);
+                long m = r.nextInt(12) - 6;
+                String where = "seed " + seed + " step " + step + " " + k;
+                switch (r.nextInt(10)) {
+                    case 0 -> assertThat(store.count(k, now)).as(where).isEqualTo(model.count(k, now));
+                    case 1, 2 -> assertThat(store.increment(k, window, now)).as(where).isEqualTo(model.increment(k, window, now));
+                    case 3 -> {
+                        store.decrement(k, window, now);
+                        model.decrement(k, window, now);
+                    }
+                    case 4 -> assertThat(store.distinct(k, m, now)).as(where).isEqualTo(model.distinct(k, m, now));
+                    case 5, 6 -> {
+                        int cap = 1 + r.nextInt(9);
+                        assertThat(store.addDistinct(k, m, cap, window, now)).as(where).isEqualTo(model.addDistinct(k, m, cap, window, now));
+                    }
+                    case 7 -> {
+                        store.lock(k, window, now);
+                        model.lock(k, window, now);
+                    }
+                    case 8 -> assertThat(store.lockRemainingMillis(k, now)).as(where).isEqualTo(model.lockRemaining(k, now));
+                    default -> {
+                        if (r.nextInt(50) == 0) {
+                            store.purgeExpired(now);
+                        } else {
+                            store.clear(k);
+                            model.map.remove(k);
+                        }
+                    }
+                }
+            }
+            // every key, read every way, agrees at the end
+            for (CounterKey k : keys) {
+                assertThat(store.count(k, now)).as(k.toString()).isEqualTo(model.count(k, now));
+                assertThat(store.distinct(k, 0, now)).as(k.toString()).isEqualTo(model.distinct(k, 0, now));
+                assertThat(store.lockRemainingMillis(k, now)).as(k.toString()).isEqualTo(model.lockRemaining(k, now));
+            }
+        }
+    }
+
+    @Test
+    void expired_entries_are_dropped_when_the_table_grows_or_is_purged() {
+        InMemoryCounterStore store = new InMemoryCounterStore();
+        for (int i = 0; i < 100_000; i++) {
+            store.increment(CounterKey.of("r", CounterKey.Kind.PAIR, i, i), 10, i);
+        }
+        assertThat(store.size()).as("only recent entries are still held").isLessThan(100_000);
+        store.purgeExpired(1_000_000);
+        assertThat(store.size()).isZero();
+        assertThat(store.count(CounterKey.of("r", CounterKey.Kind.PAIR, 99_999, 99_999), 100_000)).isZero();
+    }
+
+    @Test
+    void keys_of_one_subject_in_two_realms_or_kinds_never_share_an_entry() {
+        InMemoryCounterStore store = new InMemoryCounterStore();
+        CounterKey a = CounterKey.of("realm-a", CounterKey.Kind.FAIL, 1, 2);
+        CounterKey b = CounterKey.of("realm-b", CounterKey.Kind.FAIL, 1, 2);
+        store.increment(a, 1000, 0);
+        store.increment(a, 1000, 0);
+        store.lock(a.as(CounterKey.Kind.LOCK), 1000, 0);
+        assertThat(store.count(a, 1)).isEqualTo(2);
+        assertThat(store.count(b, 1)).isZero();
+        assertThat(store.lockRemainingMillis(a.as(CounterKey.Kind.LOCK), 1)).isEqualTo(999);
+        assertThat(store.lockRemainingMillis(b.as(CounterKey.Kind.LOCK), 1)).isZero();
+        assertThat(store.count(a.as(CounterKey.Kind.LOCK), 1)).as("a lock is not a counter").isZero();
+    }
+}
