@@ -192,13 +192,14 @@ public final class AbuseGate {
     public Set<Layer> passwordSucceeded(Decision d) {
         Set<Layer> unavailable = EnumSet.noneOf(Layer.class);
         if (d.reserved) {
-            guard(d.lockout, unavailable, () -> {
+            try {
                 store.clear(d.keys.failures());
                 if (d.options.progressiveFactor() > 1.0) {
                     store.clear(d.keys.lockCount());
                 }
-                return 0L;
-            });
+            } catch (RuntimeException e) {
+                failed(d.lockout, unavailable);
+            }
         }
         return unavailable;
     }

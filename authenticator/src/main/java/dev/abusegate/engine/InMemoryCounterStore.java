@@ -1,5 +1,7 @@
 package dev.abusegate.engine;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.Arrays;
 
 /**
@@ -53,26 +55,45 @@ public final class InMemoryCounterStore implements CounterStore {
         return stripes[(int) (key.subjectHash() >>> STRIPE_SHIFT)];
     }
 
+    // Reads first try without the lock: they note the stripe's version, read, and keep the result only if
+    // no write began or ended meanwhile (a seqlock). Writes take the monitor and move the version.
+
     @Override
     public long count(CounterKey key, long nowMillis) {
         Stripe s = stripe(key);
-        synchronized (s) {
-            int b = s.find(key);
-            return b >= 0 && s.t[b + TYPE] == COUNTER && s.t[b + EXPIRES] > nowMillis ? s.t[b + VALUE] : 0;
+        int v = s.readBegin();
+        if (v >= 0) {
+            long r = count(s.t, key, nowMillis);
+            if (s.readValid(v)) {
+                return r;
+            }
         }
+        synchronized (s) {
+            return count(s.t, key, nowMillis);
+        }
+    }
+
+    private static long count(long[] t, CounterKey key, long now) {
+        int b = probe(t, key);
+        return b >= 0 && t[b + TYPE] == COUNTER && t[b + EXPIRES] > now ? t[b + VALUE] : 0;
     }
 
     @Override
     public long increment(CounterKey key, long windowMillis, long nowMillis) {
         Stripe s = stripe(key);
         synchronized (s) {
-            int b = s.findOrAdd(key, nowMillis);
-            long[] t = s.t;
-            long v = t[b + TYPE] == COUNTER && t[b + EXPIRES] > nowMillis ? t[b + VALUE] + 1 : 1;
-            t[b + TYPE] = COUNTER;
-            t[b + VALUE] = v;
-            t[b + EXPIRES] = nowMillis + windowMillis;
-            return v;
+            s.beginWrite();
+            try {
+                int b = s.findOrAdd(key, nowMillis);
+                long[] t = s.t;
+                long v = t[b + TYPE] == COUNTER && t[b + EXPIRES] > nowMillis ? t[b + VALUE] + 1 : 1;
+                t[b + TYPE] = COUNTER;
+                t[b + VALUE] = v;
+                t[b + EXPIRES] = nowMillis + windowMillis;
+                return v;
+            } finally {
+                s.endWrite();
+            }
         }
     }
 
@@ -80,30 +101,49 @@ public final class InMemoryCounterStore implements CounterStore {
     public void decrement(CounterKey key, long windowMillis, long nowMillis) {
         Stripe s = stripe(key);
         synchronized (s) {
-            int b = s.find(key);
-            if (b < 0) {
-                return;
+            s.beginWrite();
+            try {
+                int b = s.find(key);
+                if (b < 0) {
+                    return;
+                }
+                long[] t = s.t;
+                if (t[b + TYPE] != COUNTER || t[b + EXPIRES] <= nowMillis || t[b + VALUE] <= 1) {
+                    s.expire(b);
+                    return;
+                }
+                t[b + VALUE]--;
+                t[b + EXPIRES] = nowMillis + windowMillis;
+            } finally {
+                s.endWrite();
             }
-            long[] t = s.t;
-            if (t[b + TYPE] != COUNTER || t[b + EXPIRES] <= nowMillis || t[b + VALUE] <= 1) {
-                s.expire(b);
-                return;
-            }
-            t[b + VALUE]--;
-            t[b + EXPIRES] = nowMillis + windowMillis;
         }
     }
 
     @Override
     public DistinctView distinct(CounterKey key, long member, long nowMillis) {
         Stripe s = stripe(key);
+        int v = s.readBegin();
+        if (v >= 0) {
+            long[] t = s.t;
+            long[][] objects = s.objects;
+            if (objects.length * W == t.length) {
+                int b = probe(t, key);
+                int size = b >= 0 && t[b + TYPE] == SET && t[b + EXPIRES] > nowMillis ? (int) t[b + VALUE] : 0;
+                long[] big = size > INLINE ? objects[b / W] : null;
+                if ((size <= INLINE || big != null && big.length >= size) && s.readValid(v)) {
+                    return size == 0 ? DistinctView.EMPTY : new DistinctView(size, indexOf(t, big, b, size, member) >= 0);
+                }
+            }
+        }
         synchronized (s) {
-            int b = s.find(key);
-            if (b < 0 || s.t[b + TYPE] != SET || s.t[b + EXPIRES] <= nowMillis) {
+            long[] t = s.t;
+            int b = probe(t, key);
+            if (b < 0 || t[b + TYPE] != SET || t[b + EXPIRES] <= nowMillis) {
                 return DistinctView.EMPTY;
             }
-            int size = (int) s.t[b + VALUE];
-            return new DistinctView(size, s.indexOf(b, size, member) >= 0);
+            int size = (int) t[b + VALUE];
+            return new DistinctView(size, indexOf(t, s.objects[b / W], b, size, member) >= 0);
         }
     }
 
@@ -111,23 +151,28 @@ public final class InMemoryCounterStore implements CounterStore {
     public DistinctView addDistinct(CounterKey key, long member, int cap, long windowMillis, long nowMillis) {
         Stripe s = stripe(key);
         synchronized (s) {
-            int b = s.findOrAdd(key, nowMillis);
-            long[] t = s.t;
-            if (t[b + TYPE] != SET || t[b + EXPIRES] <= nowMillis) {
-                t[b + TYPE] = SET;
-                t[b + VALUE] = 0;
-                s.objects[b / W] = null;
+            s.beginWrite();
+            try {
+                int b = s.findOrAdd(key, nowMillis);
+                long[] t = s.t;
+                if (t[b + TYPE] != SET || t[b + EXPIRES] <= nowMillis) {
+                    t[b + TYPE] = SET;
+                    t[b + VALUE] = 0;
+                    s.objects[b / W] = null;
+                }
+                int size = (int) t[b + VALUE];
+                int at = s.indexOf(b, size, member);
+                boolean contains = at >= 0;
+                if (!contains && size < cap) {
+                    s.insert(b, size, -at - 1, member);
+                    t[b + VALUE] = ++size;
+                    contains = true;
+                }
+                t[b + EXPIRES] = nowMillis + windowMillis;
+                return new DistinctView(size, contains);
+            } finally {
+                s.endWrite();
             }
-            int size = (int) t[b + VALUE];
-            int at = s.indexOf(b, size, member);
-            boolean contains = at >= 0;
-            if (!contains && size < cap) {
-                s.insert(b, size, -at - 1, member);
-                t[b + VALUE] = ++size;
-                contains = true;
-            }
-            t[b + EXPIRES] = nowMillis + windowMillis;
-            return new DistinctView(size, contains);
         }
     }
 
@@ -135,30 +180,47 @@ public final class InMemoryCounterStore implements CounterStore {
     public void lock(CounterKey key, long durationMillis, long nowMillis) {
         Stripe s = stripe(key);
         synchronized (s) {
-            int b = s.findOrAdd(key, nowMillis);
-            long[] t = s.t;
-            t[b + TYPE] = LOCK;
-            t[b + VALUE] = 0;
-            t[b + EXPIRES] = nowMillis + durationMillis;
-            s.objects[b / W] = null;
+            s.beginWrite();
+            try {
+                int b = s.findOrAdd(key, nowMillis);
+                long[] t = s.t;
+                t[b + TYPE] = LOCK;
+                t[b + VALUE] = 0;
+                t[b + EXPIRES] = nowMillis + durationMillis;
+                s.objects[b / W] = null;
+            } finally {
+                s.endWrite();
+            }
         }
     }
 
     @Override
     public long lockRemainingMillis(CounterKey key, long nowMillis) {
         Stripe s = stripe(key);
-        synchronized (s) {
-            int b = s.find(key);
-            return b >= 0 && s.t[b + TYPE] == LOCK && s.t[b + EXPIRES] > nowMillis ? s.t[b + EXPIRES] - nowMillis : 0;
+        int v = s.readBegin();
+        if (v >= 0) {
+            long r = lockRemaining(s.t, key, nowMillis);
+            if (s.readValid(v)) {
+                return r;
+            }
         }
+        synchronized (s) {
+            return lockRemaining(s.t, key, nowMillis);
+        }
+    }
+
+    private static long lockRemaining(long[] t, CounterKey key, long now) {
+        int b = probe(t, key);
+        return b >= 0 && t[b + TYPE] == LOCK && t[b + EXPIRES] > now ? t[b + EXPIRES] - now : 0;
     }
 
     @Override
     public long remainingMillis(CounterKey key, long nowMillis) {
         Stripe s = stripe(key);
         synchronized (s) {
-            int b = s.find(key);
-            return b >= 0 && s.t[b + EXPIRES] > nowMillis ? s.t[b + EXPIRES] - nowMillis : 0;
+            long[] t = s.t;
+            int b = probe(t, key);
+            return b >= 0 && t[b + EXPIRES] > nowMillis ? t[b + EXPIRES] - nowMillis : 0;
         }
     }
 
@@ -166,9 +228,14 @@ public final class InMemoryCounterStore implements CounterStore {
     public void clear(CounterKey key) {
         Stripe s = stripe(key);
         synchronized (s) {
-            int b = s.find(key);
-            if (b >= 0) {
-                s.expire(b);
+            s.beginWrite();
+            try {
+                int b = s.find(key);
+                if (b >= 0) {
+                    s.expire(b);
+                }
+            } finally {
+                s.endWrite();
             }
         }
     }
@@ -177,7 +244,12 @@ public final class InMemoryCounterStore implements CounterStore {
     public void purgeExpired(long nowMillis) {
         for (Stripe s : stripes) {
             synchronized (s) {
-                s.rebuild(nowMillis);
+                s.beginWrite();
+                try {
+                    s.rebuild(nowMillis);
+                } finally {
+                    s.endWrite();
+                }
             }
         }
     }
@@ -193,7 +265,50 @@ public final class InMemoryCounterStore implements CounterStore {
         return n;
     }
 
+    /**
+     * The first word of the key's entry in table {@code t}, or {@code -(first word of the empty slot where it
+     * would go) - 1}. Gives up (not found) after a full turn, which only a racing read could ever see.
+     */
+    private static int probe(long[] t, CounterKey key) {
+        long meta = key.meta();
+        long hi = key.hi();
+        long lo = key.lo();
+        int mask = t.length / W - 1;
+        int i = (int) key.subjectHash() & mask;
+        for (int n = 0; n <= mask; n++, i = (i + 1) & mask) {
+            int b = i * W;
+            long m = t[b + META];
+            if (m == 0) {
+                return -b - 1;
+            }
+            if (m == meta && t[b + HI] == hi && t[b + LO] == lo) {
+                return b;
+            }
+        }
+        return Integer.MIN_VALUE;
+    }
+
+    /** Binary search in the set at {@code b} (its members inline, or in {@code big}): the index, or {@code -(insertion point) - 1}. */
+    private static int indexOf(long[] t, long[] big, int b, int size, long member) {
+        if (size > INLINE) {
+            return Arrays.binarySearch(big, 0, size, member);
+        }
+        int base = b + MEMBERS;
+        int r = Arrays.binarySearch(t, base, base + size, member);
+        return r >= 0 ? r - base : r + base;
+    }
+
     /** One open-addressing table. Every method runs under the stripe's monitor. Slot i starts at word i * W. */
+    private static final VarHandle VERSION;
+
+    static {
+        try {
+            VERSION = MethodHandles.lookup().findVarHandle(Stripe.class, "version", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
     private static final class Stripe {
         long[] t;
         /** A set's members when it has more than INLINE of them, by slot. */
@@ -201,9 +316,35 @@ public final class InMemoryCounterStore implements CounterStore {
         int mask;
         /** Occupied slots, live or expired. */
         int used;
+        /** Odd while a write is under way; moves by two with every write. Accessed through {@link #VERSION}. */
+        @SuppressWarnings("unused")
+        private int version;
 
         Stripe() {
             allocate(MIN_CAPACITY);
+        }
+
+        /** Under the monitor, before changing anything. */
+        void beginWrite() {
+            VERSION.setOpaque(this, version + 1);
+            VarHandle.storeStoreFence();
+        }
+
+        /** Under the monitor, after the last change. */
+        void endWrite() {
+            VERSION.setRelease(this, version + 1);
+        }
+
+        /** The version to validate a lock-free read against, or -1 while a write is under way. */
+        int readBegin() {
+            int v = (int) VERSION.getAcquire(this);
+            return (v & 1) == 0 ? v : -1;
+        }
+
+        /** Whether nothing was written since {@link #readBegin} returned {@code v}. */
+        boolean readValid(int v) {
+            VarHandle.loadLoadFence();
+            return (int) VERSION.getOpaque(this) == v;
         }
 
         private void allocate(int capacity) {
@@ -215,19 +356,19 @@ public final class InMemoryCounterStore implements CounterStore {
 
         /** The first word of the key's entry, or -1. */
         int find(CounterKey key) {
-            int b = probe(key);
+            int b = probe(t, key);
             return b >= 0 ? b : -1;
         }
 
         /** The first word of the key's entry; a new, expired one (callers initialize it) when absent. */
         int findOrAdd(CounterKey key, long now) {
-            int b = probe(key);
+            int b = probe(t, key);
             if (b >= 0) {
                 return b;
             }
             if ((used + 1) * 5L > (mask + 1) * 3L) { // load factor 0.6
                 rebuild(now);
-                b = probe(key);
+                b = probe(t, key);
             }
             b = -b - 1;
             t[b + META] = key.meta();
@@ -238,32 +379,8 @@ public final class InMemoryCounterStore implements CounterStore {
             return b;
         }
 
-        /** The first word of the key's entry, or {@code -(first word of the empty slot where it would go) - 1}. */
-        private int probe(CounterKey key) {
-            long meta = key.meta();
-            long hi = key.hi();
-            long lo = key.lo();
-            long[] t = this.t;
-            for (int i = (int) key.subjectHash() & mask; ; i = (i + 1) & mask) {
-                int b = i * W;
-                long m = t[b + META];
-                if (m == 0) {
-                    return -b - 1;
-                }
-                if (m == meta && t[b + HI] == hi && t[b + LO] == lo) {
-                    return b;
-                }
-            }
-        }
-
-        /** Binary search in the set at {@code b}: the index, or {@code -(insertion point) - 1}. */
         int indexOf(int b, int size, long member) {
-            if (size > INLINE) {
-                return Arrays.binarySearch(objects[b / W], 0, size, member);
-            }
-            int base = b + MEMBERS;
-            int r = Arrays.binarySearch(t, base, base + size, member);
-            return r >= 0 ? r - base : r + base;
+            return InMemoryCounterStore.indexOf(t, objects[b / W], b, size, member);
         }
 
         void insert(int b, int size, int at, long member) {

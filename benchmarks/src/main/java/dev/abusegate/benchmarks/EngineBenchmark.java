@@ -16,6 +16,7 @@ import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -33,6 +34,12 @@ import org.openjdk.jmh.annotations.State;
  * some 1.5 million entries. With the default thresholds nearly every attempt is allowed (the full path: reads,
  * increments, the lockout reservation).
  *
+ * <p>Inputs ({@code inputs} parameter): {@code built} (the default and the headline) builds each attempt's
+ * address and identifier strings from its random draw, as a server's request parser hands the gate fresh
+ * strings; the cost of building them is measured with the decision. {@code pooled} picks them from
+ * pre-built arrays (about 30 MB of strings), so every attempt also pays the cache misses of reading its
+ * own input, which a real server does not: kept for comparison with earlier runs.
+ *
  * <ul>
  *   <li>{@link #decideAndSettle}: one whole login as the gate sees it: evaluate, then for an allowed
  *       attempt settle the lockout reservation (1 in 4 passwords wrong, the rest right). The headline.</li>
@@ -48,6 +55,7 @@ public class EngineBenchmark {
     static final int ADDRESSES = 1 << 18;
     static final int IDENTIFIERS = 50_000;
     static final int PREFILL = 1_200_000;
+    static final int V6_NETWORKS = 20_000;
     static final String[] REALMS = {"realm-0", "realm-1", "realm-2", "realm-3"};
 
     private AbuseGate gate;
@@ -58,10 +66,13 @@ public class EngineBenchmark {
     private final long[] now = {1_800_000_000_000L};
     private long rng = 0x9E3779B97F4A7C15L;
 
+    @Param({"built", "pooled"})
+    public String inputs;
+
     @Setup(Level.Trial)
     public void setUp() {
         SplittableRandom r = new SplittableRandom(42);
-        String[] v6nets = new String[20_000];
+        String[] v6nets = new String[V6_NETWORKS];
         for (int i = 0; i < v6nets.length; i++) {
             v6nets[i] = String.format("2001:db8:%x:%x", r.nextInt(0x10000), r.nextInt(0x10000));
         }
@@ -110,8 +121,36 @@ public class EngineBenchmark {
     }
 
     private Attempt nextAttempt(long bits) {
-        return new Attempt(REALMS[(int) (bits >>> 62)], addresses[(int) (bits & (ADDRESSES - 1))],
-                identifiers[(int) ((bits >>> 20) & 0xFFFFFFFL) % IDENTIFIERS], ((bits >>> 50) & 0xF) < 2);
+        int a = (int) (bits & (ADDRESSES - 1));
+        int i = (int) ((bits >>> 20) & 0xFFFFFFFL) % IDENTIFIERS;
+        boolean pooled = "pooled".equals(inputs);
+        return new Attempt(REALMS[(int) (bits >>> 62)], pooled ? addresses[a] : address(a), pooled ? identifiers[i] : identifier(i),
+                ((bits >>> 50) & 0xF) < 2);
+    }
+
+    /** The i-th client address, built afresh: the same text for the same i; 4 in 5 IPv4, IPv6 from 20,000 /64 networks, as in the pool. */
+    private static String address(int i) {
+        long x = mix(i);
+        if ((x & 0xff) % 5 == 0) {
+            long net = mix((x >>> 8) % V6_NETWORKS + 1);
+            return "2001:db8:" + Integer.toHexString((int) net & 0xffff) + ':' + Integer.toHexString((int) (net >>> 16) & 0xffff) + ':'
+                    + Integer.toHexString((int) (x >>> 16) & 0xffff) + ':'
+                    + Integer.toHexString((int) (x >>> 32) & 0xffff) + ':' + Integer.toHexString((int) (x >>> 48) & 0xffff) + ':'
+                    + Integer.toHexString((int) mix(x) & 0xffff);
+        }
+        return (1 + (int) ((x >>> 8) & 0xffff) % 223) + "." + ((x >>> 24) & 0xff) + "." + ((x >>> 32) & 0xff) + "."
+                + (1 + (int) ((x >>> 40) & 0xffff) % 254);
+    }
+
+    /** The i-th identifier, built afresh (mixed case, half of them e-mail addresses). */
+    private static String identifier(int i) {
+        return (i % 3 == 0 ? "User" : "user") + i + (i % 2 == 0 ? "@Example.com" : "");
+    }
+
+    private static long mix(long x) {
+        x = (x + 0x9E3779B97F4A7C15L) * 0xBF58476D1CE4E5B9L;
+        x = (x ^ (x >>> 27)) * 0x94D049BB133111EBL;
+        return x ^ (x >>> 31);
     }
 
     @Benchmark
