@@ -76,7 +76,8 @@ public final class GateKeys {
             long[] t = h.hash("addr:" + raw);
             ip = h.key(CounterKey.Kind.IP, t[0], t[1]);
         }
-        long[] pair = SipHash.hash128Words(h.k0, h.k1, PAIR_DOMAIN, ip.shape(), ip.hi(), ip.lo(), id[0], id[1]);
+        // the address and the identifier's first 64 tag bits: two identifiers share them by chance once in 2^64
+        long[] pair = SipHash.hash128Words(h.k0, h.k1, PAIR_DOMAIN | ip.shape(), ip.hi(), ip.lo(), id[0]);
         CounterKey failures = h.key(CounterKey.Kind.FAIL, id[0], id[1]);
         return new Keys(ip, h.key(CounterKey.Kind.PAIR, pair[0], pair[1]), failures,
                 failures.as(CounterKey.Kind.LOCK), ip.as(CounterKey.Kind.IDS), id[0], id[1], h);
@@ -88,33 +89,28 @@ public final class GateKeys {
         return CounterKey.base64Url(id[0], id[1]);
     }
 
-    /** Separates pair tags from every other use of the realm's key. */
-    private static final long PAIR_DOMAIN = 0x70616972_2f763100L; // "pair/v1\0"
+    /** Separates pair tags from every other use of the realm's key; the low byte takes the address shape. */
+    private static final long PAIR_DOMAIN = 0x70616972_2f763100L; // "pair/v1" and a byte for the shape
 
     /**
-     * The bytes an identifier is hashed as: its normalized form in UTF-8. For the common case, printable
-     * ASCII without surrounding blanks and within the cap, normalization is just ASCII lower case, done here
-     * without building strings; anything else goes through {@link #normalizeIdentifier}.
+     * Whether normalizing {@code raw} is just ASCII lower case: printable ASCII without surrounding blanks,
+     * within the cap. Then NFKC and trimming change nothing, and the gate hashes the characters directly.
      */
-    static byte[] identifierBytes(String raw) {
-        if (raw != null) {
-            int n = raw.length();
-            if (n > 0 && n <= MAX_IDENTIFIER_LENGTH && raw.charAt(0) > ' ' && raw.charAt(n - 1) > ' ') {
-                byte[] out = new byte[n];
-                int i = 0;
-                for (; i < n; i++) {
-                    char c = raw.charAt(i);
-                    if (c < 0x20 || c >= 0x7f) {
-                        break;
-                    }
-                    out[i] = (byte) (c >= 'A' && c <= 'Z' ? c + 32 : c);
-                }
-                if (i == n) {
-                    return out;
-                }
+    static boolean plainAscii(String raw) {
+        if (raw == null) {
+            return false;
+        }
+        int n = raw.length();
+        if (n == 0 || n > MAX_IDENTIFIER_LENGTH || raw.charAt(0) <= ' ' || raw.charAt(n - 1) <= ' ') {
+            return false;
+        }
+        for (int i = 0; i < n; i++) {
+            char c = raw.charAt(i);
+            if (c < 0x20 || c >= 0x7f) {
+                return false;
             }
         }
-        return normalizeIdentifier(raw).getBytes(StandardCharsets.UTF_8);
+        return true;
     }
 
     private RealmHasher hasher(String realm) {
@@ -250,8 +246,10 @@ public final class GateKeys {
             return new CounterKey(realm, number, kind, CounterKey.OPAQUE, hi, lo);
         }
 
+        /** The keyed tag of the normalized identifier in UTF-8. */
         long[] identifier(String raw) {
-            return SipHash.hash128(k0, k1, identifierBytes(raw));
+            return plainAscii(raw) ? SipHash.hash128LowerAscii(k0, k1, raw)
+                    : SipHash.hash128(k0, k1, normalizeIdentifier(raw).getBytes(StandardCharsets.UTF_8));
         }
 
         long[] hash(String value) {

@@ -32,6 +32,33 @@ final class SipHash {
         return t.finish();
     }
 
+    /**
+     * The tag of {@code s} lower-cased, read as bytes, for a string of printable ASCII only (the caller
+     * checks): the same as {@code hash128(k0, k1, lowerCaseAscii(s).getBytes(US_ASCII))}, without the copy.
+     */
+    static long[] hash128LowerAscii(long k0, long k1, String s) {
+        Tag t = new Tag(k0, k1);
+        int len = s.length();
+        int end = len - (len & 7);
+        for (int i = 0; i < end; i += 8) {
+            long w = 0;
+            for (int j = 7; j >= 0; j--) {
+                w = w << 8 | lower(s.charAt(i + j));
+            }
+            t.word(w);
+        }
+        long last = ((long) len & 0xff) << 56;
+        for (int i = len & 7; i > 0; i--) {
+            last |= (long) lower(s.charAt(end + i - 1)) << (8 * (i - 1));
+        }
+        t.word(last);
+        return t.finish();
+    }
+
+    private static int lower(char c) {
+        return c >= 'A' && c <= 'Z' ? c + 32 : c;
+    }
+
     /** The tag of a message made of whole 64-bit words (already little-endian values), e.g. fixed-size keys. */
     static long[] hash128Words(long k0, long k1, long... words) {
         Tag t = new Tag(k0, k1);
