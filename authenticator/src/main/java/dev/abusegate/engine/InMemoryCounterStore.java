@@ -1,8 +1,7 @@
 package dev.abusegate.engine;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.util.Arrays;
+import java.util.concurrent.locks.StampedLock;
 
 /**
  * A counter store in one JVM's heap, on the gate's clock. Atomic per key. Meant for tests, benchmarks
@@ -10,8 +9,9 @@ import java.util.Arrays;
  *
  * <p>Built so that a decision costs few cache misses and leaves no garbage behind: entries are not
  * objects but eight {@code long}s (64 bytes) in open-addressing tables with linear probing, 64 tables,
- * each guarded by its own monitor. Keys of one subject (an address's counter and distinct set, an
- * identifier's failures and lock) hash to the same home slot and so sit side by side. A distinct set of
+ * each guarded by its own {@link StampedLock}; reads are optimistic and mostly take no lock at all. Keys
+ * of one subject (an address's counter and distinct set, an identifier's failures and lock) hash to the
+ * same home slot and so sit side by side. A distinct set of
  * up to three members lives in its entry; a larger one gets a sorted {@code long[]} of its own, replaced
  * (never changed) when it grows. Expired or cleared entries read as absent, keep their slot for their
  * key, and are dropped when a table is rebuilt (on growth, or by {@link #purgeExpired(long)}).
@@ -55,21 +55,24 @@ public final class InMemoryCounterStore implements CounterStore {
         return stripes[(int) (key.subjectHash() >>> STRIPE_SHIFT)];
     }
 
-    // Reads first try without the lock: they note the stripe's version, read, and keep the result only if
-    // no write began or ended meanwhile (a seqlock). Writes take the monitor and move the version.
+    // Reads first try without locking (an optimistic read of the stripe's StampedLock, kept only if no write
+    // happened meanwhile) and take the read lock otherwise. Writes take the write lock.
 
     @Override
     public long count(CounterKey key, long nowMillis) {
         Stripe s = stripe(key);
-        int v = s.readBegin();
-        if (v >= 0) {
+        long v = s.tryOptimisticRead();
+        if (v != 0) {
             long r = count(s.t, key, nowMillis);
-            if (s.readValid(v)) {
+            if (s.validate(v)) {
                 return r;
             }
         }
-        synchronized (s) {
+        long stamp = s.readLock();
+        try {
             return count(s.t, key, nowMillis);
+        } finally {
+            s.unlockRead(stamp);
         }
     }
 
@@ -81,62 +84,59 @@ public final class InMemoryCounterStore implements CounterStore {
     @Override
     public long increment(CounterKey key, long windowMillis, long nowMillis) {
         Stripe s = stripe(key);
-        synchronized (s) {
-            s.beginWrite();
-            try {
-                int b = s.findOrAdd(key, nowMillis);
-                long[] t = s.t;
-                long v = t[b + TYPE] == COUNTER && t[b + EXPIRES] > nowMillis ? t[b + VALUE] + 1 : 1;
-                t[b + TYPE] = COUNTER;
-                t[b + VALUE] = v;
-                t[b + EXPIRES] = nowMillis + windowMillis;
-                return v;
-            } finally {
-                s.endWrite();
-            }
+        long stamp = s.writeLock();
+        try {
+            int b = s.findOrAdd(key, nowMillis);
+            long[] t = s.t;
+            long v = t[b + TYPE] == COUNTER && t[b + EXPIRES] > nowMillis ? t[b + VALUE] + 1 : 1;
+            t[b + TYPE] = COUNTER;
+            t[b + VALUE] = v;
+            t[b + EXPIRES] = nowMillis + windowMillis;
+            return v;
+        } finally {
+            s.unlockWrite(stamp);
         }
     }
 
     @Override
     public void decrement(CounterKey key, long windowMillis, long nowMillis) {
         Stripe s = stripe(key);
-        synchronized (s) {
-            s.beginWrite();
-            try {
-                int b = s.find(key);
-                if (b < 0) {
-                    return;
-                }
-                long[] t = s.t;
-                if (t[b + TYPE] != COUNTER || t[b + EXPIRES] <= nowMillis || t[b + VALUE] <= 1) {
-                    s.expire(b);
-                    return;
-                }
-                t[b + VALUE]--;
-                t[b + EXPIRES] = nowMillis + windowMillis;
-            } finally {
-                s.endWrite();
+        long stamp = s.writeLock();
+        try {
+            int b = s.find(key);
+            if (b < 0) {
+                return;
             }
+            long[] t = s.t;
+            if (t[b + TYPE] != COUNTER || t[b + EXPIRES] <= nowMillis || t[b + VALUE] <= 1) {
+                s.expire(b);
+                return;
+            }
+            t[b + VALUE]--;
+            t[b + EXPIRES] = nowMillis + windowMillis;
+        } finally {
+            s.unlockWrite(stamp);
         }
     }
 
     @Override
     public DistinctView distinct(CounterKey key, long member, long nowMillis) {
         Stripe s = stripe(key);
-        int v = s.readBegin();
-        if (v >= 0) {
+        long v = s.tryOptimisticRead();
+        if (v != 0) {
             long[] t = s.t;
             long[][] objects = s.objects;
             if (objects.length * W == t.length) {
                 int b = probe(t, key);
                 int size = b >= 0 && t[b + TYPE] == SET && t[b + EXPIRES] > nowMillis ? (int) t[b + VALUE] : 0;
                 long[] big = size > INLINE ? objects[b / W] : null;
-                if ((size <= INLINE || big != null && big.length >= size) && s.readValid(v)) {
+                if ((size <= INLINE || big != null && big.length >= size) && s.validate(v)) {
                     return size == 0 ? DistinctView.EMPTY : new DistinctView(size, indexOf(t, big, b, size, member) >= 0);
                 }
             }
         }
-        synchronized (s) {
+        long stamp = s.readLock();
+        try {
             long[] t = s.t;
             int b = probe(t, key);
             if (b < 0 || t[b + TYPE] != SET || t[b + EXPIRES] <= nowMillis) {
@@ -144,68 +144,69 @@ public final class InMemoryCounterStore implements CounterStore {
             }
             int size = (int) t[b + VALUE];
             return new DistinctView(size, indexOf(t, s.objects[b / W], b, size, member) >= 0);
+        } finally {
+            s.unlockRead(stamp);
         }
     }
 
     @Override
     public DistinctView addDistinct(CounterKey key, long member, int cap, long windowMillis, long nowMillis) {
         Stripe s = stripe(key);
-        synchronized (s) {
-            s.beginWrite();
-            try {
-                int b = s.findOrAdd(key, nowMillis);
-                long[] t = s.t;
-                if (t[b + TYPE] != SET || t[b + EXPIRES] <= nowMillis) {
-                    t[b + TYPE] = SET;
-                    t[b + VALUE] = 0;
-                    s.objects[b / W] = null;
-                }
-                int size = (int) t[b + VALUE];
-                int at = s.indexOf(b, size, member);
-                boolean contains = at >= 0;
-                if (!contains && size < cap) {
-                    s.insert(b, size, -at - 1, member);
-                    t[b + VALUE] = ++size;
-                    contains = true;
-                }
-                t[b + EXPIRES] = nowMillis + windowMillis;
-                return new DistinctView(size, contains);
-            } finally {
-                s.endWrite();
+        long stamp = s.writeLock();
+        try {
+            int b = s.findOrAdd(key, nowMillis);
+            long[] t = s.t;
+            if (t[b + TYPE] != SET || t[b + EXPIRES] <= nowMillis) {
+                t[b + TYPE] = SET;
+                t[b + VALUE] = 0;
+                s.objects[b / W] = null;
             }
+            int size = (int) t[b + VALUE];
+            int at = s.indexOf(b, size, member);
+            boolean contains = at >= 0;
+            if (!contains && size < cap) {
+                s.insert(b, size, -at - 1, member);
+                t[b + VALUE] = ++size;
+                contains = true;
+            }
+            t[b + EXPIRES] = nowMillis + windowMillis;
+            return new DistinctView(size, contains);
+        } finally {
+            s.unlockWrite(stamp);
         }
     }
 
     @Override
     public void lock(CounterKey key, long durationMillis, long nowMillis) {
         Stripe s = stripe(key);
-        synchronized (s) {
-            s.beginWrite();
-            try {
-                int b = s.findOrAdd(key, nowMillis);
-                long[] t = s.t;
-                t[b + TYPE] = LOCK;
-                t[b + VALUE] = 0;
-                t[b + EXPIRES] = nowMillis + durationMillis;
-                s.objects[b / W] = null;
-            } finally {
-                s.endWrite();
-            }
+        long stamp = s.writeLock();
+        try {
+            int b = s.findOrAdd(key, nowMillis);
+            long[] t = s.t;
+            t[b + TYPE] = LOCK;
+            t[b + VALUE] = 0;
+            t[b + EXPIRES] = nowMillis + durationMillis;
+            s.objects[b / W] = null;
+        } finally {
+            s.unlockWrite(stamp);
         }
     }
 
     @Override
     public long lockRemainingMillis(CounterKey key, long nowMillis) {
         Stripe s = stripe(key);
-        int v = s.readBegin();
-        if (v >= 0) {
+        long v = s.tryOptimisticRead();
+        if (v != 0) {
             long r = lockRemaining(s.t, key, nowMillis);
-            if (s.readValid(v)) {
+            if (s.validate(v)) {
                 return r;
             }
         }
-        synchronized (s) {
+        long stamp = s.readLock();
+        try {
             return lockRemaining(s.t, key, nowMillis);
+        } finally {
+            s.unlockRead(stamp);
         }
     }
 
@@ -217,39 +218,38 @@ public final class InMemoryCounterStore implements CounterStore {
     @Override
     public long remainingMillis(CounterKey key, long nowMillis) {
         Stripe s = stripe(key);
-        synchronized (s) {
+        long stamp = s.readLock();
+        try {
             long[] t = s.t;
             int b = probe(t, key);
             return b >= 0 && t[b + EXPIRES] > nowMillis ? t[b + EXPIRES] - nowMillis : 0;
+        } finally {
+            s.unlockRead(stamp);
         }
     }
 
     @Override
     public void clear(CounterKey key) {
         Stripe s = stripe(key);
-        synchronized (s) {
-            s.beginWrite();
-            try {
-                int b = s.find(key);
-                if (b >= 0) {
-                    s.expire(b);
-                }
-            } finally {
-                s.endWrite();
+        long stamp = s.writeLock();
+        try {
+            int b = s.find(key);
+            if (b >= 0) {
+                s.expire(b);
             }
+        } finally {
+            s.unlockWrite(stamp);
         }
     }
 
     /** Drops every entry that has expired by {@code nowMillis}; atomic per key with concurrent writers. */
     public void purgeExpired(long nowMillis) {
         for (Stripe s : stripes) {
-            synchronized (s) {
-                s.beginWrite();
-                try {
-                    s.rebuild(nowMillis);
-                } finally {
-                    s.endWrite();
-                }
+            long stamp = s.writeLock();
+            try {
+                s.rebuild(nowMillis);
+            } finally {
+                s.unlockWrite(stamp);
             }
         }
     }
@@ -258,8 +258,11 @@ public final class InMemoryCounterStore implements CounterStore {
     public int size() {
         int n = 0;
         for (Stripe s : stripes) {
-            synchronized (s) {
+            long stamp = s.readLock();
+            try {
                 n += s.used;
+            } finally {
+                s.unlockRead(stamp);
             }
         }
         return n;
@@ -298,53 +301,16 @@ public final class InMemoryCounterStore implements CounterStore {
         return r >= 0 ? r - base : r + base;
     }
 
-    /** One open-addressing table. Every method runs under the stripe's monitor. Slot i starts at word i * W. */
-    private static final VarHandle VERSION;
-
-    static {
-        try {
-            VERSION = MethodHandles.lookup().findVarHandle(Stripe.class, "version", int.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
-
-    private static final class Stripe {
+    /** One open-addressing table and its lock. Every method runs under the write lock. Slot i starts at word i * W. */
+    private static final class Stripe extends StampedLock {
         long[] t;
         /** A set's members when it has more than INLINE of them, by slot. */
         long[][] objects;
         int mask;
         /** Occupied slots, live or expired. */
         int used;
-        /** Odd while a write is under way; moves by two with every write. Accessed through {@link #VERSION}. */
-        @SuppressWarnings("unused")
-        private int version;
-
         Stripe() {
             allocate(MIN_CAPACITY);
-        }
-
-        /** Under the monitor, before changing anything. */
-        void beginWrite() {
-            VERSION.setOpaque(this, version + 1);
-            VarHandle.storeStoreFence();
-        }
-
-        /** Under the monitor, after the last change. */
-        void endWrite() {
-            VERSION.setRelease(this, version + 1);
-        }
-
-        /** The version to validate a lock-free read against, or -1 while a write is under way. */
-        int readBegin() {
-            int v = (int) VERSION.getAcquire(this);
-            return (v & 1) == 0 ? v : -1;
-        }
-
-        /** Whether nothing was written since {@link #readBegin} returned {@code v}. */
-        boolean readValid(int v) {
-            VarHandle.loadLoadFence();
-            return (int) VERSION.getOpaque(this) == v;
         }
 
         private void allocate(int capacity) {

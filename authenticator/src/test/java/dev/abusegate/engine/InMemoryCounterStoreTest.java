@@ -157,6 +157,49 @@ class InMemoryCounterStoreTest {
     }
 
     @Test
+    void lock_free_reads_never_see_a_torn_or_stale_state_while_tables_grow() throws Exception {
+        InMemoryCounterStore store = new InMemoryCounterStore();
+        CounterKey watched = CounterKey.of("r", CounterKey.Kind.IP, 7, 7);
+        int increments = 200_000;
+        java.util.concurrent.atomic.AtomicReference<String> problem = new java.util.concurrent.atomic.AtomicReference<>();
+        java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+        Thread writer = new Thread(() -> {
+            for (int i = 0; i < increments; i++) {
+                store.increment(watched, 1_000_000, 1);
+                // new keys in every table: they grow and are rebuilt under the readers' feet
+                store.increment(CounterKey.of("r", CounterKey.Kind.PAIR, i, ~i), 1_000_000, 1);
+                store.addDistinct(CounterKey.of("r", CounterKey.Kind.IDS, 7, 7), i % 50, 21, 1_000_000, 1);
+            }
+            done.set(true);
+        });
+        List<Thread> readers = new ArrayList<>();
+        for (int r = 0; r < 3; r++) {
+            readers.add(new Thread(() -> {
+                long last = 0;
+                while (!done.get()) {
+                    long now = store.count(watched, 2);
+                    if (now < last || now > increments) {
+                        problem.compareAndSet(null, "read " + now + " after " + last);
+                    }
+                    last = now;
+                    CounterStore.DistinctView v = store.distinct(CounterKey.of("r", CounterKey.Kind.IDS, 7, 7), 3, 2);
+                    if (v.size() < 0 || v.size() > 21 || v.size() > 3 && !v.contains()) {
+                        problem.compareAndSet(null, "set view " + v);
+                    }
+                }
+            }));
+        }
+        readers.forEach(Thread::start);
+        writer.start();
+        writer.join();
+        for (Thread t : readers) {
+            t.join();
+        }
+        assertThat(problem.get()).isNull();
+        assertThat(store.count(watched, 2)).isEqualTo(increments);
+    }
+
+    @Test
     void expired_entries_are_dropped_when_the_table_grows_or_is_purged() {
         InMemoryCounterStore store = new InMemoryCounterStore();
         for (int i = 0; i < 100_000; i++) {
