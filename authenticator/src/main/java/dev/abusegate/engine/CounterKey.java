@@ -84,6 +84,9 @@ public final class CounterKey {
 
     /** A key for a keyed 128-bit tag, e.g. a digest's first 16 bytes read big-endian as {@code hi, lo}. */
     public static CounterKey of(String realm, Kind kind, long hi, long lo) {
+        if (realm == null) {
+            throw new IllegalArgumentException("realm and kind are required");
+        }
         return new CounterKey(realm, realmNumber(realm), kind, OPAQUE, hi, lo);
     }
 
