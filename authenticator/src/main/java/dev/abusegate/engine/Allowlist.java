@@ -106,7 +106,9 @@ public final class Allowlist {
 
     /** 4 bytes for IPv4 (and IPv4-mapped IPv6), 16 for IPv6; null when not an address. */
     private static byte[] bytes(String s) {
-        if (s.length() > 64) {
+        // exactly an address: no padding, brackets or zone (AddressKeys.parse forgives those, the allowlist does not)
+        if (s.isEmpty() || s.length() > 64 || s.charAt(0) <= ' ' || s.charAt(s.length() - 1) <= ' '
+                || s.indexOf('[') >= 0 || s.indexOf('%') >= 0) {
             return null;
         }
         AddressKeys.Parsed p = AddressKeys.parse(s, 128);

@@ -130,8 +130,12 @@ public final class InMemoryCounterStore implements CounterStore {
                 int b = probe(t, key);
                 int size = b >= 0 && t[b + TYPE] == SET && t[b + EXPIRES] > nowMillis ? (int) t[b + VALUE] : 0;
                 long[] big = size > INLINE ? objects[b / W] : null;
-                if ((size <= INLINE || big != null && big.length >= size) && s.validate(v)) {
-                    return size == 0 ? DistinctView.EMPTY : new DistinctView(size, indexOf(t, big, b, size, member) >= 0);
+                if (size <= INLINE || big != null && big.length >= size) {
+                    // read the members before validating: small sets live in the table, which a writer may be changing
+                    boolean contains = size > 0 && indexOf(t, big, b, size, member) >= 0;
+                    if (s.validate(v)) {
+                        return size == 0 ? DistinctView.EMPTY : new DistinctView(size, contains);
+                    }
                 }
             }
         }
@@ -254,7 +258,7 @@ public final class InMemoryCounterStore implements CounterStore {
         }
     }
 
-    /** Entries held, expired or not. */
+    /** Entries held: live, expired, or cleared and not yet dropped by a rebuild. */
     public int size() {
         int n = 0;
         for (Stripe s : stripes) {

@@ -200,6 +200,33 @@ class InMemoryCounterStoreTest {
     }
 
     @Test
+    void a_lock_free_read_of_a_small_set_never_reports_a_state_that_did_not_exist() throws Exception {
+        // A small set lives inside the table; a reader racing the writer must still see only real states.
+        InMemoryCounterStore store = new InMemoryCounterStore();
+        CounterKey k = CounterKey.of("r", CounterKey.Kind.IDS, 1, 1);
+        java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+        java.util.concurrent.atomic.AtomicReference<CounterStore.DistinctView> bad = new java.util.concurrent.atomic.AtomicReference<>();
+        Thread reader = new Thread(() -> {
+            while (!done.get()) {
+                CounterStore.DistinctView v = store.distinct(k, 5, 2);
+                boolean real = v.size() == 0 && !v.contains() || v.size() >= 1 && v.contains();
+                if (!real) {
+                    bad.compareAndSet(null, v);
+                }
+            }
+        });
+        reader.start();
+        for (int i = 0; i < 2_000_000 && bad.get() == null; i++) {
+            store.clear(k);
+            store.addDistinct(k, 5, 21, 1_000_000, 1);
+            store.addDistinct(k, 3, 21, 1_000_000, 1); // shifts 5 one place up inside the entry
+        }
+        done.set(true);
+        reader.join();
+        assertThat(bad.get()).as("a view of a set that never held it that way").isNull();
+    }
+
+    @Test
     void expired_entries_are_dropped_when_the_table_grows_or_is_purged() {
         InMemoryCounterStore store = new InMemoryCounterStore();
         for (int i = 0; i < 100_000; i++) {
