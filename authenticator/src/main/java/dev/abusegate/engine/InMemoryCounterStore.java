@@ -42,6 +42,8 @@ public final class InMemoryCounterStore implements CounterStore {
     private static final long SET = 2;
     /** A cleared entry: nothing reads it. */
     private static final long NONE = 3;
+    /** For {@link #read}: any type. */
+    private static final long ANY = -1;
 
     private final Stripe[] stripes = new Stripe[STRIPES];
 
@@ -60,25 +62,36 @@ public final class InMemoryCounterStore implements CounterStore {
 
     @Override
     public long count(CounterKey key, long nowMillis) {
+        return read(key, nowMillis, COUNTER);
+    }
+
+    /**
+     * A counter's value ({@code type} COUNTER) or the milliseconds a live entry has left (LOCK: only a lock;
+     * ANY: whatever it holds); 0 when there is no such live entry.
+     */
+    private long read(CounterKey key, long nowMillis, long type) {
         Stripe s = stripe(key);
         long v = s.tryOptimisticRead();
         if (v != 0) {
-            long r = count(s.t, key, nowMillis);
+            long r = read(s.t, key, nowMillis, type);
             if (s.validate(v)) {
                 return r;
             }
         }
         long stamp = s.readLock();
         try {
-            return count(s.t, key, nowMillis);
+            return read(s.t, key, nowMillis, type);
         } finally {
             s.unlockRead(stamp);
         }
     }
 
-    private static long count(long[] t, CounterKey key, long now) {
+    private static long read(long[] t, CounterKey key, long now, long type) {
         int b = probe(t, key);
-        return b >= 0 && t[b + TYPE] == COUNTER && t[b + EXPIRES] > now ? t[b + VALUE] : 0;
+        if (b < 0 || t[b + EXPIRES] <= now || type != ANY && t[b + TYPE] != type) {
+            return 0;
+        }
+        return type == COUNTER ? t[b + VALUE] : t[b + EXPIRES] - now;
     }
 
     @Override
@@ -198,38 +211,12 @@ public final class InMemoryCounterStore implements CounterStore {
 
     @Override
     public long lockRemainingMillis(CounterKey key, long nowMillis) {
-        Stripe s = stripe(key);
-        long v = s.tryOptimisticRead();
-        if (v != 0) {
-            long r = lockRemaining(s.t, key, nowMillis);
-            if (s.validate(v)) {
-                return r;
-            }
-        }
-        long stamp = s.readLock();
-        try {
-            return lockRemaining(s.t, key, nowMillis);
-        } finally {
-            s.unlockRead(stamp);
-        }
-    }
-
-    private static long lockRemaining(long[] t, CounterKey key, long now) {
-        int b = probe(t, key);
-        return b >= 0 && t[b + TYPE] == LOCK && t[b + EXPIRES] > now ? t[b + EXPIRES] - now : 0;
+        return read(key, nowMillis, LOCK);
     }
 
     @Override
     public long remainingMillis(CounterKey key, long nowMillis) {
-        Stripe s = stripe(key);
-        long stamp = s.readLock();
-        try {
-            long[] t = s.t;
-            int b = probe(t, key);
-            return b >= 0 && t[b + EXPIRES] > nowMillis ? t[b + EXPIRES] - nowMillis : 0;
-        } finally {
-            s.unlockRead(stamp);
-        }
+        return read(key, nowMillis, ANY);
     }
 
     @Override
