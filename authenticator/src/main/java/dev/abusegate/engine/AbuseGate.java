@@ -165,12 +165,12 @@ public final class AbuseGate {
         LayerPolicy p3 = d.lockout;
         GateOptions o = d.options;
         long now = clock.millis();
-        guard(p3, unavailable, () -> {
+        try {
             if (o.ignoreRepeatedPasswords() && passwordTag != 0) {
                 CounterKey typos = d.keys.recentWrongPasswords();
                 if (store.distinct(typos, passwordTag, now).contains()) {
                     store.decrement(d.keys.failures(), p3.windowMillis(), now);
-                    return 0L;
+                    return unavailable;
                 }
                 store.addDistinct(typos, passwordTag, GateOptions.REMEMBERED_WRONG_PASSWORDS, p3.windowMillis(), now);
             }
@@ -183,8 +183,9 @@ public final class AbuseGate {
                 store.lock(d.keys.lock(), duration, now);
                 store.clear(d.keys.failures());
             }
-            return 0L;
-        });
+        } catch (RuntimeException e) {
+            failed(p3, unavailable);
+        }
         return unavailable;
     }
 
@@ -370,19 +371,5 @@ public final class AbuseGate {
     private static CounterStore.DistinctView failedView(LayerPolicy p, Set<Layer> unavailable) {
         unavailable.add(p.layer());
         return p.failureMode() == FailureMode.FAIL_CLOSED ? FAILED_CLOSED_VIEW : null;
-    }
-
-    @FunctionalInterface
-    private interface StoreCall {
-        long call();
-    }
-
-    private static long guard(LayerPolicy p, Set<Layer> unavailable, StoreCall call) {
-        try {
-            return call.call();
-        } catch (RuntimeException e) {
-            unavailable.add(p.layer());
-            return p.failureMode() == FailureMode.FAIL_CLOSED ? CLOSED : OPEN;
-        }
     }
 }
