@@ -1,5 +1,6 @@
 package dev.abusegate.engine;
 
+import java.util.Collections;
 import java.util.EnumSet;
 import java.util.Objects;
 import java.util.Set;
@@ -61,7 +62,7 @@ public final class AbuseGate {
     public Decision evaluate(GateOptions options, Attempt attempt, java.util.function.BooleanSupplier captchaCheck) {
         long now = clock.millis();
         GateKeys.Keys k = keys.forAttempt(attempt, options.ipv6PrefixLength());
-        Set<Layer> unavailable = EnumSet.noneOf(Layer.class);
+        Outages unavailable = new Outages();
 
         // An allowlisted address skips the address layers; layer 3 applies to everyone.
         boolean allowlisted = !options.allowlist().isEmpty() && options.allowlist().contains(attempt.address());
@@ -98,7 +99,7 @@ public final class AbuseGate {
         Layer blocked = firstOver(p1, c1, p2, c2, p3, c3 == Long.MAX_VALUE ? CLOSED : c3, p4, next4);
         if (blocked != null) {
             countBlocked(p1, p2, p4, k, now, unavailable);
-            return new Decision(Outcome.BLOCKED, blocked, unavailable, options, k, false, lockout, device);
+            return new Decision(Outcome.BLOCKED, blocked, unavailable.toSet(), options, k, false, lockout, device);
         }
 
         // Step 2: the captcha band.
@@ -110,7 +111,7 @@ public final class AbuseGate {
                     : p4 != null && p4.inBand(c4, f) ? Layer.CREDENTIAL_STUFFING
                     : null;
             if (band != null && (captchaCheck == null || !captchaCheck.getAsBoolean())) {
-                return new Decision(Outcome.CAPTCHA_REQUIRED, band, unavailable, options, k, false, lockout, device);
+                return new Decision(Outcome.CAPTCHA_REQUIRED, band, unavailable.toSet(), options, k, false, lockout, device);
             }
         }
 
@@ -125,16 +126,16 @@ public final class AbuseGate {
                     : v.contains() ? v.size() : v.size() + 1L; // a new identifier refused by the cap is over
         }
         if (over(p1, n1)) {
-            return new Decision(Outcome.BLOCKED, Layer.PER_IP, unavailable, options, k, false, lockout, device);
+            return new Decision(Outcome.BLOCKED, Layer.PER_IP, unavailable.toSet(), options, k, false, lockout, device);
         }
         if (over(p2, n2)) {
-            return new Decision(Outcome.BLOCKED, Layer.PER_IP_ACCOUNT, unavailable, options, k, false, lockout, device);
+            return new Decision(Outcome.BLOCKED, Layer.PER_IP_ACCOUNT, unavailable.toSet(), options, k, false, lockout, device);
         }
         boolean reserved = false;
         if (p3 != null && c3 >= 0) {
             long r = reserve(p3, k, now, unavailable);
             if (r == CLOSED || r == OVER) {
-                return new Decision(Outcome.BLOCKED, Layer.ACCOUNT_LOCKOUT, unavailable, options, k, false, lockout, device);
+                return new Decision(Outcome.BLOCKED, Layer.ACCOUNT_LOCKOUT, unavailable.toSet(), options, k, false, lockout, device);
             }
             reserved = r > 0;
         }
@@ -142,9 +143,9 @@ public final class AbuseGate {
             if (reserved) {
                 giveBack(p3, k, now, unavailable);
             }
-            return new Decision(Outcome.BLOCKED, Layer.CREDENTIAL_STUFFING, unavailable, options, k, false, lockout, device);
+            return new Decision(Outcome.BLOCKED, Layer.CREDENTIAL_STUFFING, unavailable.toSet(), options, k, false, lockout, device);
         }
-        return new Decision(Outcome.ALLOW, null, unavailable, options, k, reserved, lockout, device);
+        return new Decision(Outcome.ALLOW, null, unavailable.toSet(), options, k, reserved, lockout, device);
     }
 
     /** The password check ran and failed: the reservation stays a failure; at the threshold, lock. */
@@ -158,9 +159,9 @@ public final class AbuseGate {
      * identifier's recent wrong passwords does not count again, so retyping the same typo never locks.
      */
     public Set<Layer> passwordFailed(Decision d, long passwordTag) {
-        Set<Layer> unavailable = EnumSet.noneOf(Layer.class);
+        Outages unavailable = new Outages();
         if (!d.reserved) {
-            return unavailable;
+            return unavailable.toSet();
         }
         LayerPolicy p3 = d.lockout;
         GateOptions o = d.options;
@@ -170,7 +171,7 @@ public final class AbuseGate {
                 CounterKey typos = d.keys.recentWrongPasswords();
                 if (store.distinct(typos, passwordTag, now).contains()) {
                     store.decrement(d.keys.failures(), p3.windowMillis(), now);
-                    return unavailable;
+                    return unavailable.toSet();
                 }
                 store.addDistinct(typos, passwordTag, GateOptions.REMEMBERED_WRONG_PASSWORDS, p3.windowMillis(), now);
             }
@@ -186,12 +187,12 @@ public final class AbuseGate {
         } catch (RuntimeException e) {
             failed(p3, unavailable);
         }
-        return unavailable;
+        return unavailable.toSet();
     }
 
     /** The password check ran and succeeded: the identifier's failures (and its run of locks) are cleared. */
     public Set<Layer> passwordSucceeded(Decision d) {
-        Set<Layer> unavailable = EnumSet.noneOf(Layer.class);
+        Outages unavailable = new Outages();
         if (d.reserved) {
             try {
                 store.clear(d.keys.failures());
@@ -202,16 +203,16 @@ public final class AbuseGate {
                 failed(d.lockout, unavailable);
             }
         }
-        return unavailable;
+        return unavailable.toSet();
     }
 
     /** No password was checked after all (empty password, disabled user, ...): give the reservation back. */
     public Set<Layer> notVerified(Decision d) {
-        Set<Layer> unavailable = EnumSet.noneOf(Layer.class);
+        Outages unavailable = new Outages();
         if (d.reserved) {
             giveBack(d.lockout, d.keys, clock.millis(), unavailable);
         }
-        return unavailable;
+        return unavailable.toSet();
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -252,7 +253,7 @@ public final class AbuseGate {
     }
 
     /** Layers 1, 2 and 4 count blocked attempts too. Layer 3 never does: no password was checked. */
-    private void countBlocked(LayerPolicy p1, LayerPolicy p2, LayerPolicy p4, GateKeys.Keys k, long now, Set<Layer> unavailable) {
+    private void countBlocked(LayerPolicy p1, LayerPolicy p2, LayerPolicy p4, GateKeys.Keys k, long now, Outages unavailable) {
         if (p1 != null) {
             increment(p1, k.perIp(), now, unavailable);
         }
@@ -269,7 +270,7 @@ public final class AbuseGate {
      * before any compensation, so a failing give-back can neither let an over-limit attempt through nor
      * (being reported) go unnoticed; a lock set meanwhile is re-read after the slot is taken.
      */
-    private long reserve(LayerPolicy p3, GateKeys.Keys k, long now, Set<Layer> unavailable) {
+    private long reserve(LayerPolicy p3, GateKeys.Keys k, long now, Outages unavailable) {
         long n;
         try {
             n = store.increment(k.failures(), p3.windowMillis(), now);
@@ -311,7 +312,7 @@ public final class AbuseGate {
         return new Decision(closed == null ? Outcome.ALLOW : Outcome.BLOCKED, closed, down, options, null, false);
     }
 
-    private void giveBack(LayerPolicy p3, GateKeys.Keys k, long now, Set<Layer> unavailable) {
+    private void giveBack(LayerPolicy p3, GateKeys.Keys k, long now, Outages unavailable) {
         try {
             store.decrement(k.failures(), p3.windowMillis(), now);
         } catch (RuntimeException e) {
@@ -322,7 +323,7 @@ public final class AbuseGate {
     // The store calls of the hot path, each guarded by its layer's failure mode. Written out rather than
     // passed as lambdas: a capturing lambda per call was a measurable share of each decision's garbage.
 
-    private long count(LayerPolicy p, CounterKey key, long now, Set<Layer> unavailable) {
+    private long count(LayerPolicy p, CounterKey key, long now, Outages unavailable) {
         try {
             return store.count(key, now);
         } catch (RuntimeException e) {
@@ -330,7 +331,7 @@ public final class AbuseGate {
         }
     }
 
-    private long increment(LayerPolicy p, CounterKey key, long now, Set<Layer> unavailable) {
+    private long increment(LayerPolicy p, CounterKey key, long now, Outages unavailable) {
         try {
             return store.increment(key, p.windowMillis(), now);
         } catch (RuntimeException e) {
@@ -339,7 +340,7 @@ public final class AbuseGate {
     }
 
     /** Long.MAX_VALUE when the identifier is locked, else its failure count. */
-    private long lockedOrFailures(LayerPolicy p3, GateKeys.Keys k, long now, Set<Layer> unavailable) {
+    private long lockedOrFailures(LayerPolicy p3, GateKeys.Keys k, long now, Outages unavailable) {
         try {
             return store.lockRemainingMillis(k.lock(), now) > 0 ? Long.MAX_VALUE : store.count(k.failures(), now);
         } catch (RuntimeException e) {
@@ -347,7 +348,7 @@ public final class AbuseGate {
         }
     }
 
-    private CounterStore.DistinctView distinct(LayerPolicy p4, GateKeys.Keys k, long now, Set<Layer> unavailable) {
+    private CounterStore.DistinctView distinct(LayerPolicy p4, GateKeys.Keys k, long now, Outages unavailable) {
         try {
             return store.distinct(k.identifiers(), k.member(), now);
         } catch (RuntimeException e) {
@@ -355,7 +356,7 @@ public final class AbuseGate {
         }
     }
 
-    private CounterStore.DistinctView addDistinct(LayerPolicy p4, GateKeys.Keys k, long now, Set<Layer> unavailable) {
+    private CounterStore.DistinctView addDistinct(LayerPolicy p4, GateKeys.Keys k, long now, Outages unavailable) {
         try {
             return store.addDistinct(k.identifiers(), k.member(), p4.threshold() + 1, p4.windowMillis(), now);
         } catch (RuntimeException e) {
@@ -363,12 +364,37 @@ public final class AbuseGate {
         }
     }
 
-    private static long failed(LayerPolicy p, Set<Layer> unavailable) {
+    /**
+     * The layers whose store failed during one call. A plain bit set rather than an {@code EnumSet}: nearly
+     * every attempt has none, and it then costs nothing and hands out the shared empty set.
+     */
+    private static final class Outages {
+        private int bits;
+
+        void add(Layer layer) {
+            bits |= 1 << layer.ordinal();
+        }
+
+        Set<Layer> toSet() {
+            if (bits == 0) {
+                return Collections.emptySet();
+            }
+            Set<Layer> set = EnumSet.noneOf(Layer.class);
+            for (Layer layer : Layer.values()) {
+                if ((bits & 1 << layer.ordinal()) != 0) {
+                    set.add(layer);
+                }
+            }
+            return set;
+        }
+    }
+
+    private static long failed(LayerPolicy p, Outages unavailable) {
         unavailable.add(p.layer());
         return p.failureMode() == FailureMode.FAIL_CLOSED ? CLOSED : OPEN;
     }
 
-    private static CounterStore.DistinctView failedView(LayerPolicy p, Set<Layer> unavailable) {
+    private static CounterStore.DistinctView failedView(LayerPolicy p, Outages unavailable) {
         unavailable.add(p.layer());
         return p.failureMode() == FailureMode.FAIL_CLOSED ? FAILED_CLOSED_VIEW : null;
     }

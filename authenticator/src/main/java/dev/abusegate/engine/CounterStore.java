@@ -46,5 +46,18 @@ public interface CounterStore {
     /** A distinct set's size and whether it contains the member asked about. */
     record DistinctView(int size, boolean contains) {
         public static final DistinctView EMPTY = new DistinctView(0, false);
+
+        private static final DistinctView[] SHARED = new DistinctView[128];
+
+        static {
+            for (int i = 0; i < SHARED.length; i++) {
+                SHARED[i] = i == 0 ? EMPTY : new DistinctView(i >> 1, (i & 1) != 0);
+            }
+        }
+
+        /** The same as the constructor, without an allocation for the small sizes the layers use. */
+        public static DistinctView of(int size, boolean contains) {
+            return size >= 0 && size < SHARED.length >> 1 ? SHARED[size << 1 | (contains ? 1 : 0)] : new DistinctView(size, contains);
+        }
     }
 }

@@ -119,7 +119,7 @@ public final class GateKeys {
             throw new IllegalStateException("no identifier-hashing secret for realm " + realm);
         }
         RealmHasher h = hashers.get(realm);
-        if (h == null || !MessageDigest.isEqual(h.secret, secret)) {
+        if (h == null || h.source != secret && !MessageDigest.isEqual(h.secret, secret)) {
             h = new RealmHasher(realm, secret);
             hashers.put(realm, h);
         }
@@ -230,6 +230,8 @@ public final class GateKeys {
         final String realm;
         final int number;
         final byte[] secret;
+        /** The array the secret came in: the same array again means the same secret, without comparing. */
+        final byte[] source;
         final long k0;
         final long k1;
 
@@ -237,6 +239,7 @@ public final class GateKeys {
             this.realm = realm;
             this.number = CounterKey.realmNumber(realm);
             this.secret = secret.clone();
+            this.source = secret;
             byte[] d = Hmac.sha256(secret, "abuse-gate/siphash-key/v1".getBytes(StandardCharsets.UTF_8));
             this.k0 = SipHash.le64(d, 0);
             this.k1 = SipHash.le64(d, 8);

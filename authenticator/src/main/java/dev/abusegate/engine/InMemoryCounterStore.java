@@ -102,6 +102,7 @@ public final class InMemoryCounterStore implements CounterStore {
             int b = s.findOrAdd(key, nowMillis);
             long[] t = s.t;
             long v = t[b + TYPE] == COUNTER && t[b + EXPIRES] > nowMillis ? t[b + VALUE] + 1 : 1;
+            s.dropMembers(b);
             t[b + TYPE] = COUNTER;
             t[b + VALUE] = v;
             t[b + EXPIRES] = nowMillis + windowMillis;
@@ -147,7 +148,7 @@ public final class InMemoryCounterStore implements CounterStore {
                     // read the members before validating: small sets live in the table, which a writer may be changing
                     boolean contains = size > 0 && indexOf(t, big, b, size, member) >= 0;
                     if (s.validate(v)) {
-                        return size == 0 ? DistinctView.EMPTY : new DistinctView(size, contains);
+                        return size == 0 ? DistinctView.EMPTY : DistinctView.of(size, contains);
                     }
                 }
             }
@@ -160,7 +161,7 @@ public final class InMemoryCounterStore implements CounterStore {
                 return DistinctView.EMPTY;
             }
             int size = (int) t[b + VALUE];
-            return new DistinctView(size, indexOf(t, s.objects[b / W], b, size, member) >= 0);
+            return DistinctView.of(size, indexOf(t, size > INLINE ? s.objects[b / W] : null, b, size, member) >= 0);
         } finally {
             s.unlockRead(stamp);
         }
@@ -174,9 +175,9 @@ public final class InMemoryCounterStore implements CounterStore {
             int b = s.findOrAdd(key, nowMillis);
             long[] t = s.t;
             if (t[b + TYPE] != SET || t[b + EXPIRES] <= nowMillis) {
+                s.dropMembers(b);
                 t[b + TYPE] = SET;
                 t[b + VALUE] = 0;
-                s.objects[b / W] = null;
             }
             int size = (int) t[b + VALUE];
             int at = s.indexOf(b, size, member);
@@ -187,7 +188,7 @@ public final class InMemoryCounterStore implements CounterStore {
                 contains = true;
             }
             t[b + EXPIRES] = nowMillis + windowMillis;
-            return new DistinctView(size, contains);
+            return DistinctView.of(size, contains);
         } finally {
             s.unlockWrite(stamp);
         }
@@ -200,10 +201,10 @@ public final class InMemoryCounterStore implements CounterStore {
         try {
             int b = s.findOrAdd(key, nowMillis);
             long[] t = s.t;
+            s.dropMembers(b);
             t[b + TYPE] = LOCK;
             t[b + VALUE] = 0;
             t[b + EXPIRES] = nowMillis + durationMillis;
-            s.objects[b / W] = null;
         } finally {
             s.unlockWrite(stamp);
         }
@@ -319,25 +320,53 @@ public final class InMemoryCounterStore implements CounterStore {
 
         /** The first word of the key's entry; a new, expired one (callers initialize it) when absent. */
         int findOrAdd(CounterKey key, long now) {
-            int b = probe(t, key);
-            if (b >= 0) {
-                return b;
+            long meta = key.meta();
+            long hi = key.hi();
+            long lo = key.lo();
+            int i = (int) key.subjectHash() & mask;
+            int dead = -1;
+            for (int n = 0; n <= mask; n++, i = (i + 1) & mask) {
+                int b = i * W;
+                long m = t[b + META];
+                if (m == 0) {
+                    if (dead >= 0) {
+                        return claim(dead, key);
+                    }
+                    if ((used + 1) * 5L > (mask + 1) * 3L) { // load factor 0.6
+                        rebuild(now);
+                        b = -probe(t, key) - 1;
+                    }
+                    used++;
+                    return claim(b, key);
+                }
+                if (m == meta && t[b + HI] == hi && t[b + LO] == lo) {
+                    return b;
+                }
+                if (dead < 0 && t[b + EXPIRES] <= now) {
+                    dead = b;
+                }
             }
-            if ((used + 1) * 5L > (mask + 1) * 3L) { // load factor 0.6
-                rebuild(now);
-                b = probe(t, key);
-            }
-            b = -b - 1;
+            throw new IllegalStateException("table full"); // cannot happen: rebuilt at 0.6
+        }
+
+        /**
+         * Writes the key into the slot at {@code b}: an empty one, or one whose entry has expired or been
+         * cleared and so reads as absent. Taking over dead entries on the probe path keeps the table from
+         * filling up with them, so rebuilds (a full copy of the table) are rarer.
+         */
+        private int claim(int b, CounterKey key) {
+            dropMembers(b);
             t[b + META] = key.meta();
             t[b + HI] = key.hi();
             t[b + LO] = key.lo();
             t[b + EXPIRES] = Long.MIN_VALUE;
-            used++;
+            t[b + TYPE] = NONE;
+            t[b + VALUE] = 0;
             return b;
         }
 
         int indexOf(int b, int size, long member) {
-            return InMemoryCounterStore.indexOf(t, objects[b / W], b, size, member);
+            return InMemoryCounterStore.indexOf(t, size > INLINE ? objects[b / W] : null, b, size, member);
         }
 
         void insert(int b, int size, int at, long member) {
@@ -360,10 +389,21 @@ public final class InMemoryCounterStore implements CounterStore {
          * successful login clears its identifier's failures).
          */
         void expire(int b) {
+            dropMembers(b);
             t[b + TYPE] = NONE;
             t[b + EXPIRES] = Long.MIN_VALUE;
             t[b + VALUE] = 0;
-            objects[b / W] = null;
+        }
+
+        /**
+         * Lets go of a large set's members before the entry at {@code b} holds something else. Only a set of
+         * more than INLINE members has a slot in {@code objects}; every other entry leaves that array alone,
+         * since touching it is one more cache miss per operation.
+         */
+        void dropMembers(int b) {
+            if (t[b + TYPE] == SET && t[b + VALUE] > INLINE) {
+                objects[b / W] = null;
+            }
         }
 
         /** A fresh table holding only the live entries, at most a third full. */
@@ -389,7 +429,9 @@ public final class InMemoryCounterStore implements CounterStore {
                         j = (j + 1) & mask;
                     }
                     System.arraycopy(oldT, b, t, j * W, W);
-                    objects[j] = oldObjects[i];
+                    if (oldT[b + TYPE] == SET && oldT[b + VALUE] > INLINE) {
+                        objects[j] = oldObjects[i];
+                    }
                     used++;
                 }
             }

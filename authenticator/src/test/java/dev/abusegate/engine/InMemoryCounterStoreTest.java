@@ -239,6 +239,35 @@ class InMemoryCounterStoreTest {
     }
 
     @Test
+    void a_new_key_takes_over_the_slot_of_an_expired_or_cleared_one_on_its_way() {
+        InMemoryCounterStore store = new InMemoryCounterStore();
+        // one subject, three kinds: the same home slot
+        CounterKey counter = CounterKey.of("r", CounterKey.Kind.IP, 1, 2);
+        CounterKey set = CounterKey.of("r", CounterKey.Kind.IDS, 1, 2);
+        CounterKey lock = CounterKey.of("r", CounterKey.Kind.LOCK, 1, 2);
+        for (long m = 1; m <= 5; m++) { // more members than fit in an entry
+            store.addDistinct(set, m, 10, 10, 0);
+        }
+        assertThat(store.size()).isEqualTo(1);
+
+        store.increment(counter, 100, 20); // the set has expired: its slot is reused
+        assertThat(store.size()).isEqualTo(1);
+        assertThat(store.count(counter, 20)).isEqualTo(1);
+        assertThat(store.distinct(set, 3, 20)).isEqualTo(CounterStore.DistinctView.EMPTY);
+
+        store.addDistinct(set, 9, 10, 10, 20); // a new set starts empty, nothing left of the old members
+        assertThat(store.distinct(set, 3, 21)).isEqualTo(new CounterStore.DistinctView(1, false));
+        assertThat(store.size()).isEqualTo(2);
+
+        store.clear(counter);
+        store.lock(lock, 50, 22); // takes the cleared counter's slot
+        assertThat(store.size()).isEqualTo(2);
+        assertThat(store.lockRemainingMillis(lock, 22)).isEqualTo(50);
+        assertThat(store.count(counter, 22)).isZero();
+        assertThat(store.distinct(set, 9, 22)).isEqualTo(new CounterStore.DistinctView(1, true));
+    }
+
+    @Test
     void keys_of_one_subject_in_two_realms_or_kinds_never_share_an_entry() {
         InMemoryCounterStore store = new InMemoryCounterStore();
         CounterKey a = CounterKey.of("realm-a", CounterKey.Kind.FAIL, 1, 2);

@@ -85,13 +85,13 @@ public final class InfinispanCounterStore implements CounterStore {
         String key = counterKey.toString();
         Object v = get(key);
         if (v instanceof Long) {
-            return new DistinctView(1, (Long) v == member);
+            return DistinctView.of(1, (Long) v == member);
         }
         if (!(v instanceof String)) {
             return DistinctView.EMPTY;
         }
         String s = (String) v;
-        return new DistinctView(s.length() / MEMBER_CHARS, indexOf(s, member) >= 0);
+        return DistinctView.of(s.length() / MEMBER_CHARS, indexOf(s, member) >= 0);
     }
 
     @Override
@@ -103,7 +103,7 @@ public final class InfinispanCounterStore implements CounterStore {
                 if (old instanceof Long && ((Long) old == member || cap <= 1)) {
                     // One-member set that stays as it is (the common repeat): refresh the expiry only.
                     if (cache.replace(key, old, old, windowMillis, TimeUnit.MILLISECONDS)) {
-                        return new DistinctView(1, (Long) old == member);
+                        return DistinctView.of(1, (Long) old == member);
                     }
                     continue;
                 }
@@ -120,7 +120,7 @@ public final class InfinispanCounterStore implements CounterStore {
                         ? cache.putIfAbsent(key, value, windowMillis, TimeUnit.MILLISECONDS) == null
                         : cache.replace(key, old, value, windowMillis, TimeUnit.MILLISECONDS);
                 if (done) {
-                    return new DistinctView(next.length() / MEMBER_CHARS, at >= 0 || next != s);
+                    return DistinctView.of(next.length() / MEMBER_CHARS, at >= 0 || next != s);
                 }
             }
         } catch (RuntimeException e) {
