@@ -36,6 +36,13 @@ public final class InMemoryCounterStore implements CounterStore {
     /** A small set's members, sorted: words MEMBERS .. MEMBERS + INLINE - 1. */
     private static final int MEMBERS = 6;
     private static final int INLINE = W - MEMBERS;
+    /**
+     * Words before the first entry. A table large enough to matter is a humongous object to G1 and starts
+     * at a region boundary, its elements 16 bytes in; six more words put every entry on a 64-byte cache line
+     * of its own, so reading an entry (a set's members included) costs one line, not two. {@code b / W} is
+     * still the slot number.
+     */
+    private static final int BASE = 6;
 
     private static final long COUNTER = 0;
     private static final long LOCK = 1;
@@ -140,7 +147,7 @@ public final class InMemoryCounterStore implements CounterStore {
         if (v != 0) {
             long[] t = s.t;
             long[][] objects = s.objects;
-            if (objects.length * W == t.length) {
+            if (BASE + objects.length * W == t.length) {
                 int b = probe(t, key);
                 int size = b >= 0 && t[b + TYPE] == SET && t[b + EXPIRES] > nowMillis ? (int) t[b + VALUE] : 0;
                 long[] big = size > INLINE ? objects[b / W] : null;
@@ -268,10 +275,10 @@ public final class InMemoryCounterStore implements CounterStore {
         long meta = key.meta();
         long hi = key.hi();
         long lo = key.lo();
-        int mask = t.length / W - 1;
+        int mask = t.length / W - 1; // BASE < W
         int i = (int) key.subjectHash() & mask;
         for (int n = 0; n <= mask; n++, i = (i + 1) & mask) {
-            int b = i * W;
+            int b = BASE + i * W;
             long m = t[b + META];
             if (m == 0) {
                 return -b - 1;
@@ -293,7 +300,7 @@ public final class InMemoryCounterStore implements CounterStore {
         return r >= 0 ? r - base : r + base;
     }
 
-    /** One open-addressing table and its lock. Every method runs under the write lock. Slot i starts at word i * W. */
+    /** One open-addressing table and its lock. Every method runs under the write lock. Slot i starts at word BASE + i * W. */
     private static final class Stripe extends StampedLock {
         long[] t;
         /** A set's members when it has more than INLINE of them, by slot. */
@@ -306,7 +313,7 @@ public final class InMemoryCounterStore implements CounterStore {
         }
 
         private void allocate(int capacity) {
-            t = new long[capacity * W];
+            t = new long[BASE + capacity * W];
             objects = new long[capacity][];
             mask = capacity - 1;
             used = 0;
@@ -326,7 +333,7 @@ public final class InMemoryCounterStore implements CounterStore {
             int i = (int) key.subjectHash() & mask;
             int dead = -1;
             for (int n = 0; n <= mask; n++, i = (i + 1) & mask) {
-                int b = i * W;
+                int b = BASE + i * W;
                 long m = t[b + META];
                 if (m == 0) {
                     if (dead >= 0) {
@@ -412,7 +419,7 @@ public final class InMemoryCounterStore implements CounterStore {
             long[][] oldObjects = objects;
             int live = 0;
             for (int i = 0; i < oldObjects.length; i++) {
-                if (oldT[i * W] != 0 && oldT[i * W + EXPIRES] > now) {
+                if (oldT[BASE + i * W] != 0 && oldT[BASE + i * W + EXPIRES] > now) {
                     live++;
                 }
             }
@@ -422,13 +429,13 @@ public final class InMemoryCounterStore implements CounterStore {
             }
             allocate(capacity);
             for (int i = 0; i < oldObjects.length; i++) {
-                int b = i * W;
+                int b = BASE + i * W;
                 if (oldT[b] != 0 && oldT[b + EXPIRES] > now) {
                     int j = (int) CounterKey.hash(oldT[b + META] >>> 8, oldT[b + HI], oldT[b + LO]) & mask;
-                    while (t[j * W] != 0) {
+                    while (t[BASE + j * W] != 0) {
                         j = (j + 1) & mask;
                     }
-                    System.arraycopy(oldT, b, t, j * W, W);
+                    System.arraycopy(oldT, b, t, BASE + j * W, W);
                     if (oldT[b + TYPE] == SET && oldT[b + VALUE] > INLINE) {
                         objects[j] = oldObjects[i];
                     }
