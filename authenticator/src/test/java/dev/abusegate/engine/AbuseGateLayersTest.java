@@ -176,6 +176,38 @@ class AbuseGateLayersTest {
     }
 
     @Test
+    void layer3_one_wrong_password_among_attempts_let_through_together_does_not_lock() {
+        GateOptions o = only(Layer.ACCOUNT_LOCKOUT, 3, 900).build();
+        // three attempts let through before any password is checked: every slot is taken
+        Decision first = f.evaluate(o, "198.51.100.1", "alice");
+        Decision second = f.evaluate(o, "198.51.100.2", "alice");
+        Decision third = f.evaluate(o, "198.51.100.3", "alice");
+        assertThat(List.of(first.outcome(), second.outcome(), third.outcome())).containsOnly(Outcome.ALLOW);
+
+        f.gate.passwordFailed(first); // one wrong password; the other two are still being checked
+        assertThat(f.evaluate(o, "192.0.2.9", "alice").outcome()).as("all slots taken, not locked")
+                .isEqualTo(Outcome.BLOCKED);
+        f.gate.passwordSucceeded(second);
+        f.gate.passwordSucceeded(third);
+
+        assertThat(f.evaluate(o, "192.0.2.10", "alice").outcome()).as("one failure never locks at threshold 3")
+                .isEqualTo(Outcome.ALLOW);
+    }
+
+    @Test
+    void layer3_the_failure_in_the_last_slot_locks_even_when_it_comes_first() {
+        GateOptions o = only(Layer.ACCOUNT_LOCKOUT, 2, 900).build();
+        Decision first = f.evaluate(o, "198.51.100.1", "alice");
+        Decision last = f.evaluate(o, "198.51.100.2", "alice");
+        f.gate.passwordFailed(last);
+        f.gate.passwordFailed(first);
+        assertThat(f.failures(o, "alice")).as("the lock cleared the failures").isZero();
+        Decision after = f.evaluate(o, "192.0.2.9", "alice");
+        assertThat(after.outcome()).as("locked, not just full").isEqualTo(Outcome.BLOCKED);
+        assertThat(after.layer()).isEqualTo(Layer.ACCOUNT_LOCKOUT);
+    }
+
+    @Test
     void layer3_not_verified_gives_the_reservation_back() {
         GateOptions o = only(Layer.ACCOUNT_LOCKOUT, 2, 900).build();
         for (int i = 0; i < 10; i++) {
