@@ -99,7 +99,7 @@ public final class AbuseGate {
         Layer blocked = firstOver(p1, c1, p2, c2, p3, c3 == Long.MAX_VALUE ? CLOSED : c3, p4, next4);
         if (blocked != null) {
             countBlocked(p1, p2, p4, k, now, unavailable);
-            return new Decision(Outcome.BLOCKED, blocked, unavailable.toSet(), options, k, false, lockout, device);
+            return new Decision(Outcome.BLOCKED, blocked, unavailable.toSet(), options, k, 0, lockout, device);
         }
 
         // Step 2: the captcha band.
@@ -111,7 +111,7 @@ public final class AbuseGate {
                     : p4 != null && p4.inBand(c4, f) ? Layer.CREDENTIAL_STUFFING
                     : null;
             if (band != null && (captchaCheck == null || !captchaCheck.getAsBoolean())) {
-                return new Decision(Outcome.CAPTCHA_REQUIRED, band, unavailable.toSet(), options, k, false, lockout, device);
+                return new Decision(Outcome.CAPTCHA_REQUIRED, band, unavailable.toSet(), options, k, 0, lockout, device);
             }
         }
 
@@ -126,26 +126,26 @@ public final class AbuseGate {
                     : v.contains() ? v.size() : v.size() + 1L; // a new identifier refused by the cap is over
         }
         if (over(p1, n1)) {
-            return new Decision(Outcome.BLOCKED, Layer.PER_IP, unavailable.toSet(), options, k, false, lockout, device);
+            return new Decision(Outcome.BLOCKED, Layer.PER_IP, unavailable.toSet(), options, k, 0, lockout, device);
         }
         if (over(p2, n2)) {
-            return new Decision(Outcome.BLOCKED, Layer.PER_IP_ACCOUNT, unavailable.toSet(), options, k, false, lockout, device);
+            return new Decision(Outcome.BLOCKED, Layer.PER_IP_ACCOUNT, unavailable.toSet(), options, k, 0, lockout, device);
         }
-        boolean reserved = false;
+        long slot = 0;
         if (p3 != null && c3 >= 0) {
             long r = reserve(p3, k, now, unavailable);
             if (r == CLOSED || r == OVER) {
-                return new Decision(Outcome.BLOCKED, Layer.ACCOUNT_LOCKOUT, unavailable.toSet(), options, k, false, lockout, device);
+                return new Decision(Outcome.BLOCKED, Layer.ACCOUNT_LOCKOUT, unavailable.toSet(), options, k, 0, lockout, device);
             }
-            reserved = r > 0;
+            slot = Math.max(0, r);
         }
         if (over(p4, n4)) {
-            if (reserved) {
+            if (slot > 0) {
                 giveBack(p3, k, now, unavailable);
             }
-            return new Decision(Outcome.BLOCKED, Layer.CREDENTIAL_STUFFING, unavailable.toSet(), options, k, false, lockout, device);
+            return new Decision(Outcome.BLOCKED, Layer.CREDENTIAL_STUFFING, unavailable.toSet(), options, k, 0, lockout, device);
         }
-        return new Decision(Outcome.ALLOW, null, unavailable.toSet(), options, k, reserved, lockout, device);
+        return new Decision(Outcome.ALLOW, null, unavailable.toSet(), options, k, slot, lockout, device);
     }
 
     /** The password check ran and failed: the reservation stays a failure; at the threshold, lock. */
@@ -175,12 +175,10 @@ public final class AbuseGate {
                 }
                 store.addDistinct(typos, passwordTag, GateOptions.REMEMBERED_WRONG_PASSWORDS, p3.windowMillis(), now);
             }
-            // Lock on the threshold-th failure the password check has reported, not on the reservations:
-            // those include attempts still being checked, and locking on them would turn away an attempt
-            // already let through, or lock an account whose other attempts then succeed. Reported
-            // failures never exceed the reservations, so when they reach the threshold every slot has
-            // failed and no attempt is still on its way.
-            if (store.increment(d.keys.reportedFailures(), p3.windowMillis(), now) >= p3.threshold()) {
+            // Lock when the last slot's holder fails and every slot is taken. Attempts still holding an
+            // earlier slot are on their way to the password check; locking on their failure would block
+            // the holder of the last slot, who was let through before the lock existed.
+            if (d.slot >= p3.threshold() && store.count(d.keys.failures(), now) >= p3.threshold()) {
                 long duration = p3.lockoutMillis();
                 if (!d.device && o.progressiveFactor() > 1.0) {
                     long n = store.increment(d.keys.lockCount(), o.maxLockoutSeconds() * 1000L + p3.windowMillis(), now);
@@ -188,7 +186,6 @@ public final class AbuseGate {
                 }
                 store.lock(d.keys.lock(), duration, now);
                 store.clear(d.keys.failures());
-                store.clear(d.keys.reportedFailures());
             }
         } catch (RuntimeException e) {
             failed(p3, unavailable);
@@ -202,7 +199,6 @@ public final class AbuseGate {
         if (d.reserved) {
             try {
                 store.clear(d.keys.failures());
-                store.clear(d.keys.reportedFailures());
                 if (d.options.progressiveFactor() > 1.0) {
                     store.clear(d.keys.lockCount());
                 }
@@ -316,7 +312,7 @@ public final class AbuseGate {
                 }
             }
         }
-        return new Decision(closed == null ? Outcome.ALLOW : Outcome.BLOCKED, closed, down, options, null, false);
+        return new Decision(closed == null ? Outcome.ALLOW : Outcome.BLOCKED, closed, down, options, null, 0);
     }
 
     private void giveBack(LayerPolicy p3, GateKeys.Keys k, long now, Outages unavailable) {

@@ -26,8 +26,6 @@ public final class CounterKey {
         FAIL("fail"),
         /** Layer 3: the identifier's lock. */
         LOCK("lock"),
-        /** Layer 3: failures the password check has reported (the settled part of FAIL's reservations). */
-        FAILED("failed"),
         /** Progressive lockout: how many times in a row the identifier was locked. */
         LOCKS("locks"),
         /** Keyed tags of the identifier's recent wrong passwords. */
@@ -36,8 +34,6 @@ public final class CounterKey {
         DEVICE_FAIL("devfail"),
         /** Layer 3 for a known device: its own lock. */
         DEVICE_LOCK("devlock"),
-        /** Layer 3 for a known device: its failures reported by the password check. */
-        DEVICE_FAILED("devfailed"),
         /** Captcha solutions already accepted (replay check). */
         USED("used");
 

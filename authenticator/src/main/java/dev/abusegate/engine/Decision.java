@@ -18,15 +18,20 @@ public final class Decision {
     final GateOptions options;
     final GateKeys.Keys keys;
     final boolean reserved;
+    /**
+     * The failure count the lockout reservation brought the identifier to (its slot, 1 to the threshold);
+     * 0 without a reservation.
+     */
+    final long slot;
     /** Layer 3's policy as applied to this attempt (a device's own budget, when it had a device cookie). */
     final LayerPolicy lockout;
     final boolean device;
 
-    Decision(Outcome outcome, Layer layer, Set<Layer> unavailable, GateOptions options, GateKeys.Keys keys, boolean reserved) {
-        this(outcome, layer, unavailable, options, keys, reserved, options.policy(Layer.ACCOUNT_LOCKOUT), false);
+    Decision(Outcome outcome, Layer layer, Set<Layer> unavailable, GateOptions options, GateKeys.Keys keys, long slot) {
+        this(outcome, layer, unavailable, options, keys, slot, options.policy(Layer.ACCOUNT_LOCKOUT), false);
     }
 
-    Decision(Outcome outcome, Layer layer, Set<Layer> unavailable, GateOptions options, GateKeys.Keys keys, boolean reserved,
+    Decision(Outcome outcome, Layer layer, Set<Layer> unavailable, GateOptions options, GateKeys.Keys keys, long slot,
              LayerPolicy lockout, boolean device) {
         this.lockout = lockout;
         this.device = device;
@@ -35,7 +40,8 @@ public final class Decision {
         this.unavailable = unavailable.isEmpty() ? Collections.emptySet() : Collections.unmodifiableSet(EnumSet.copyOf(unavailable));
         this.options = options;
         this.keys = keys;
-        this.reserved = reserved;
+        this.slot = Math.max(0, slot);
+        this.reserved = slot > 0;
     }
 
     public Outcome outcome() {

@@ -167,11 +167,6 @@ public final class GateKeys {
             return failures;
         }
 
-        /** Layer 3: the failures the password check reported (the identifier's, or a known device's). */
-        public CounterKey reportedFailures() {
-            return failures.as(failures.kind() == CounterKey.Kind.DEVICE_FAIL ? CounterKey.Kind.DEVICE_FAILED : CounterKey.Kind.FAILED);
-        }
-
         /** Layer 3: the lock (the identifier's, or a known device's). */
         public CounterKey lock() {
             return lock;

@@ -107,7 +107,6 @@ public class GateAdminResource {
             }
             if (present(identifier)) {
                 store.clear(k.failures());
-                store.clear(k.reportedFailures());
                 store.clear(k.lock());
                 store.clear(k.lockCount());
                 store.clear(k.recentWrongPasswords());
