@@ -160,7 +160,7 @@ public final class AbuseGate {
      */
     public Set<Layer> passwordFailed(Decision d, long passwordTag) {
         Outages unavailable = new Outages();
-        if (!d.reserved) {
+        if (!d.reserved()) {
             return unavailable.toSet();
         }
         LayerPolicy p3 = d.lockout;
@@ -196,7 +196,7 @@ public final class AbuseGate {
     /** The password check ran and succeeded: the identifier's failures (and its run of locks) are cleared. */
     public Set<Layer> passwordSucceeded(Decision d) {
         Outages unavailable = new Outages();
-        if (d.reserved) {
+        if (d.reserved()) {
             try {
                 store.clear(d.keys.failures());
                 if (d.options.progressiveFactor() > 1.0) {
@@ -212,7 +212,7 @@ public final class AbuseGate {
     /** No password was checked after all (empty password, disabled user, ...): give the reservation back. */
     public Set<Layer> notVerified(Decision d) {
         Outages unavailable = new Outages();
-        if (d.reserved) {
+        if (d.reserved()) {
             giveBack(d.lockout, d.keys, clock.millis(), unavailable);
         }
         return unavailable.toSet();

@@ -17,7 +17,6 @@ public final class Decision {
     private final Set<Layer> unavailable;
     final GateOptions options;
     final GateKeys.Keys keys;
-    final boolean reserved;
     /**
      * The failure count the lockout reservation brought the identifier to (its slot, 1 to the threshold);
      * 0 without a reservation.
@@ -40,8 +39,12 @@ public final class Decision {
         this.unavailable = unavailable.isEmpty() ? Collections.emptySet() : Collections.unmodifiableSet(EnumSet.copyOf(unavailable));
         this.options = options;
         this.keys = keys;
-        this.slot = Math.max(0, slot);
-        this.reserved = slot > 0;
+        this.slot = slot;
+    }
+
+    /** Whether the attempt holds a lockout reservation that must be settled. */
+    boolean reserved() {
+        return slot > 0;
     }
 
     public Outcome outcome() {
