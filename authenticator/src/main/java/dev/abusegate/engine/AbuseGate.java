@@ -18,7 +18,8 @@ import java.util.Set;
  *       solution, answer CAPTCHA_REQUIRED and count nothing.</li>
  *   <li>Count: increment layers 1 and 2, add the identifier to layer 4's set, and reserve a failure slot on
  *       layer 3. Each increment's result decides, so N simultaneous attempts let exactly the threshold
- *       through. The layer-3 reservation is kept on a failed password, given back otherwise.</li>
+ *       through. The layer-3 reservation is confirmed as a failure on a wrong password and given back
+ *       otherwise; the identifier is locked when its confirmed failures reach the threshold.</li>
  * </ol>
  *
  * <p>When the store throws, the layer's {@link FailureMode} decides: FAIL_OPEN passes the layer and
@@ -99,7 +100,7 @@ public final class AbuseGate {
         Layer blocked = firstOver(p1, c1, p2, c2, p3, c3 == Long.MAX_VALUE ? CLOSED : c3, p4, next4);
         if (blocked != null) {
             countBlocked(p1, p2, p4, k, now, unavailable);
-            return new Decision(Outcome.BLOCKED, blocked, unavailable.toSet(), options, k, 0, lockout, device);
+            return new Decision(Outcome.BLOCKED, blocked, unavailable.toSet(), options, k, false, lockout, device);
         }
 
         // Step 2: the captcha band.
@@ -111,7 +112,7 @@ public final class AbuseGate {
                     : p4 != null && p4.inBand(c4, f) ? Layer.CREDENTIAL_STUFFING
                     : null;
             if (band != null && (captchaCheck == null || !captchaCheck.getAsBoolean())) {
-                return new Decision(Outcome.CAPTCHA_REQUIRED, band, unavailable.toSet(), options, k, 0, lockout, device);
+                return new Decision(Outcome.CAPTCHA_REQUIRED, band, unavailable.toSet(), options, k, false, lockout, device);
             }
         }
 
@@ -126,29 +127,29 @@ public final class AbuseGate {
                     : v.contains() ? v.size() : v.size() + 1L; // a new identifier refused by the cap is over
         }
         if (over(p1, n1)) {
-            return new Decision(Outcome.BLOCKED, Layer.PER_IP, unavailable.toSet(), options, k, 0, lockout, device);
+            return new Decision(Outcome.BLOCKED, Layer.PER_IP, unavailable.toSet(), options, k, false, lockout, device);
         }
         if (over(p2, n2)) {
-            return new Decision(Outcome.BLOCKED, Layer.PER_IP_ACCOUNT, unavailable.toSet(), options, k, 0, lockout, device);
+            return new Decision(Outcome.BLOCKED, Layer.PER_IP_ACCOUNT, unavailable.toSet(), options, k, false, lockout, device);
         }
-        long slot = 0;
+        boolean reserved = false;
         if (p3 != null && c3 >= 0) {
             long r = reserve(p3, k, now, unavailable);
             if (r == CLOSED || r == OVER) {
-                return new Decision(Outcome.BLOCKED, Layer.ACCOUNT_LOCKOUT, unavailable.toSet(), options, k, 0, lockout, device);
+                return new Decision(Outcome.BLOCKED, Layer.ACCOUNT_LOCKOUT, unavailable.toSet(), options, k, false, lockout, device);
             }
-            slot = Math.max(0, r);
+            reserved = r > 0;
         }
         if (over(p4, n4)) {
-            if (slot > 0) {
+            if (reserved) {
                 giveBack(p3, k, now, unavailable);
             }
-            return new Decision(Outcome.BLOCKED, Layer.CREDENTIAL_STUFFING, unavailable.toSet(), options, k, 0, lockout, device);
+            return new Decision(Outcome.BLOCKED, Layer.CREDENTIAL_STUFFING, unavailable.toSet(), options, k, false, lockout, device);
         }
-        return new Decision(Outcome.ALLOW, null, unavailable.toSet(), options, k, slot, lockout, device);
+        return new Decision(Outcome.ALLOW, null, unavailable.toSet(), options, k, reserved, lockout, device);
     }
 
-    /** The password check ran and failed: the reservation stays a failure; at the threshold, lock. */
+    /** The password check ran and failed: the reservation is confirmed as a failure; at the threshold, lock. */
     public Set<Layer> passwordFailed(Decision d) {
         return passwordFailed(d, 0L);
     }
@@ -160,7 +161,7 @@ public final class AbuseGate {
      */
     public Set<Layer> passwordFailed(Decision d, long passwordTag) {
         Outages unavailable = new Outages();
-        if (!d.reserved()) {
+        if (!d.reserved) {
             return unavailable.toSet();
         }
         LayerPolicy p3 = d.lockout;
@@ -175,10 +176,12 @@ public final class AbuseGate {
                 }
                 store.addDistinct(typos, passwordTag, GateOptions.REMEMBERED_WRONG_PASSWORDS, p3.windowMillis(), now);
             }
-            // Lock when the last slot's holder fails and every slot is taken. Attempts still holding an
-            // earlier slot are on their way to the password check; locking on their failure would block
-            // the holder of the last slot, who was let through before the lock existed.
-            if (d.slot >= p3.threshold() && store.count(d.keys.failures(), now) >= p3.threshold()) {
+            // The reservation becomes a confirmed failure. Lock when the confirmed failures reach the
+            // threshold, not the reservations: those include attempts still being checked, and locking on
+            // them would turn away an attempt already let through, or lock an account whose other attempts
+            // then succeed. Confirmed failures never exceed the reservations, so at the threshold every slot
+            // holds a failure and no attempt is still on its way.
+            if (store.confirm(d.keys.failures(), p3.windowMillis(), now) >= p3.threshold()) {
                 long duration = p3.lockoutMillis();
                 if (!d.device && o.progressiveFactor() > 1.0) {
                     long n = store.increment(d.keys.lockCount(), o.maxLockoutSeconds() * 1000L + p3.windowMillis(), now);
@@ -196,7 +199,7 @@ public final class AbuseGate {
     /** The password check ran and succeeded: the identifier's failures (and its run of locks) are cleared. */
     public Set<Layer> passwordSucceeded(Decision d) {
         Outages unavailable = new Outages();
-        if (d.reserved()) {
+        if (d.reserved) {
             try {
                 store.clear(d.keys.failures());
                 if (d.options.progressiveFactor() > 1.0) {
@@ -212,7 +215,7 @@ public final class AbuseGate {
     /** No password was checked after all (empty password, disabled user, ...): give the reservation back. */
     public Set<Layer> notVerified(Decision d) {
         Outages unavailable = new Outages();
-        if (d.reserved()) {
+        if (d.reserved) {
             giveBack(d.lockout, d.keys, clock.millis(), unavailable);
         }
         return unavailable.toSet();
@@ -312,7 +315,7 @@ public final class AbuseGate {
                 }
             }
         }
-        return new Decision(closed == null ? Outcome.ALLOW : Outcome.BLOCKED, closed, down, options, null, 0);
+        return new Decision(closed == null ? Outcome.ALLOW : Outcome.BLOCKED, closed, down, options, null, false);
     }
 
     private void giveBack(LayerPolicy p3, GateKeys.Keys k, long now, Outages unavailable) {

@@ -17,6 +17,18 @@ public interface CounterStore {
     /** Gives one back (never below zero), refreshing the expiry. Absent counters stay absent. */
     void decrement(CounterKey key, long windowMillis, long nowMillis);
 
+    /**
+     * Confirms one of a counter's units and returns how many are confirmed now. The confirmed number lives
+     * in the counter's own entry: it never exceeds the counter (a decrement that would leave fewer units
+     * than confirmed ones lowers it too), is cleared and expires with it, and this call refreshes the
+     * expiry like any write. An absent or expired counter stays absent and answers 0. {@link #count} still
+     * answers every unit, confirmed or not.
+     *
+     * <p>The gate's lockout counts an attempt before its password is checked (a reservation) and confirms it
+     * when the password was wrong, so it can lock on confirmed failures only.
+     */
+    long confirm(CounterKey key, long windowMillis, long nowMillis);
+
     /** Size of a distinct set, and whether it holds {@code member}. */
     DistinctView distinct(CounterKey key, long member, long nowMillis);
 

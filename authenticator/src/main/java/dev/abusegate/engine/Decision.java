@@ -17,20 +17,17 @@ public final class Decision {
     private final Set<Layer> unavailable;
     final GateOptions options;
     final GateKeys.Keys keys;
-    /**
-     * The failure count the lockout reservation brought the identifier to (its slot, 1 to the threshold);
-     * 0 without a reservation.
-     */
-    final long slot;
+    /** Whether the attempt holds a lockout reservation that must be settled. */
+    final boolean reserved;
     /** Layer 3's policy as applied to this attempt (a device's own budget, when it had a device cookie). */
     final LayerPolicy lockout;
     final boolean device;
 
-    Decision(Outcome outcome, Layer layer, Set<Layer> unavailable, GateOptions options, GateKeys.Keys keys, long slot) {
-        this(outcome, layer, unavailable, options, keys, slot, options.policy(Layer.ACCOUNT_LOCKOUT), false);
+    Decision(Outcome outcome, Layer layer, Set<Layer> unavailable, GateOptions options, GateKeys.Keys keys, boolean reserved) {
+        this(outcome, layer, unavailable, options, keys, reserved, options.policy(Layer.ACCOUNT_LOCKOUT), false);
     }
 
-    Decision(Outcome outcome, Layer layer, Set<Layer> unavailable, GateOptions options, GateKeys.Keys keys, long slot,
+    Decision(Outcome outcome, Layer layer, Set<Layer> unavailable, GateOptions options, GateKeys.Keys keys, boolean reserved,
              LayerPolicy lockout, boolean device) {
         this.lockout = lockout;
         this.device = device;
@@ -39,12 +36,7 @@ public final class Decision {
         this.unavailable = unavailable.isEmpty() ? Collections.emptySet() : Collections.unmodifiableSet(EnumSet.copyOf(unavailable));
         this.options = options;
         this.keys = keys;
-        this.slot = slot;
-    }
-
-    /** Whether the attempt holds a lockout reservation that must be settled. */
-    boolean reserved() {
-        return slot > 0;
+        this.reserved = reserved;
     }
 
     public Outcome outcome() {

@@ -35,6 +35,8 @@ public final class InMemoryCounterStore implements CounterStore {
     private static final int VALUE = 5;
     /** A small set's members, sorted: words MEMBERS .. MEMBERS + INLINE - 1. */
     private static final int MEMBERS = 6;
+    /** A counter's confirmed units ({@link #confirm}); a counter has no members, so it takes their first word. */
+    private static final int CONFIRMED = MEMBERS;
     private static final int INLINE = W - MEMBERS;
     /**
      * Words before the first entry. A table large enough to matter is a humongous object to G1 and starts
@@ -108,8 +110,12 @@ public final class InMemoryCounterStore implements CounterStore {
         try {
             int b = s.findOrAdd(key, nowMillis);
             long[] t = s.t;
-            long v = t[b + TYPE] == COUNTER && t[b + EXPIRES] > nowMillis ? t[b + VALUE] + 1 : 1;
+            boolean live = t[b + TYPE] == COUNTER && t[b + EXPIRES] > nowMillis;
+            long v = live ? t[b + VALUE] + 1 : 1;
             s.dropMembers(b);
+            if (!live) {
+                t[b + CONFIRMED] = 0;
+            }
             t[b + TYPE] = COUNTER;
             t[b + VALUE] = v;
             t[b + EXPIRES] = nowMillis + windowMillis;
@@ -133,8 +139,33 @@ public final class InMemoryCounterStore implements CounterStore {
                 s.expire(b);
                 return;
             }
-            t[b + VALUE]--;
+            long v = --t[b + VALUE];
+            if (t[b + CONFIRMED] > v) {
+                t[b + CONFIRMED] = v;
+            }
             t[b + EXPIRES] = nowMillis + windowMillis;
+        } finally {
+            s.unlockWrite(stamp);
+        }
+    }
+
+    @Override
+    public long confirm(CounterKey key, long windowMillis, long nowMillis) {
+        Stripe s = stripe(key);
+        long stamp = s.writeLock();
+        try {
+            int b = s.find(key);
+            if (b < 0) {
+                return 0;
+            }
+            long[] t = s.t;
+            if (t[b + TYPE] != COUNTER || t[b + EXPIRES] <= nowMillis) {
+                return 0;
+            }
+            long c = Math.min(t[b + CONFIRMED] + 1, t[b + VALUE]);
+            t[b + CONFIRMED] = c;
+            t[b + EXPIRES] = nowMillis + windowMillis;
+            return c;
         } finally {
             s.unlockWrite(stamp);
         }

@@ -195,12 +195,27 @@ class AbuseGateLayersTest {
     }
 
     @Test
-    void layer3_the_failure_in_the_last_slot_locks_even_when_it_comes_first() {
+    void layer3_a_wrong_password_in_the_last_slot_among_right_ones_does_not_lock() {
+        GateOptions o = only(Layer.ACCOUNT_LOCKOUT, 3, 900).build();
+        Decision first = f.evaluate(o, "198.51.100.1", "alice");
+        Decision second = f.evaluate(o, "198.51.100.2", "alice");
+        Decision third = f.evaluate(o, "198.51.100.3", "alice");
+        f.gate.passwordFailed(third); // the only wrong password, in the last slot
+        assertThat(f.lockRemaining(o, "alice")).as("one confirmed failure of three").isZero();
+        f.gate.passwordSucceeded(first);
+        f.gate.passwordSucceeded(second);
+        assertThat(f.evaluate(o, "192.0.2.10", "alice").outcome()).isEqualTo(Outcome.ALLOW);
+    }
+
+    @Test
+    void layer3_the_lock_comes_with_the_threshold_th_confirmed_failure_in_any_order() {
         GateOptions o = only(Layer.ACCOUNT_LOCKOUT, 2, 900).build();
         Decision first = f.evaluate(o, "198.51.100.1", "alice");
         Decision last = f.evaluate(o, "198.51.100.2", "alice");
         f.gate.passwordFailed(last);
+        assertThat(f.lockRemaining(o, "alice")).as("one failure confirmed").isZero();
         f.gate.passwordFailed(first);
+        assertThat(f.lockRemaining(o, "alice")).as("both confirmed: locked for the lockout").isEqualTo(900_000);
         assertThat(f.failures(o, "alice")).as("the lock cleared the failures").isZero();
         Decision after = f.evaluate(o, "192.0.2.9", "alice");
         assertThat(after.outcome()).as("locked, not just full").isEqualTo(Outcome.BLOCKED);

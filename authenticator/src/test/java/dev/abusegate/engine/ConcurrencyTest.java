@@ -109,6 +109,47 @@ class ConcurrencyTest {
         assertThat(f.evaluate(o, "192.0.2.200", "alice").outcome()).as("locked afterwards").isEqualTo(Outcome.BLOCKED);
     }
 
+    /**
+     * The worst interleaving, made deterministic: attempt A takes slot 1, and before A re-reads the lock,
+     * attempt Z takes slot 2 and fails. A was let through before any lock existed and must get through.
+     */
+    @Test
+    void layer3_a_failure_confirmed_meanwhile_never_turns_away_an_attempt_that_holds_a_slot() {
+        InMemoryCounterStore memory = new InMemoryCounterStore();
+        Runnable[] beforeLockRead = {null};
+        CounterStore store = new CounterStore() {
+            public long count(CounterKey k, long n) { return memory.count(k, n); }
+            public long increment(CounterKey k, long w, long n) { return memory.increment(k, w, n); }
+            public void decrement(CounterKey k, long w, long n) { memory.decrement(k, w, n); }
+            public long confirm(CounterKey k, long w, long n) { return memory.confirm(k, w, n); }
+            public DistinctView distinct(CounterKey k, long m, long n) { return memory.distinct(k, m, n); }
+            public DistinctView addDistinct(CounterKey k, long m, int c, long w, long n) { return memory.addDistinct(k, m, c, w, n); }
+            public void lock(CounterKey k, long d, long n) { memory.lock(k, d, n); }
+            public void clear(CounterKey k) { memory.clear(k); }
+            public long lockRemainingMillis(CounterKey k, long n) {
+                Runnable r = beforeLockRead[0];
+                beforeLockRead[0] = null;
+                if (r != null) {
+                    r.run();
+                }
+                return memory.lockRemainingMillis(k, n);
+            }
+        };
+        GateFixture f = new GateFixture(store);
+        GateOptions o = GateFixture.only(Layer.ACCOUNT_LOCKOUT, 2, 900).build();
+        Decision[] z = {null};
+        // A reads the lock in step 1, then again right after taking its slot: Z runs in between
+        beforeLockRead[0] = () -> beforeLockRead[0] = () -> {
+            z[0] = f.evaluate(o, "198.51.100.2", "alice");
+            f.gate.passwordFailed(z[0]);
+        };
+        Decision a = f.evaluate(o, "198.51.100.1", "alice");
+        assertThat(z[0].allowed()).isTrue();
+        assertThat(a.outcome()).as("both slots' holders get through").isEqualTo(Outcome.ALLOW);
+        f.gate.passwordFailed(a);
+        assertThat(f.evaluate(o, "192.0.2.9", "alice").outcome()).as("two failures: locked").isEqualTo(Outcome.BLOCKED);
+    }
+
     @RepeatedTest(5)
     void layer3_racers_that_keep_retrying_still_fail_at_most_threshold_times_per_window() throws Exception {
         GateFixture f = new GateFixture();

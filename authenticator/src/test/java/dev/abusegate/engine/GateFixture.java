@@ -69,6 +69,10 @@ final class GateFixture {
         return store.count(keys(o, "192.0.2.1", identifier).failures(), clock.millis());
     }
 
+    long lockRemaining(GateOptions o, String identifier) {
+        return store.lockRemainingMillis(keys(o, "192.0.2.1", identifier).lock(), clock.millis());
+    }
+
     int distinctIdentifiers(GateOptions o, String address) {
         GateKeys.Keys k = keys(o, address, "x");
         return store.distinct(k.identifiers(), k.member(), clock.millis()).size();

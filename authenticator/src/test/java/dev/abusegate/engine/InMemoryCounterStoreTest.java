@@ -11,8 +11,9 @@ import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 
 /**
- * The in-memory store against a plain model of the port's contract, over long random runs: counters,
- * sets growing past what fits in an entry, locks, expiry, removals inside clusters, growth and purges.
+ * The in-memory store against a plain model of the port's contract, over long random runs: counters and
+ * their confirmed units, sets growing past what fits in an entry, locks, expiry, removals inside clusters,
+ * growth and purges.
  */
 class InMemoryCounterStoreTest {
 
@@ -21,6 +22,7 @@ class InMemoryCounterStoreTest {
         static final class E {
             String type;
             long value;
+            long confirmed;
             TreeSet<Long> members = new TreeSet<>();
             long expires;
         }
@@ -59,7 +61,18 @@ class InMemoryCounterStoreTest {
                 return;
             }
             e.value--;
+            e.confirmed = Math.min(e.confirmed, e.value);
             e.expires = now + window;
+        }
+
+        long confirm(CounterKey k, long window, long now) {
+            E e = live(k, "c", now);
+            if (e == null) {
+                return 0;
+            }
+            e.confirmed = Math.min(e.confirmed + 1, e.value);
+            e.expires = now + window;
+            return e.confirmed;
         }
 
         CounterStore.DistinctView distinct(CounterKey k, long m, long now) {
@@ -120,7 +133,7 @@ class InMemoryCounterStoreTest {
                 long window = 1 + r.nextInt(400);
                 long m = r.nextInt(12) - 6;
                 String where = "seed " + seed + " step " + step + " " + k;
-                switch (r.nextInt(10)) {
+                switch (r.nextInt(11)) {
                     case 0 -> assertThat(store.count(k, now)).as(where).isEqualTo(model.count(k, now));
                     case 1, 2 -> assertThat(store.increment(k, window, now)).as(where).isEqualTo(model.increment(k, window, now));
                     case 3 -> {
@@ -137,6 +150,7 @@ class InMemoryCounterStoreTest {
                         model.lock(k, window, now);
                     }
                     case 8 -> assertThat(store.lockRemainingMillis(k, now)).as(where).isEqualTo(model.lockRemaining(k, now));
+                    case 9 -> assertThat(store.confirm(k, window, now)).as(where).isEqualTo(model.confirm(k, window, now));
                     default -> {
                         if (r.nextInt(50) == 0) {
                             store.purgeExpired(now);

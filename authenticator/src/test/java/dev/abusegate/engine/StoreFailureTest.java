@@ -101,9 +101,7 @@ class StoreFailureTest {
         Set<CounterKey> dead = new HashSet<>();
         TestStores.DeadStore store = new TestStores.DeadStore(dead::contains);
         GateFixture f = new GateFixture(store);
-        // threshold 1: this failure takes the last slot, so settling it needs the store (below the last slot
-        // a failure just keeps its reservation and settles without a store call)
-        GateOptions o = GateOptions.builder().captchaEnabled(false).layer(Layer.ACCOUNT_LOCKOUT, 1, 900).build();
+        GateOptions o = GateOptions.builder().captchaEnabled(false).build();
         Decision d = f.evaluate(o, IP, ID);
         assertThat(d.allowed()).isTrue();
         dead.addAll(keysOf(Layer.ACCOUNT_LOCKOUT, o));

@@ -54,6 +54,12 @@ final class TestStores {
         }
 
         @Override
+        public long confirm(CounterKey key, long windowMillis, long nowMillis) {
+            check(key);
+            return delegate.confirm(key, windowMillis, nowMillis);
+        }
+
+        @Override
         public DistinctView distinct(CounterKey key, long member, long nowMillis) {
             check(key);
             return delegate.distinct(key, member, nowMillis);
@@ -108,6 +114,12 @@ final class TestStores {
         public void decrement(CounterKey key, long windowMillis, long nowMillis) {
             writes.incrementAndGet();
             delegate.decrement(key, windowMillis, nowMillis);
+        }
+
+        @Override
+        public long confirm(CounterKey key, long windowMillis, long nowMillis) {
+            writes.incrementAndGet();
+            return delegate.confirm(key, windowMillis, nowMillis);
         }
 
         @Override

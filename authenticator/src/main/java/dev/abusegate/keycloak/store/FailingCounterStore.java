@@ -31,6 +31,11 @@ final class FailingCounterStore implements CounterStore {
     }
 
     @Override
+    public long confirm(CounterKey key, long windowMillis, long nowMillis) {
+        throw down();
+    }
+
+    @Override
     public DistinctView distinct(CounterKey key, long member, long nowMillis) {
         throw down();
     }

@@ -14,6 +14,10 @@ import org.infinispan.Cache;
  * loops below are exact on a distributed cache too. Expiry is Infinispan's lifespan, refreshed on
  * every write.
  *
+ * <p>A counter's Long holds its units in the low 32 bits and its confirmed units ({@link #confirm}) in the
+ * high bits, so both change in one compare-and-set; a counter nothing was confirmed on is the plain count,
+ * as older versions wrote it.
+ *
  * <p>One-member sets are by far the most common (one address, one typed username) and a boxed Long
  * takes 16 bytes of heap where a 16-character String takes 56, so they are stored as the Long. Both
  * forms are read either way, so entries written by older versions keep working.
@@ -22,6 +26,7 @@ public final class InfinispanCounterStore implements CounterStore {
 
     private static final int MAX_SPINS = 1000;
     private static final int MEMBER_CHARS = 16;
+    private static final long UNITS = 0xFFFF_FFFFL;
 
     private final Cache<String, Object> cache;
 
@@ -33,7 +38,7 @@ public final class InfinispanCounterStore implements CounterStore {
     public long count(CounterKey counterKey, long nowMillis) {
         String key = counterKey.toString();
         Object v = get(key);
-        return v instanceof Long ? (Long) v : 0;
+        return v instanceof Long ? (Long) v & UNITS : 0;
     }
 
     @Override
@@ -48,9 +53,10 @@ public final class InfinispanCounterStore implements CounterStore {
                         return 1;
                     }
                 } else {
-                    long next = (Long) old + 1;
+                    long v = (Long) old;
+                    long next = (v & UNITS) == UNITS ? v : v + 1; // saturates rather than spill into the confirmed units
                     if (cache.replace(key, old, next, windowMillis, TimeUnit.MILLISECONDS)) {
-                        return next;
+                        return next & UNITS;
                     }
                 }
             }
@@ -70,7 +76,9 @@ public final class InfinispanCounterStore implements CounterStore {
                     return;
                 }
                 long v = (Long) old;
-                if (v <= 1 ? cache.remove(key, old) : cache.replace(key, old, v - 1, windowMillis, TimeUnit.MILLISECONDS)) {
+                long units = (v & UNITS) - 1;
+                long next = Math.min(v >>> 32, units) << 32 | units;
+                if (units <= 0 ? cache.remove(key, old) : cache.replace(key, old, next, windowMillis, TimeUnit.MILLISECONDS)) {
                     return;
                 }
             }
@@ -78,6 +86,28 @@ public final class InfinispanCounterStore implements CounterStore {
             throw new CounterStoreException("decrement failed", e);
         }
         throw new CounterStoreException("decrement did not converge");
+    }
+
+    @Override
+    public long confirm(CounterKey counterKey, long windowMillis, long nowMillis) {
+        String key = counterKey.toString();
+        try {
+            for (int i = 0; i < MAX_SPINS; i++) {
+                Object old = cache.get(key);
+                if (!(old instanceof Long)) {
+                    return 0;
+                }
+                long v = (Long) old;
+                long units = v & UNITS;
+                long confirmed = Math.min((v >>> 32) + 1, units);
+                if (cache.replace(key, old, confirmed << 32 | units, windowMillis, TimeUnit.MILLISECONDS)) {
+                    return confirmed;
+                }
+            }
+        } catch (RuntimeException e) {
+            throw new CounterStoreException("confirm failed", e);
+        }
+        throw new CounterStoreException("confirm did not converge");
     }
 
     @Override

@@ -11,7 +11,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * Checks InfinispanCounterStore's distinct sets against a TreeSet model on a real LOCAL cache, including
  * entries in the older representation (a one-member set as a 16-hex String), so a change to how sets are
- * stored can be shown to answer exactly as before. Exits non-zero on the first mismatch.
+ * stored can be shown to answer exactly as before; then its counters and their confirmed units against a
+ * two-number model, starting from counters as older versions wrote them (a plain count). Exits non-zero on
+ * the first mismatch.
  */
 public final class StoreCheck {
 
@@ -51,10 +53,63 @@ public final class StoreCheck {
                     checks++;
                 }
             }
+            checks += checkCounters(store, fx, rnd);
             List<Object> kinds = new ArrayList<>();
             fx.cache.values().forEach(v -> kinds.add(v.getClass().getSimpleName()));
             System.out.printf("StoreCheck: %d checks passed; stored values: %d Long, %d String%n", checks,
                     kinds.stream().filter("Long"::equals).count(), kinds.stream().filter("String"::equals).count());
+        }
+    }
+
+    /** increment, decrement, confirm, count and clear on counters, against {units, confirmed}. */
+    static int checkCounters(CounterStore store, StoreFixture fx, Random rnd) {
+        int checks = 0;
+        for (int trial = 0; trial < 2000; trial++) {
+            dev.abusegate.engine.CounterKey key = dev.abusegate.engine.CounterKey.of("realm", dev.abusegate.engine.CounterKey.Kind.FAIL, 1, trial);
+            long units = 0;
+            long confirmed = 0;
+            if (trial % 3 == 0) { // a counter as older versions wrote it: the plain count
+                units = 1 + rnd.nextInt(5);
+                fx.cache.put(key.toString(), units, 60, TimeUnit.SECONDS);
+            }
+            for (int step = 0; step < 20; step++) {
+                String where = "counter step " + step + " " + key + " model " + units + "/" + confirmed;
+                switch (rnd.nextInt(5)) {
+                    case 0, 1 -> {
+                        units++;
+                        long got = store.increment(key, 60_000, 0);
+                        check(got == units, where + ": increment answered " + got);
+                    }
+                    case 2 -> {
+                        store.decrement(key, 60_000, 0);
+                        units = Math.max(0, units - 1);
+                        confirmed = units == 0 ? 0 : Math.min(confirmed, units);
+                    }
+                    case 3 -> {
+                        confirmed = units == 0 ? 0 : Math.min(confirmed + 1, units);
+                        long got = store.confirm(key, 60_000, 0);
+                        check(got == confirmed, where + ": confirm answered " + got);
+                    }
+                    default -> {
+                        if (rnd.nextInt(4) == 0) {
+                            store.clear(key);
+                            units = 0;
+                            confirmed = 0;
+                        }
+                    }
+                }
+                long count = store.count(key, 0);
+                check(count == units, where + ": count answered " + count);
+                checks += 2;
+            }
+        }
+        return checks;
+    }
+
+    static void check(boolean ok, String what) {
+        if (!ok) {
+            System.out.println("MISMATCH " + what);
+            System.exit(1);
         }
     }
 
