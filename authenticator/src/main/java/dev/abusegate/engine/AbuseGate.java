@@ -196,12 +196,17 @@ public final class AbuseGate {
         return unavailable.toSet();
     }
 
-    /** The password check ran and succeeded: the identifier's failures (and its run of locks) are cleared. */
+    /**
+     * The password check ran and succeeded: the identifier's failures (and its run of locks) are cleared,
+     * with this attempt's reservation. Reservations of attempts still being checked stay theirs.
+     */
     public Set<Layer> passwordSucceeded(Decision d) {
         Outages unavailable = new Outages();
         if (d.reserved) {
             try {
-                store.clear(d.keys.failures());
+                // this attempt's reservation and the confirmed failures go; attempts still being checked
+                // keep theirs, so that their own settlement applies to them
+                store.release(d.keys.failures(), d.lockout.windowMillis(), clock.millis());
                 if (d.options.progressiveFactor() > 1.0) {
                     store.clear(d.keys.lockCount());
                 }

@@ -24,10 +24,20 @@ public interface CounterStore {
      * expiry like any write. An absent or expired counter stays absent and answers 0. {@link #count} still
      * answers every unit, confirmed or not.
      *
-     * <p>The gate's lockout counts an attempt before its password is checked (a reservation) and confirms it
-     * when the password was wrong, so it can lock on confirmed failures only.
+     * <p>The gate's lockout counts an attempt before its password is checked (a reservation), confirms it
+     * when the password was wrong, and locks on confirmed failures only.
      */
     long confirm(CounterKey key, long windowMillis, long nowMillis);
+
+    /**
+     * Gives back one unconfirmed unit and every confirmed one ({@code units - confirmed - 1} are left, none
+     * confirmed), refreshing the expiry; an entry left with no units is removed, an absent one stays absent.
+     *
+     * <p>The gate's lockout on a right password: that attempt's reservation and the identifier's failures
+     * are cleared, while the reservations of attempts still being checked stay, so that their own
+     * settlement later applies to them and not to someone else's.
+     */
+    void release(CounterKey key, long windowMillis, long nowMillis);
 
     /** Size of a distinct set, and whether it holds {@code member}. */
     DistinctView distinct(CounterKey key, long member, long nowMillis);

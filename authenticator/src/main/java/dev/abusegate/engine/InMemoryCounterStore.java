@@ -154,18 +154,38 @@ public final class InMemoryCounterStore implements CounterStore {
         Stripe s = stripe(key);
         long stamp = s.writeLock();
         try {
-            int b = s.find(key);
+            int b = s.findCounter(key, nowMillis);
             if (b < 0) {
                 return 0;
             }
             long[] t = s.t;
-            if (t[b + TYPE] != COUNTER || t[b + EXPIRES] <= nowMillis) {
-                return 0;
-            }
             long c = Math.min(t[b + CONFIRMED] + 1, t[b + VALUE]);
             t[b + CONFIRMED] = c;
             t[b + EXPIRES] = nowMillis + windowMillis;
             return c;
+        } finally {
+            s.unlockWrite(stamp);
+        }
+    }
+
+    @Override
+    public void release(CounterKey key, long windowMillis, long nowMillis) {
+        Stripe s = stripe(key);
+        long stamp = s.writeLock();
+        try {
+            int b = s.findCounter(key, nowMillis);
+            if (b < 0) {
+                return;
+            }
+            long[] t = s.t;
+            long left = t[b + VALUE] - t[b + CONFIRMED] - 1;
+            if (left <= 0) {
+                s.expire(b);
+                return;
+            }
+            t[b + VALUE] = left;
+            t[b + CONFIRMED] = 0;
+            t[b + EXPIRES] = nowMillis + windowMillis;
         } finally {
             s.unlockWrite(stamp);
         }
@@ -354,6 +374,12 @@ public final class InMemoryCounterStore implements CounterStore {
         int find(CounterKey key) {
             int b = probe(t, key);
             return b >= 0 ? b : -1;
+        }
+
+        /** The first word of the key's entry if it holds a live counter, or -1. */
+        int findCounter(CounterKey key, long now) {
+            int b = probe(t, key);
+            return b >= 0 && t[b + TYPE] == COUNTER && t[b + EXPIRES] > now ? b : -1;
         }
 
         /** The first word of the key's entry; a new, expired one (callers initialize it) when absent. */

@@ -223,6 +223,35 @@ class AbuseGateLayersTest {
     }
 
     @Test
+    void layer3_a_failure_reported_after_a_success_is_not_counted_against_later_attempts() {
+        GateOptions o = only(Layer.ACCOUNT_LOCKOUT, 2, 900).build();
+        Decision a = f.evaluate(o, "198.51.100.1", "alice"); // a slow check
+        Decision b = f.evaluate(o, "198.51.100.2", "alice");
+        f.gate.passwordSucceeded(b); // while A is still being checked
+        Decision u = f.evaluate(o, "198.51.100.3", "alice");
+        assertThat(u.outcome()).isEqualTo(Outcome.ALLOW);
+        assertThat(f.evaluate(o, "198.51.100.4", "alice").outcome()).as("A and U hold both slots").isEqualTo(Outcome.BLOCKED);
+        f.gate.passwordFailed(a);
+        f.gate.passwordSucceeded(u);
+        assertThat(f.lockRemaining(o, "alice")).as("U's right password: no lock").isZero();
+        assertThat(f.failures(o, "alice")).isZero();
+    }
+
+    @Test
+    void layer3_a_give_back_after_a_success_frees_only_its_own_slot() {
+        GateOptions o = only(Layer.ACCOUNT_LOCKOUT, 2, 900).build();
+        Decision a = f.evaluate(o, "198.51.100.1", "alice");
+        Decision b = f.evaluate(o, "198.51.100.2", "alice");
+        f.gate.passwordSucceeded(b);
+        Decision x = f.evaluate(o, "198.51.100.3", "alice");
+        f.gate.notVerified(a); // A never got to the password check
+        Decision y = f.evaluate(o, "198.51.100.4", "alice");
+        Decision z = f.evaluate(o, "198.51.100.5", "alice");
+        assertThat(List.of(x.outcome(), y.outcome(), z.outcome()))
+                .as("after the success, two slots: X and Y").containsExactly(Outcome.ALLOW, Outcome.ALLOW, Outcome.BLOCKED);
+    }
+
+    @Test
     void layer3_not_verified_gives_the_reservation_back() {
         GateOptions o = only(Layer.ACCOUNT_LOCKOUT, 2, 900).build();
         for (int i = 0; i < 10; i++) {

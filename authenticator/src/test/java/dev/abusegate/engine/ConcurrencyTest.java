@@ -110,18 +110,17 @@ class ConcurrencyTest {
     }
 
     /**
-     * The worst interleaving, made deterministic: attempt A takes slot 1, and before A re-reads the lock,
-     * attempt Z takes slot 2 and fails. A was let through before any lock existed and must get through.
+     * A store that runs {@code beforeLockRead[0]} (once) just before the next lock read: a deterministic
+     * stand-in for another thread running at that moment.
      */
-    @Test
-    void layer3_a_failure_confirmed_meanwhile_never_turns_away_an_attempt_that_holds_a_slot() {
+    private static CounterStore pausingBeforeLockRead(Runnable[] beforeLockRead) {
         InMemoryCounterStore memory = new InMemoryCounterStore();
-        Runnable[] beforeLockRead = {null};
-        CounterStore store = new CounterStore() {
+        return new CounterStore() {
             public long count(CounterKey k, long n) { return memory.count(k, n); }
             public long increment(CounterKey k, long w, long n) { return memory.increment(k, w, n); }
             public void decrement(CounterKey k, long w, long n) { memory.decrement(k, w, n); }
             public long confirm(CounterKey k, long w, long n) { return memory.confirm(k, w, n); }
+            public void release(CounterKey k, long w, long n) { memory.release(k, w, n); }
             public DistinctView distinct(CounterKey k, long m, long n) { return memory.distinct(k, m, n); }
             public DistinctView addDistinct(CounterKey k, long m, int c, long w, long n) { return memory.addDistinct(k, m, c, w, n); }
             public void lock(CounterKey k, long d, long n) { memory.lock(k, d, n); }
@@ -135,7 +134,16 @@ class ConcurrencyTest {
                 return memory.lockRemainingMillis(k, n);
             }
         };
-        GateFixture f = new GateFixture(store);
+    }
+
+    /**
+     * The worst interleaving, made deterministic: attempt A takes slot 1, and before A re-reads the lock,
+     * attempt Z takes slot 2 and fails. A was let through before any lock existed and must get through.
+     */
+    @Test
+    void layer3_a_failure_confirmed_meanwhile_never_turns_away_an_attempt_that_holds_a_slot() {
+        Runnable[] beforeLockRead = {null};
+        GateFixture f = new GateFixture(pausingBeforeLockRead(beforeLockRead));
         GateOptions o = GateFixture.only(Layer.ACCOUNT_LOCKOUT, 2, 900).build();
         Decision[] z = {null};
         // A reads the lock in step 1, then again right after taking its slot: Z runs in between
@@ -148,6 +156,31 @@ class ConcurrencyTest {
         assertThat(a.outcome()).as("both slots' holders get through").isEqualTo(Outcome.ALLOW);
         f.gate.passwordFailed(a);
         assertThat(f.evaluate(o, "192.0.2.9", "alice").outcome()).as("two failures: locked").isEqualTo(Outcome.BLOCKED);
+    }
+
+    /**
+     * The same, across a right password: A is still being checked when B succeeds. A's failure, reported
+     * later, must not be counted against the slots taken after B (review of 8161e77).
+     */
+    @Test
+    void layer3_a_failure_reported_after_a_success_never_turns_away_a_later_slot_holder() {
+        Runnable[] beforeLockRead = {null};
+        GateFixture f = new GateFixture(pausingBeforeLockRead(beforeLockRead));
+        GateOptions o = GateFixture.only(Layer.ACCOUNT_LOCKOUT, 2, 900).build();
+        Decision a = f.evaluate(o, "198.51.100.1", "alice");
+        Decision b = f.evaluate(o, "198.51.100.2", "alice");
+        f.gate.passwordSucceeded(b); // A is still being checked
+        Decision[] x = {null};
+        beforeLockRead[0] = () -> beforeLockRead[0] = () -> {
+            x[0] = f.evaluate(o, "198.51.100.4", "alice");
+            f.gate.passwordFailed(a);
+            if (x[0].allowed()) {
+                f.gate.passwordFailed(x[0]);
+            }
+        };
+        Decision y = f.evaluate(o, "198.51.100.3", "alice");
+        assertThat(y.outcome()).as("Y took its slot before any lock existed").isEqualTo(Outcome.ALLOW);
+        assertThat(x[0].outcome()).as("A and Y hold both slots").isEqualTo(Outcome.BLOCKED);
     }
 
     @RepeatedTest(5)

@@ -75,6 +75,21 @@ class InMemoryCounterStoreTest {
             return e.confirmed;
         }
 
+        void release(CounterKey k, long window, long now) {
+            E e = live(k, "c", now);
+            if (e == null) {
+                return;
+            }
+            long left = e.value - e.confirmed - 1;
+            if (left <= 0) {
+                map.remove(k);
+                return;
+            }
+            e.value = left;
+            e.confirmed = 0;
+            e.expires = now + window;
+        }
+
         CounterStore.DistinctView distinct(CounterKey k, long m, long now) {
             E e = live(k, "s", now);
             return e == null ? CounterStore.DistinctView.EMPTY : new CounterStore.DistinctView(e.members.size(), e.members.contains(m));
@@ -133,7 +148,7 @@ class InMemoryCounterStoreTest {
                 long window = 1 + r.nextInt(400);
                 long m = r.nextInt(12) - 6;
                 String where = "seed " + seed + " step " + step + " " + k;
-                switch (r.nextInt(11)) {
+                switch (r.nextInt(12)) {
                     case 0 -> assertThat(store.count(k, now)).as(where).isEqualTo(model.count(k, now));
                     case 1, 2 -> assertThat(store.increment(k, window, now)).as(where).isEqualTo(model.increment(k, window, now));
                     case 3 -> {
@@ -151,6 +166,10 @@ class InMemoryCounterStoreTest {
                     }
                     case 8 -> assertThat(store.lockRemainingMillis(k, now)).as(where).isEqualTo(model.lockRemaining(k, now));
                     case 9 -> assertThat(store.confirm(k, window, now)).as(where).isEqualTo(model.confirm(k, window, now));
+                    case 10 -> {
+                        store.release(k, window, now);
+                        model.release(k, window, now);
+                    }
                     default -> {
                         if (r.nextInt(50) == 0) {
                             store.purgeExpired(now);
@@ -168,6 +187,41 @@ class InMemoryCounterStoreTest {
                 assertThat(store.lockRemainingMillis(k, now)).as(k.toString()).isEqualTo(model.lockRemaining(k, now));
             }
         }
+    }
+
+    @Test
+    void confirmed_units_never_outnumber_the_units() {
+        InMemoryCounterStore store = new InMemoryCounterStore();
+        CounterKey k = CounterKey.of("r", CounterKey.Kind.FAIL, 1, 2);
+        for (int i = 0; i < 3; i++) {
+            store.increment(k, 1_000, 10);
+        }
+        assertThat(store.confirm(k, 1_000, 10)).isEqualTo(1);
+        assertThat(store.confirm(k, 1_000, 10)).isEqualTo(2);
+        assertThat(store.confirm(k, 1_000, 10)).isEqualTo(3);
+        assertThat(store.confirm(k, 1_000, 10)).as("no more than the units").isEqualTo(3);
+        store.decrement(k, 1_000, 10);
+        store.decrement(k, 1_000, 10); // one unit left, so one confirmed
+        store.increment(k, 1_000, 10);
+        store.increment(k, 1_000, 10);
+        assertThat(store.count(k, 10)).isEqualTo(3);
+        assertThat(store.confirm(k, 1_000, 10)).as("the decrements lowered the confirmed units").isEqualTo(2);
+        store.release(k, 1_000, 10); // 3 units, 2 confirmed: one unconfirmed unit given back, none left
+        assertThat(store.count(k, 10)).isZero();
+        assertThat(store.confirm(k, 1_000, 10)).as("absent stays absent").isZero();
+    }
+
+    @Test
+    void release_keeps_the_unconfirmed_units_of_others() {
+        InMemoryCounterStore store = new InMemoryCounterStore();
+        CounterKey k = CounterKey.of("r", CounterKey.Kind.FAIL, 3, 4);
+        for (int i = 0; i < 4; i++) {
+            store.increment(k, 1_000, 10);
+        }
+        store.confirm(k, 1_000, 10);
+        store.release(k, 1_000, 500); // 4 units, 1 confirmed: the releaser's and the confirmed go
+        assertThat(store.count(k, 1_400)).as("two others still being checked").isEqualTo(2);
+        assertThat(store.count(k, 1_500)).as("the release refreshed the expiry").isZero();
     }
 
     @Test

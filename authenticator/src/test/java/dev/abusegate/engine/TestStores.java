@@ -60,6 +60,12 @@ final class TestStores {
         }
 
         @Override
+        public void release(CounterKey key, long windowMillis, long nowMillis) {
+            check(key);
+            delegate.release(key, windowMillis, nowMillis);
+        }
+
+        @Override
         public DistinctView distinct(CounterKey key, long member, long nowMillis) {
             check(key);
             return delegate.distinct(key, member, nowMillis);
@@ -120,6 +126,12 @@ final class TestStores {
         public long confirm(CounterKey key, long windowMillis, long nowMillis) {
             writes.incrementAndGet();
             return delegate.confirm(key, windowMillis, nowMillis);
+        }
+
+        @Override
+        public void release(CounterKey key, long windowMillis, long nowMillis) {
+            writes.incrementAndGet();
+            delegate.release(key, windowMillis, nowMillis);
         }
 
         @Override

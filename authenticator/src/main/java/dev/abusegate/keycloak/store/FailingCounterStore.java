@@ -36,6 +36,11 @@ final class FailingCounterStore implements CounterStore {
     }
 
     @Override
+    public void release(CounterKey key, long windowMillis, long nowMillis) {
+        throw down();
+    }
+
+    @Override
     public DistinctView distinct(CounterKey key, long member, long nowMillis) {
         throw down();
     }

@@ -14,9 +14,10 @@ import org.infinispan.Cache;
  * loops below are exact on a distributed cache too. Expiry is Infinispan's lifespan, refreshed on
  * every write.
  *
- * <p>A counter's Long holds its units in the low 32 bits and its confirmed units ({@link #confirm}) in the
- * high bits, so both change in one compare-and-set; a counter nothing was confirmed on is the plain count,
- * as older versions wrote it.
+ * <p>A counter is its count as a Long. Once some of its units are confirmed ({@link #confirm}) it is the
+ * String {@code "units/confirmed"} until none is confirmed again, so both numbers change in one
+ * compare-and-set. Older versions of this store read such a String as no counter at all (0, and an increment
+ * starts it again at 1): a node not yet upgraded under-counts those failures instead of misreading them.
  *
  * <p>One-member sets are by far the most common (one address, one typed username) and a boxed Long
  * takes 16 bytes of heap where a 16-character String takes 56, so they are stored as the Long. Both
@@ -26,7 +27,6 @@ public final class InfinispanCounterStore implements CounterStore {
 
     private static final int MAX_SPINS = 1000;
     private static final int MEMBER_CHARS = 16;
-    private static final long UNITS = 0xFFFF_FFFFL;
 
     private final Cache<String, Object> cache;
 
@@ -36,9 +36,7 @@ public final class InfinispanCounterStore implements CounterStore {
 
     @Override
     public long count(CounterKey counterKey, long nowMillis) {
-        String key = counterKey.toString();
-        Object v = get(key);
-        return v instanceof Long ? (Long) v & UNITS : 0;
+        return units(get(counterKey.toString()));
     }
 
     @Override
@@ -47,17 +45,16 @@ public final class InfinispanCounterStore implements CounterStore {
         try {
             for (int i = 0; i < MAX_SPINS; i++) {
                 Object old = cache.get(key);
-                if (!(old instanceof Long)) {
-                    if (old == null ? cache.putIfAbsent(key, 1L, windowMillis, TimeUnit.MILLISECONDS) == null
-                            : cache.replace(key, old, 1L, windowMillis, TimeUnit.MILLISECONDS)) {
+                if (old == null) {
+                    if (cache.putIfAbsent(key, 1L, windowMillis, TimeUnit.MILLISECONDS) == null) {
                         return 1;
                     }
-                } else {
-                    long v = (Long) old;
-                    long next = (v & UNITS) == UNITS ? v : v + 1; // saturates rather than spill into the confirmed units
-                    if (cache.replace(key, old, next, windowMillis, TimeUnit.MILLISECONDS)) {
-                        return next & UNITS;
-                    }
+                    continue;
+                }
+                long next = isCounter(old) ? units(old) + 1 : 1;
+                Object value = counterValue(next, isCounter(old) ? confirmed(old) : 0);
+                if (cache.replace(key, old, value, windowMillis, TimeUnit.MILLISECONDS)) {
+                    return next;
                 }
             }
         } catch (RuntimeException e) {
@@ -72,13 +69,12 @@ public final class InfinispanCounterStore implements CounterStore {
         try {
             for (int i = 0; i < MAX_SPINS; i++) {
                 Object old = cache.get(key);
-                if (!(old instanceof Long)) {
+                if (!isCounter(old)) {
                     return;
                 }
-                long v = (Long) old;
-                long units = (v & UNITS) - 1;
-                long next = Math.min(v >>> 32, units) << 32 | units;
-                if (units <= 0 ? cache.remove(key, old) : cache.replace(key, old, next, windowMillis, TimeUnit.MILLISECONDS)) {
+                long units = units(old) - 1;
+                if (units <= 0 ? cache.remove(key, old)
+                        : cache.replace(key, old, counterValue(units, Math.min(confirmed(old), units)), windowMillis, TimeUnit.MILLISECONDS)) {
                     return;
                 }
             }
@@ -94,13 +90,12 @@ public final class InfinispanCounterStore implements CounterStore {
         try {
             for (int i = 0; i < MAX_SPINS; i++) {
                 Object old = cache.get(key);
-                if (!(old instanceof Long)) {
+                if (!isCounter(old)) {
                     return 0;
                 }
-                long v = (Long) old;
-                long units = v & UNITS;
-                long confirmed = Math.min((v >>> 32) + 1, units);
-                if (cache.replace(key, old, confirmed << 32 | units, windowMillis, TimeUnit.MILLISECONDS)) {
+                long units = units(old);
+                long confirmed = Math.min(confirmed(old) + 1, units);
+                if (cache.replace(key, old, counterValue(units, confirmed), windowMillis, TimeUnit.MILLISECONDS)) {
                     return confirmed;
                 }
             }
@@ -108,6 +103,60 @@ public final class InfinispanCounterStore implements CounterStore {
             throw new CounterStoreException("confirm failed", e);
         }
         throw new CounterStoreException("confirm did not converge");
+    }
+
+    @Override
+    public void release(CounterKey counterKey, long windowMillis, long nowMillis) {
+        String key = counterKey.toString();
+        try {
+            for (int i = 0; i < MAX_SPINS; i++) {
+                Object old = cache.get(key);
+                if (!isCounter(old)) {
+                    return;
+                }
+                long left = units(old) - confirmed(old) - 1;
+                if (left <= 0 ? cache.remove(key, old) : cache.replace(key, old, left, windowMillis, TimeUnit.MILLISECONDS)) {
+                    return;
+                }
+            }
+        } catch (RuntimeException e) {
+            throw new CounterStoreException("release failed", e);
+        }
+        throw new CounterStoreException("release did not converge");
+    }
+
+    /** A counter's value: the plain count, or {@code "units/confirmed"} while some units are confirmed. */
+    static Object counterValue(long units, long confirmed) {
+        return confirmed > 0 ? units + "/" + confirmed : (Object) units;
+    }
+
+    static boolean isCounter(Object v) {
+        return v instanceof Long || v instanceof String && ((String) v).indexOf('/') > 0;
+    }
+
+    /** A counter's units; 0 for anything that is not a counter. */
+    static long units(Object v) {
+        if (v instanceof Long) {
+            return (Long) v;
+        }
+        return isCounter(v) ? parse((String) v, 0, ((String) v).indexOf('/')) : 0;
+    }
+
+    /** A counter's confirmed units; 0 for a plain count and for anything that is not a counter. */
+    static long confirmed(Object v) {
+        if (!isCounter(v) || v instanceof Long) {
+            return 0;
+        }
+        String s = (String) v;
+        return parse(s, s.indexOf('/') + 1, s.length());
+    }
+
+    private static long parse(String s, int from, int to) {
+        try {
+            return Long.parseLong(s, from, to, 10);
+        } catch (NumberFormatException e) {
+            throw new CounterStoreException("unreadable counter value", e);
+        }
     }
 
     @Override

@@ -74,7 +74,7 @@ public final class StoreCheck {
             }
             for (int step = 0; step < 20; step++) {
                 String where = "counter step " + step + " " + key + " model " + units + "/" + confirmed;
-                switch (rnd.nextInt(5)) {
+                switch (rnd.nextInt(6)) {
                     case 0, 1 -> {
                         units++;
                         long got = store.increment(key, 60_000, 0);
@@ -90,6 +90,11 @@ public final class StoreCheck {
                         long got = store.confirm(key, 60_000, 0);
                         check(got == confirmed, where + ": confirm answered " + got);
                     }
+                    case 4 -> {
+                        store.release(key, 60_000, 0);
+                        units = Math.max(0, units - confirmed - 1);
+                        confirmed = 0;
+                    }
                     default -> {
                         if (rnd.nextInt(4) == 0) {
                             store.clear(key);
@@ -100,10 +105,21 @@ public final class StoreCheck {
                 }
                 long count = store.count(key, 0);
                 check(count == units, where + ": count answered " + count);
-                checks += 2;
+                Object stored = fx.cache.get(key.toString());
+                Object expected = units == 0 ? null : confirmed == 0 ? (Object) units : units + "/" + confirmed;
+                check(java.util.Objects.equals(stored, expected), where + ": stored " + stored);
+                checks += 3;
             }
         }
-        return checks;
+        // a confirmation refreshes the entry's lifespan like any write
+        dev.abusegate.engine.CounterKey key = dev.abusegate.engine.CounterKey.of("realm", dev.abusegate.engine.CounterKey.Kind.FAIL, 2, 0);
+        store.increment(key, 5_000, 0);
+        store.confirm(key, 60_000, 0);
+        check(store.remainingMillis(key, 0) > 30_000, "confirm did not refresh the lifespan: " + store.remainingMillis(key, 0));
+        // what a node of the previous version makes of a counter with a confirmed unit: no counter at all
+        Object v = fx.cache.get(key.toString());
+        check(!(v instanceof Long), "a counter with a confirmed unit is not a plain Long: " + v);
+        return checks + 2;
     }
 
     static void check(boolean ok, String what) {
