@@ -167,15 +167,20 @@ public final class AbuseGate {
         LayerPolicy p3 = d.lockout;
         GateOptions o = d.options;
         long now = clock.millis();
-        try {
-            if (o.ignoreRepeatedPasswords() && passwordTag != 0) {
+        if (o.ignoreRepeatedPasswords() && passwordTag != 0) {
+            // A store failure here counts the password as a new one rather than leaving the slot unsettled.
+            try {
                 CounterKey typos = d.keys.recentWrongPasswords();
                 if (store.distinct(typos, passwordTag, now).contains()) {
                     store.decrement(d.keys.failures(), p3.windowMillis(), now);
                     return unavailable.toSet();
                 }
                 store.addDistinct(typos, passwordTag, GateOptions.REMEMBERED_WRONG_PASSWORDS, p3.windowMillis(), now);
+            } catch (RuntimeException e) {
+                failed(p3, unavailable);
             }
+        }
+        try {
             // The reservation becomes a confirmed failure. Lock when the confirmed failures reach the
             // threshold, not the reservations: those include attempts still being checked, and locking on
             // them would turn away an attempt already let through, or lock an account whose other attempts
@@ -188,7 +193,9 @@ public final class AbuseGate {
                     duration = o.lockoutMillis(n);
                 }
                 store.lock(d.keys.lock(), duration, now);
-                store.clear(d.keys.failures());
+                // the confirmed failures go; an attempt still on its way (one that will be turned away by
+                // the lock it re-reads) keeps its own reservation to give back
+                store.release(d.keys.failures(), 0, p3.windowMillis(), now);
             }
         } catch (RuntimeException e) {
             failed(p3, unavailable);
@@ -206,7 +213,7 @@ public final class AbuseGate {
             try {
                 // this attempt's reservation and the confirmed failures go; attempts still being checked
                 // keep theirs, so that their own settlement applies to them
-                store.release(d.keys.failures(), d.lockout.windowMillis(), clock.millis());
+                store.release(d.keys.failures(), 1, d.lockout.windowMillis(), clock.millis());
                 if (d.options.progressiveFactor() > 1.0) {
                     store.clear(d.keys.lockCount());
                 }

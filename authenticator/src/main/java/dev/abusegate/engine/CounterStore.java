@@ -30,14 +30,15 @@ public interface CounterStore {
     long confirm(CounterKey key, long windowMillis, long nowMillis);
 
     /**
-     * Gives back one unconfirmed unit and every confirmed one ({@code units - confirmed - 1} are left, none
-     * confirmed), refreshing the expiry; an entry left with no units is removed, an absent one stays absent.
+     * Drops every confirmed unit and {@code unconfirmed} of the others: {@code units - confirmed -
+     * unconfirmed} are left, none confirmed, and the expiry is refreshed. An entry left with no units is
+     * removed; an absent one stays absent.
      *
-     * <p>The gate's lockout on a right password: that attempt's reservation and the identifier's failures
-     * are cleared, while the reservations of attempts still being checked stay, so that their own
-     * settlement later applies to them and not to someone else's.
+     * <p>The gate's lockout, on a right password (its own reservation and the confirmed failures go) and
+     * on a lock (the confirmed failures go): the reservations of attempts still being checked stay, so that
+     * each attempt's own settlement later applies to its own reservation and not to someone else's.
      */
-    void release(CounterKey key, long windowMillis, long nowMillis);
+    void release(CounterKey key, long unconfirmed, long windowMillis, long nowMillis);
 
     /** Size of a distinct set, and whether it holds {@code member}. */
     DistinctView distinct(CounterKey key, long member, long nowMillis);

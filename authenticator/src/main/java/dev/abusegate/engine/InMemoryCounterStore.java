@@ -169,7 +169,7 @@ public final class InMemoryCounterStore implements CounterStore {
     }
 
     @Override
-    public void release(CounterKey key, long windowMillis, long nowMillis) {
+    public void release(CounterKey key, long unconfirmed, long windowMillis, long nowMillis) {
         Stripe s = stripe(key);
         long stamp = s.writeLock();
         try {
@@ -178,7 +178,7 @@ public final class InMemoryCounterStore implements CounterStore {
                 return;
             }
             long[] t = s.t;
-            long left = t[b + VALUE] - t[b + CONFIRMED] - 1;
+            long left = t[b + VALUE] - t[b + CONFIRMED] - unconfirmed;
             if (left <= 0) {
                 s.expire(b);
                 return;

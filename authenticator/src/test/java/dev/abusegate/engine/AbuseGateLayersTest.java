@@ -252,6 +252,26 @@ class AbuseGateLayersTest {
     }
 
     @Test
+    void layer3_a_lock_leaves_the_slot_of_an_attempt_still_being_checked_to_that_attempt() {
+        // two flows share the account's failures but not their thresholds (a stricter direct grant, say)
+        GateOptions form = only(Layer.ACCOUNT_LOCKOUT, 3, 900).lockoutSeconds(60).build();
+        GateOptions strict = only(Layer.ACCOUNT_LOCKOUT, 2, 900).lockoutSeconds(60).build();
+        Decision w1 = f.evaluate(strict, "198.51.100.2", "alice");
+        Decision w2 = f.evaluate(strict, "198.51.100.3", "alice");
+        Decision x = f.evaluate(form, "198.51.100.1", "alice"); // the third slot, within the form's threshold
+        assertThat(List.of(w1.outcome(), w2.outcome(), x.outcome())).containsOnly(Outcome.ALLOW);
+        f.gate.passwordFailed(w1);
+        f.gate.passwordFailed(w2); // while X is being checked
+        assertThat(f.lockRemaining(form, "alice")).as("the strict flow locked").isPositive();
+        assertThat(f.failures(form, "alice")).as("X's slot outlives the lock").isEqualTo(1);
+        f.gate.passwordFailed(x); // X's wrong password is its own failure, not lost with the lock
+        f.clock.advanceSeconds(61);
+        assertThat(f.failures(form, "alice")).isEqualTo(1);
+        assertThat(outcomes(3, i -> f.wrongPassword(form, "198.51.100.4", "alice")))
+                .as("after the lock: two more slots of three").containsExactly(Outcome.ALLOW, Outcome.ALLOW, Outcome.BLOCKED);
+    }
+
+    @Test
     void layer3_not_verified_gives_the_reservation_back() {
         GateOptions o = only(Layer.ACCOUNT_LOCKOUT, 2, 900).build();
         for (int i = 0; i < 10; i++) {

@@ -120,7 +120,7 @@ class ConcurrencyTest {
             public long increment(CounterKey k, long w, long n) { return memory.increment(k, w, n); }
             public void decrement(CounterKey k, long w, long n) { memory.decrement(k, w, n); }
             public long confirm(CounterKey k, long w, long n) { return memory.confirm(k, w, n); }
-            public void release(CounterKey k, long w, long n) { memory.release(k, w, n); }
+            public void release(CounterKey k, long u, long w, long n) { memory.release(k, u, w, n); }
             public DistinctView distinct(CounterKey k, long m, long n) { return memory.distinct(k, m, n); }
             public DistinctView addDistinct(CounterKey k, long m, int c, long w, long n) { return memory.addDistinct(k, m, c, w, n); }
             public void lock(CounterKey k, long d, long n) { memory.lock(k, d, n); }

@@ -75,12 +75,12 @@ class InMemoryCounterStoreTest {
             return e.confirmed;
         }
 
-        void release(CounterKey k, long window, long now) {
+        void release(CounterKey k, long unconfirmed, long window, long now) {
             E e = live(k, "c", now);
             if (e == null) {
                 return;
             }
-            long left = e.value - e.confirmed - 1;
+            long left = e.value - e.confirmed - unconfirmed;
             if (left <= 0) {
                 map.remove(k);
                 return;
@@ -167,8 +167,9 @@ class InMemoryCounterStoreTest {
                     case 8 -> assertThat(store.lockRemainingMillis(k, now)).as(where).isEqualTo(model.lockRemaining(k, now));
                     case 9 -> assertThat(store.confirm(k, window, now)).as(where).isEqualTo(model.confirm(k, window, now));
                     case 10 -> {
-                        store.release(k, window, now);
-                        model.release(k, window, now);
+                        long unconfirmed = r.nextInt(2);
+                        store.release(k, unconfirmed, window, now);
+                        model.release(k, unconfirmed, window, now);
                     }
                     default -> {
                         if (r.nextInt(50) == 0) {
@@ -206,7 +207,7 @@ class InMemoryCounterStoreTest {
         store.increment(k, 1_000, 10);
         assertThat(store.count(k, 10)).isEqualTo(3);
         assertThat(store.confirm(k, 1_000, 10)).as("the decrements lowered the confirmed units").isEqualTo(2);
-        store.release(k, 1_000, 10); // 3 units, 2 confirmed: one unconfirmed unit given back, none left
+        store.release(k, 1, 1_000, 10); // 3 units, 2 confirmed: one unconfirmed unit given back, none left
         assertThat(store.count(k, 10)).isZero();
         assertThat(store.confirm(k, 1_000, 10)).as("absent stays absent").isZero();
     }
@@ -219,9 +220,14 @@ class InMemoryCounterStoreTest {
             store.increment(k, 1_000, 10);
         }
         store.confirm(k, 1_000, 10);
-        store.release(k, 1_000, 500); // 4 units, 1 confirmed: the releaser's and the confirmed go
+        store.release(k, 1, 1_000, 500); // 4 units, 1 confirmed: the releaser's and the confirmed go
         assertThat(store.count(k, 1_400)).as("two others still being checked").isEqualTo(2);
         assertThat(store.count(k, 1_500)).as("the release refreshed the expiry").isZero();
+        store.increment(k, 1_000, 2_000);
+        store.increment(k, 1_000, 2_000);
+        store.confirm(k, 1_000, 2_000);
+        store.release(k, 0, 1_000, 2_000); // only the confirmed unit goes
+        assertThat(store.count(k, 2_000)).isEqualTo(1);
     }
 
     @Test

@@ -97,6 +97,18 @@ class StoreFailureTest {
     }
 
     @Test
+    void a_failing_typo_check_still_confirms_the_wrong_password() {
+        Set<CounterKey> dead = new HashSet<>();
+        TestStores.DeadStore store = new TestStores.DeadStore(dead::contains);
+        GateFixture f = new GateFixture(store);
+        GateOptions o = GateFixture.only(Layer.ACCOUNT_LOCKOUT, 1, 900).ignoreRepeatedPasswords(true).build();
+        Decision d = f.evaluate(o, IP, ID);
+        dead.add(f.keys(o, IP, ID).recentWrongPasswords());
+        assertThat(f.gate.passwordFailed(d, 0x7e57)).as("the outage is reported").containsExactly(Layer.ACCOUNT_LOCKOUT);
+        assertThat(f.lockRemaining(o, ID)).as("the failure still counted: threshold 1, locked").isPositive();
+    }
+
+    @Test
     void a_store_that_dies_while_the_password_is_checked_does_not_break_settlement() {
         Set<CounterKey> dead = new HashSet<>();
         TestStores.DeadStore store = new TestStores.DeadStore(dead::contains);

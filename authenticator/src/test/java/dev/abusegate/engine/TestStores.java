@@ -60,9 +60,9 @@ final class TestStores {
         }
 
         @Override
-        public void release(CounterKey key, long windowMillis, long nowMillis) {
+        public void release(CounterKey key, long unconfirmed, long windowMillis, long nowMillis) {
             check(key);
-            delegate.release(key, windowMillis, nowMillis);
+            delegate.release(key, unconfirmed, windowMillis, nowMillis);
         }
 
         @Override
@@ -129,9 +129,9 @@ final class TestStores {
         }
 
         @Override
-        public void release(CounterKey key, long windowMillis, long nowMillis) {
+        public void release(CounterKey key, long unconfirmed, long windowMillis, long nowMillis) {
             writes.incrementAndGet();
-            delegate.release(key, windowMillis, nowMillis);
+            delegate.release(key, unconfirmed, windowMillis, nowMillis);
         }
 
         @Override

@@ -59,7 +59,7 @@ public class EngineBreakdownBenchmark extends EngineBenchmark {
         }
 
         @Override
-        public void release(CounterKey key, long windowMillis, long nowMillis) {
+        public void release(CounterKey key, long unconfirmed, long windowMillis, long nowMillis) {
         }
 
         @Override

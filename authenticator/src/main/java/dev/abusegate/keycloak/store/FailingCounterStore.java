@@ -36,7 +36,7 @@ final class FailingCounterStore implements CounterStore {
     }
 
     @Override
-    public void release(CounterKey key, long windowMillis, long nowMillis) {
+    public void release(CounterKey key, long unconfirmed, long windowMillis, long nowMillis) {
         throw down();
     }
 

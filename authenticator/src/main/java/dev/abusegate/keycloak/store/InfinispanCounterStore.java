@@ -106,7 +106,7 @@ public final class InfinispanCounterStore implements CounterStore {
     }
 
     @Override
-    public void release(CounterKey counterKey, long windowMillis, long nowMillis) {
+    public void release(CounterKey counterKey, long unconfirmed, long windowMillis, long nowMillis) {
         String key = counterKey.toString();
         try {
             for (int i = 0; i < MAX_SPINS; i++) {
@@ -114,7 +114,7 @@ public final class InfinispanCounterStore implements CounterStore {
                 if (!isCounter(old)) {
                     return;
                 }
-                long left = units(old) - confirmed(old) - 1;
+                long left = units(old) - confirmed(old) - unconfirmed;
                 if (left <= 0 ? cache.remove(key, old) : cache.replace(key, old, left, windowMillis, TimeUnit.MILLISECONDS)) {
                     return;
                 }

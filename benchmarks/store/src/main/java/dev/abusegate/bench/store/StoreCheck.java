@@ -91,8 +91,9 @@ public final class StoreCheck {
                         check(got == confirmed, where + ": confirm answered " + got);
                     }
                     case 4 -> {
-                        store.release(key, 60_000, 0);
-                        units = Math.max(0, units - confirmed - 1);
+                        long unconfirmed = rnd.nextInt(2);
+                        store.release(key, unconfirmed, 60_000, 0);
+                        units = Math.max(0, units - confirmed - unconfirmed);
                         confirmed = 0;
                     }
                     default -> {
