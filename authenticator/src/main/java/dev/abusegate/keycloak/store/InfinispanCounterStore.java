@@ -5,19 +5,20 @@ import dev.abusegate.engine.CounterStore;
 import dev.abusegate.engine.CounterStoreException;
 import java.util.concurrent.TimeUnit;
 import org.infinispan.Cache;
+import org.infinispan.util.function.SerializableBiFunction;
 
 /**
  * Counters in an Infinispan cache. Values are plain {@link Long}s (counters; a lock holds its expiry
  * time; a distinct set of exactly one member holds that member) and {@link String}s (distinct sets of
  * any other size: sorted 64-bit members, 16 hex digits each), which Keycloak's
- * ProtoStream marshaller handles without a schema and which compare by content, so the compare-and-set
- * loops below are exact on a distributed cache too. Expiry is Infinispan's lifespan, refreshed on
- * every write.
+ * ProtoStream marshaller handles without a schema. Every change is one compute, atomic per key on a
+ * distributed cache too. Expiry is Infinispan's lifespan, refreshed on every write.
  *
- * <p>A counter is its count as a Long. Once some of its units are confirmed ({@link #confirm}) it is the
- * String {@code "units/confirmed"} until none is confirmed again, so both numbers change in one
- * compare-and-set. Older versions of this store read such a String as no counter at all (0, and an increment
- * starts it again at 1): a node not yet upgraded under-counts those failures instead of misreading them.
+ * <p>A counter is its count as a Long. While some of its units are confirmed ({@link #confirm}) it is a
+ * negative Long instead (see {@link #counterValue}), so both numbers change in one write and the
+ * common small values stay within the JVM's cache of boxed Longs: a failed login costs no more heap than
+ * before. Older versions of this store read a negative value as a count below any threshold, so a node not
+ * yet upgraded under-counts those failures and never refuses an account because of them.
  *
  * <p>One-member sets are by far the most common (one address, one typed username) and a boxed Long
  * takes 16 bytes of heap where a 16-character String takes 56, so they are stored as the Long. Both
@@ -25,7 +26,6 @@ import org.infinispan.Cache;
  */
 public final class InfinispanCounterStore implements CounterStore {
 
-    private static final int MAX_SPINS = 1000;
     private static final int MEMBER_CHARS = 16;
 
     private final Cache<String, Object> cache;
@@ -39,130 +39,137 @@ public final class InfinispanCounterStore implements CounterStore {
         return units(get(counterKey.toString()));
     }
 
+    // Every change is one compute: atomic per key on a clustered cache too (the functions are static
+    // methods, so what travels to the key's owner is a serializable lambda or method reference capturing at
+    // most a long and an int). Unlike a conditional replace, a compute keeps the entry in Infinispan's
+    // compact form: an entry updated by replace carries a version and a metadata object, about 56 bytes more.
+
     @Override
     public long increment(CounterKey counterKey, long windowMillis, long nowMillis) {
-        String key = counterKey.toString();
-        try {
-            for (int i = 0; i < MAX_SPINS; i++) {
-                Object old = cache.get(key);
-                if (old == null) {
-                    if (cache.putIfAbsent(key, 1L, windowMillis, TimeUnit.MILLISECONDS) == null) {
-                        return 1;
-                    }
-                    continue;
-                }
-                long next = isCounter(old) ? units(old) + 1 : 1;
-                Object value = counterValue(next, isCounter(old) ? confirmed(old) : 0);
-                if (cache.replace(key, old, value, windowMillis, TimeUnit.MILLISECONDS)) {
-                    return next;
-                }
-            }
-        } catch (RuntimeException e) {
-            throw new CounterStoreException("increment failed", e);
-        }
-        throw new CounterStoreException("increment did not converge");
+        return units(compute(counterKey, InfinispanCounterStore::plusOne, windowMillis, "increment"));
     }
 
     @Override
     public void decrement(CounterKey counterKey, long windowMillis, long nowMillis) {
-        String key = counterKey.toString();
-        try {
-            for (int i = 0; i < MAX_SPINS; i++) {
-                Object old = cache.get(key);
-                if (!isCounter(old)) {
-                    return;
-                }
-                long units = units(old) - 1;
-                if (units <= 0 ? cache.remove(key, old)
-                        : cache.replace(key, old, counterValue(units, Math.min(confirmed(old), units)), windowMillis, TimeUnit.MILLISECONDS)) {
-                    return;
-                }
-            }
-        } catch (RuntimeException e) {
-            throw new CounterStoreException("decrement failed", e);
-        }
-        throw new CounterStoreException("decrement did not converge");
+        compute(counterKey, InfinispanCounterStore::minusOne, windowMillis, "decrement");
     }
 
     @Override
     public long confirm(CounterKey counterKey, long windowMillis, long nowMillis) {
-        String key = counterKey.toString();
-        try {
-            for (int i = 0; i < MAX_SPINS; i++) {
-                Object old = cache.get(key);
-                if (!isCounter(old)) {
-                    return 0;
-                }
-                long units = units(old);
-                long confirmed = Math.min(confirmed(old) + 1, units);
-                if (cache.replace(key, old, counterValue(units, confirmed), windowMillis, TimeUnit.MILLISECONDS)) {
-                    return confirmed;
-                }
-            }
-        } catch (RuntimeException e) {
-            throw new CounterStoreException("confirm failed", e);
-        }
-        throw new CounterStoreException("confirm did not converge");
+        return confirmed(compute(counterKey, InfinispanCounterStore::confirmOne, windowMillis, "confirm"));
     }
 
     @Override
     public void release(CounterKey counterKey, long unconfirmed, long windowMillis, long nowMillis) {
-        String key = counterKey.toString();
-        try {
-            for (int i = 0; i < MAX_SPINS; i++) {
-                Object old = cache.get(key);
-                if (!isCounter(old)) {
-                    return;
-                }
-                long left = units(old) - confirmed(old) - unconfirmed;
-                if (left <= 0 ? cache.remove(key, old) : cache.replace(key, old, left, windowMillis, TimeUnit.MILLISECONDS)) {
-                    return;
-                }
-            }
-        } catch (RuntimeException e) {
-            throw new CounterStoreException("release failed", e);
-        }
-        throw new CounterStoreException("release did not converge");
+        compute(counterKey, (key, old) -> released(old, unconfirmed), windowMillis, "release");
     }
 
-    /** A counter's value: the plain count, or {@code "units/confirmed"} while some units are confirmed. */
-    static Object counterValue(long units, long confirmed) {
-        return confirmed > 0 ? units + "/" + confirmed : (Object) units;
+    private Object compute(CounterKey counterKey, SerializableBiFunction<String, Object, Object> change, long windowMillis, String what) {
+        try {
+            return cache.compute(counterKey.toString(), change, windowMillis, TimeUnit.MILLISECONDS);
+        } catch (RuntimeException e) {
+            throw new CounterStoreException(what + " failed", e);
+        }
     }
+
+    /** A counter one unit up; anything else (absent, or not a counter) starts at 1. */
+    static Object plusOne(String key, Object old) {
+        return isCounter(old) ? counterValue(units(old) + 1, confirmed(old)) : (Object) 1L;
+    }
+
+    /** A counter one unit down, gone at 0; anything else stays as it is. */
+    static Object minusOne(String key, Object old) {
+        if (!isCounter(old)) {
+            return old;
+        }
+        long units = units(old) - 1;
+        return units <= 0 ? null : counterValue(units, Math.min(confirmed(old), units));
+    }
+
+    /** One more unit confirmed, never more than the units; anything else stays as it is. */
+    static Object confirmOne(String key, Object old) {
+        if (!isCounter(old)) {
+            return old;
+        }
+        long units = units(old);
+        return counterValue(units, Math.min(confirmed(old) + 1, units));
+    }
+
+    /** The confirmed units and {@code unconfirmed} others gone, gone at 0; anything else stays as it is. */
+    static Object released(Object old, long unconfirmed) {
+        if (!isCounter(old)) {
+            return old;
+        }
+        long left = units(old) - confirmed(old) - unconfirmed;
+        return left <= 0 ? null : (Object) left;
+    }
+
+    /**
+     * A counter's value: {@code units} as a Long when none is confirmed; otherwise the negative Long
+     * {@code -(units * (units + 1) / 2 + confirmed)}. For {@code 1 <= confirmed <= units} that pairing is
+     * one-to-one, and one unit with one confirmed (a failed login) is -2, a cached boxed Long.
+     */
+    static Object counterValue(long units, long confirmed) {
+        if (confirmed <= 0) {
+            return units;
+        }
+        long u = Math.min(units, MAX_PAIRED_UNITS);
+        return -(u * (u + 1) / 2 + Math.min(confirmed, u));
+    }
+
+    /** Keeps the pairing within a long. A failures counter holds about its threshold; this is never reached. */
+    private static final long MAX_PAIRED_UNITS = 1L << 31;
 
     static boolean isCounter(Object v) {
-        return v instanceof Long || v instanceof String && ((String) v).indexOf('/') > 0;
+        return v instanceof Long;
     }
 
     /** A counter's units; 0 for anything that is not a counter. */
     static long units(Object v) {
-        if (v instanceof Long) {
-            return (Long) v;
+        if (!(v instanceof Long)) {
+            return 0;
         }
-        return isCounter(v) ? parse((String) v, 0, ((String) v).indexOf('/')) : 0;
+        long x = (Long) v;
+        return x >= 0 ? x : pairedUnits(-x);
     }
 
     /** A counter's confirmed units; 0 for a plain count and for anything that is not a counter. */
     static long confirmed(Object v) {
-        if (!isCounter(v) || v instanceof Long) {
+        if (!(v instanceof Long) || (Long) v >= 0) {
             return 0;
         }
-        String s = (String) v;
-        return parse(s, s.indexOf('/') + 1, s.length());
+        long q = -(Long) v;
+        long u = pairedUnits(q);
+        return q - u * (u + 1) / 2;
     }
 
-    private static long parse(String s, int from, int to) {
-        try {
-            return Long.parseLong(s, from, to, 10);
-        } catch (NumberFormatException e) {
-            throw new CounterStoreException("unreadable counter value", e);
+    /** The largest u with u(u+1)/2 <= q: the units of the pair {@code q}. */
+    private static long pairedUnits(long q) {
+        if (q <= 0) {
+            return 0; // Long.MIN_VALUE: nothing this store writes
         }
+        long u = (long) ((Math.sqrt(8.0 * q + 1) - 1) / 2);
+        while (u > 0 && u * (u + 1) / 2 > q) {
+            u--;
+        }
+        while ((u + 1) * (u + 2) / 2 <= q) {
+            u++;
+        }
+        return u;
     }
 
     @Override
     public DistinctView distinct(CounterKey counterKey, long member, long nowMillis) {
-        String key = counterKey.toString();
-        Object v = get(key);
+        return view(get(counterKey.toString()), member);
+    }
+
+    @Override
+    public DistinctView addDistinct(CounterKey counterKey, long member, int cap, long windowMillis, long nowMillis) {
+        return view(compute(counterKey, (key, old) -> withMember(old, member, cap), windowMillis, "addDistinct"), member);
+    }
+
+    /** A stored set's size and whether it holds {@code member}. */
+    static DistinctView view(Object v, long member) {
         if (v instanceof Long) {
             return DistinctView.of(1, (Long) v == member);
         }
@@ -173,39 +180,18 @@ public final class InfinispanCounterStore implements CounterStore {
         return DistinctView.of(s.length() / MEMBER_CHARS, indexOf(s, member) >= 0);
     }
 
-    @Override
-    public DistinctView addDistinct(CounterKey counterKey, long member, int cap, long windowMillis, long nowMillis) {
-        String key = counterKey.toString();
-        try {
-            for (int i = 0; i < MAX_SPINS; i++) {
-                Object old = cache.get(key);
-                if (old instanceof Long && ((Long) old == member || cap <= 1)) {
-                    // One-member set that stays as it is (the common repeat): refresh the expiry only.
-                    if (cache.replace(key, old, old, windowMillis, TimeUnit.MILLISECONDS)) {
-                        return DistinctView.of(1, (Long) old == member);
-                    }
-                    continue;
-                }
-                String s = members(old);
-                int at = indexOf(s, member);
-                int size = s.length() / MEMBER_CHARS;
-                String next = s;
-                if (at < 0 && size < cap) {
-                    int ins = -at - 1;
-                    next = s.substring(0, ins * MEMBER_CHARS) + hex(member) + s.substring(ins * MEMBER_CHARS);
-                }
-                Object value = setValue(next);
-                boolean done = old == null
-                        ? cache.putIfAbsent(key, value, windowMillis, TimeUnit.MILLISECONDS) == null
-                        : cache.replace(key, old, value, windowMillis, TimeUnit.MILLISECONDS);
-                if (done) {
-                    return DistinctView.of(next.length() / MEMBER_CHARS, at >= 0 || next != s);
-                }
-            }
-        } catch (RuntimeException e) {
-            throw new CounterStoreException("addDistinct failed", e);
+    /** The set with {@code member} added unless present or already {@code cap} strong (then as it was). */
+    static Object withMember(Object old, long member, int cap) {
+        if (old instanceof Long && ((Long) old == member || cap <= 1)) {
+            return old; // a one-member set that stays as it is (the common repeat): the write refreshes its expiry
         }
-        throw new CounterStoreException("addDistinct did not converge");
+        String s = members(old);
+        int at = indexOf(s, member);
+        if (at >= 0 || s.length() / MEMBER_CHARS >= cap) {
+            return old == null ? null : setValue(s);
+        }
+        int ins = -at - 1;
+        return setValue(s.substring(0, ins * MEMBER_CHARS) + hex(member) + s.substring(ins * MEMBER_CHARS));
     }
 
     @Override

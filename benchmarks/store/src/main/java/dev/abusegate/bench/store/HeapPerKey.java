@@ -17,9 +17,12 @@ import java.util.List;
  * <p>Scenarios, each N entries (N = 100,000 = the default max-entries, unless given as args[0]):
  * <ul>
  * <li>mixed: N/4 wrong-password attempts, each from a distinct address with a distinct username: per
- * attempt one per-IP counter, one pair counter, one failure counter (all Long) and one distinct set
- * (String of one 16-hex member) - what a spray of distinct sources leaves behind;</li>
- * <li>perIp / pair / failures / identifiers: one kind of entry only.</li>
+ * attempt one per-IP counter, one pair counter, one failure counter (reserved, then confirmed as the gate
+ * does for a wrong password) and one distinct set (one member) - what a spray of distinct sources leaves
+ * behind;</li>
+ * <li>perIp / pair / failures / identifiers: one kind of entry only, each written once;</li>
+ * <li>updated: per-IP counters written twice (a second attempt from the same address), as most counters
+ * of a cache in steady state are: Infinispan keeps an updated entry in a larger form than a new one.</li>
  * </ul>
  */
 public final class HeapPerKey {
@@ -34,7 +37,7 @@ public final class HeapPerKey {
         }
         int n = args.length > 0 ? Integer.parseInt(args[0]) : 100_000;
         int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 5;
-        String[] scenarios = {"mixed", "perIp", "pair", "failures", "identifiers"};
+        String[] scenarios = {"mixed", "perIp", "pair", "failures", "identifiers", "updated"};
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> jvm = List.of("-Xms1g", "-Xmx1g", "-XX:+UseSerialGC");
         System.out.printf("heap bytes per tracked key: N=%d entries per fill, %d rounds, each fill in a fresh JVM %s (%s %s)%n", n, rounds,
@@ -104,6 +107,7 @@ public final class HeapPerKey {
                 fx.store.increment(k.perIp(), WINDOW, 0);
                 fx.store.increment(k.perIpAccount(), WINDOW, 0);
                 fx.store.increment(k.failures(), WINDOW, 0);
+                fx.store.confirm(k.failures(), WINDOW, 0);
                 fx.store.addDistinct(k.identifiers(), k.member(), 21, WINDOW, 0);
                 if (example == null) {
                     example = k.perIpAccount().toString();
@@ -118,6 +122,10 @@ public final class HeapPerKey {
                 case "perIp" -> fx.store.increment(key = k.perIp(), WINDOW, 0);
                 case "pair" -> fx.store.increment(key = k.perIpAccount(), WINDOW, 0);
                 case "failures" -> fx.store.increment(key = k.failures(), WINDOW, 0);
+                case "updated" -> {
+                    fx.store.increment(key = k.perIp(), WINDOW, 0);
+                    fx.store.increment(key, WINDOW, 0);
+                }
                 default -> fx.store.addDistinct(key = k.identifiers(), k.member(), 21, WINDOW, 0);
             }
             if (example == null) {

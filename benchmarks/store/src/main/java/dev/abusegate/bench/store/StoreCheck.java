@@ -12,7 +12,8 @@ import java.util.concurrent.TimeUnit;
  * Checks InfinispanCounterStore's distinct sets against a TreeSet model on a real LOCAL cache, including
  * entries in the older representation (a one-member set as a 16-hex String), so a change to how sets are
  * stored can be shown to answer exactly as before; then its counters and their confirmed units against a
- * two-number model, starting from counters as older versions wrote them (a plain count). Exits non-zero on
+ * two-number model, starting from counters as older versions wrote them (a plain count), and the stored
+ * form of each. Exits non-zero on
  * the first mismatch.
  */
 public final class StoreCheck {
@@ -107,7 +108,7 @@ public final class StoreCheck {
                 long count = store.count(key, 0);
                 check(count == units, where + ": count answered " + count);
                 Object stored = fx.cache.get(key.toString());
-                Object expected = units == 0 ? null : confirmed == 0 ? (Object) units : units + "/" + confirmed;
+                Object expected = units == 0 ? null : confirmed == 0 ? (Object) units : (Object) (-(units * (units + 1) / 2 + confirmed));
                 check(java.util.Objects.equals(stored, expected), where + ": stored " + stored);
                 checks += 3;
             }
@@ -117,10 +118,15 @@ public final class StoreCheck {
         store.increment(key, 5_000, 0);
         store.confirm(key, 60_000, 0);
         check(store.remainingMillis(key, 0) > 30_000, "confirm did not refresh the lifespan: " + store.remainingMillis(key, 0));
-        // what a node of the previous version makes of a counter with a confirmed unit: no counter at all
+        // what a node of the previous version reads as the count of a counter with a confirmed unit: below
+        // any threshold; and a failed login's entry (one unit, confirmed) is a cached boxed Long
         Object v = fx.cache.get(key.toString());
-        check(!(v instanceof Long), "a counter with a confirmed unit is not a plain Long: " + v);
-        return checks + 2;
+        check(v instanceof Long && (Long) v < 0, "a counter with a confirmed unit reads as negative: " + v);
+        dev.abusegate.engine.CounterKey one = dev.abusegate.engine.CounterKey.of("realm", dev.abusegate.engine.CounterKey.Kind.FAIL, 3, 0);
+        store.increment(one, 60_000, 0);
+        store.confirm(one, 60_000, 0);
+        check(fx.cache.get(one.toString()) == Long.valueOf(-2), "one confirmed unit is the cached Long -2: " + fx.cache.get(one.toString()));
+        return checks + 3;
     }
 
     static void check(boolean ok, String what) {
