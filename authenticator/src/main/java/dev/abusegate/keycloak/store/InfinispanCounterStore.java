@@ -11,8 +11,9 @@ import org.infinispan.util.function.SerializableBiFunction;
  * Counters in an Infinispan cache. Values are plain {@link Long}s (counters; a lock holds its expiry
  * time; a distinct set of exactly one member holds that member) and {@link String}s (distinct sets of
  * any other size: sorted 64-bit members, 16 hex digits each), which Keycloak's
- * ProtoStream marshaller handles without a schema. Every change is one compute, atomic per key on a
- * distributed cache too. Expiry is Infinispan's lifespan, refreshed on every write.
+ * ProtoStream marshaller handles without a schema. Every change is atomic per key: one compute on a
+ * LOCAL cache, a compare-and-set loop on a clustered one (see {@link #change}). Expiry is Infinispan's
+ * lifespan, refreshed on every write.
  *
  * <p>A counter is its count as a Long. While some of its units are confirmed ({@link #confirm}) it is a
  * negative Long instead (see {@link #counterValue}), so both numbers change in one write and the
@@ -27,11 +28,15 @@ import org.infinispan.util.function.SerializableBiFunction;
 public final class InfinispanCounterStore implements CounterStore {
 
     private static final int MEMBER_CHARS = 16;
+    private static final int MAX_SPINS = 1000;
 
     private final Cache<String, Object> cache;
+    /** A cache of this node only: no backup copies, no topology, so a compute is safe (see {@link #change}). */
+    private final boolean local;
 
     public InfinispanCounterStore(Cache<String, Object> cache) {
         this.cache = cache;
+        this.local = !cache.getCacheConfiguration().clustering().cacheMode().isClustered();
     }
 
     @Override
@@ -39,37 +44,57 @@ public final class InfinispanCounterStore implements CounterStore {
         return units(get(counterKey.toString()));
     }
 
-    // Every change is one compute: atomic per key on a clustered cache too (the functions are static
-    // methods, so what travels to the key's owner is a serializable lambda or method reference capturing at
-    // most a long and an int). Unlike a conditional replace, a compute keeps the entry in Infinispan's
-    // compact form: an entry updated by replace carries a version and a metadata object, about 56 bytes more.
+    // Every change is a pure function of the stored value (the static methods below), applied atomically
+    // per key by change().
 
     @Override
     public long increment(CounterKey counterKey, long windowMillis, long nowMillis) {
-        return units(compute(counterKey, InfinispanCounterStore::plusOne, windowMillis, "increment"));
+        return units(change(counterKey, InfinispanCounterStore::plusOne, windowMillis, "increment"));
     }
 
     @Override
     public void decrement(CounterKey counterKey, long windowMillis, long nowMillis) {
-        compute(counterKey, InfinispanCounterStore::minusOne, windowMillis, "decrement");
+        change(counterKey, InfinispanCounterStore::minusOne, windowMillis, "decrement");
     }
 
     @Override
     public long confirm(CounterKey counterKey, long windowMillis, long nowMillis) {
-        return confirmed(compute(counterKey, InfinispanCounterStore::confirmOne, windowMillis, "confirm"));
+        return confirmed(change(counterKey, InfinispanCounterStore::confirmOne, windowMillis, "confirm"));
     }
 
     @Override
     public void release(CounterKey counterKey, long unconfirmed, long windowMillis, long nowMillis) {
-        compute(counterKey, (key, old) -> released(old, unconfirmed), windowMillis, "release");
+        change(counterKey, (key, old) -> released(old, unconfirmed), windowMillis, "release");
     }
 
-    private Object compute(CounterKey counterKey, SerializableBiFunction<String, Object, Object> change, long windowMillis, String what) {
+    /**
+     * Applies {@code change} to the key's value atomically and returns the new value (null: none stored).
+     * On a LOCAL cache that is one compute, which also keeps the entry in Infinispan's compact form (an entry
+     * updated by a conditional replace is stamped with a version and keeps a metadata object: about 56 bytes
+     * more). On a clustered cache it is a compare-and-set loop that writes the value itself: a compute would
+     * send the function, which the backup owner applies to its own copy (copies evicted on one node only
+     * then drift apart) and which a retry after a topology change may apply twice.
+     */
+    private Object change(CounterKey counterKey, SerializableBiFunction<String, Object, Object> change, long windowMillis, String what) {
+        String key = counterKey.toString();
         try {
-            return cache.compute(counterKey.toString(), change, windowMillis, TimeUnit.MILLISECONDS);
+            if (local) {
+                return cache.compute(key, change, windowMillis, TimeUnit.MILLISECONDS);
+            }
+            for (int i = 0; i < MAX_SPINS; i++) {
+                Object old = cache.get(key);
+                Object next = change.apply(key, old);
+                boolean done = old == null ? next == null || cache.putIfAbsent(key, next, windowMillis, TimeUnit.MILLISECONDS) == null
+                        : next == null ? cache.remove(key, old)
+                        : cache.replace(key, old, next, windowMillis, TimeUnit.MILLISECONDS);
+                if (done) {
+                    return next;
+                }
+            }
         } catch (RuntimeException e) {
             throw new CounterStoreException(what + " failed", e);
         }
+        throw new CounterStoreException(what + " did not converge");
     }
 
     /** A counter one unit up; anything else (absent, or not a counter) starts at 1. */
@@ -140,13 +165,16 @@ public final class InfinispanCounterStore implements CounterStore {
         }
         long q = -(Long) v;
         long u = pairedUnits(q);
-        return q - u * (u + 1) / 2;
+        return u == 0 ? 0 : q - u * (u + 1) / 2;
     }
 
-    /** The largest u with u(u+1)/2 <= q: the units of the pair {@code q}. */
+    /** The largest pair this store writes: MAX_PAIRED_UNITS units, all confirmed. */
+    private static final long MAX_PAIR = MAX_PAIRED_UNITS * (MAX_PAIRED_UNITS + 1) / 2 + MAX_PAIRED_UNITS;
+
+    /** The largest u with u(u+1)/2 <= q: the units of the pair {@code q}; 0 for what this store never writes. */
     private static long pairedUnits(long q) {
-        if (q <= 0) {
-            return 0; // Long.MIN_VALUE: nothing this store writes
+        if (q <= 0 || q > MAX_PAIR) {
+            return 0;
         }
         long u = (long) ((Math.sqrt(8.0 * q + 1) - 1) / 2);
         while (u > 0 && u * (u + 1) / 2 > q) {
@@ -165,7 +193,7 @@ public final class InfinispanCounterStore implements CounterStore {
 
     @Override
     public DistinctView addDistinct(CounterKey counterKey, long member, int cap, long windowMillis, long nowMillis) {
-        return view(compute(counterKey, (key, old) -> withMember(old, member, cap), windowMillis, "addDistinct"), member);
+        return view(change(counterKey, (key, old) -> withMember(old, member, cap), windowMillis, "addDistinct"), member);
     }
 
     /** A stored set's size and whether it holds {@code member}. */
