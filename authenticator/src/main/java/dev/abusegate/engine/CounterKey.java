@@ -147,7 +147,10 @@ public final class CounterKey {
         return subjectHash;
     }
 
-    /** Realm number, shape and kind: equal metas and equal {@code hi}, {@code lo} mean equal keys. */
+    /**
+     * Realm number, shape and kind: equal metas and equal {@code hi}, {@code lo} mean equal keys. Below 2^56
+     * (a positive realm number, a shape below 2^16, the kind's byte), so a store may keep flags above it.
+     */
     long meta() {
         return meta;
     }

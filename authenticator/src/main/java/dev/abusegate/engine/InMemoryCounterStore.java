@@ -29,15 +29,19 @@ public final class InMemoryCounterStore implements CounterStore {
     private static final int HI = 1;
     private static final int LO = 2;
     private static final int EXPIRES = 3;
-    /** What the entry holds: COUNTER, LOCK or SET. */
-    private static final int TYPE = 4;
     /** A counter's value; a set's size. */
-    private static final int VALUE = 5;
+    private static final int VALUE = 4;
     /** A small set's members, sorted: words MEMBERS .. MEMBERS + INLINE - 1. */
-    private static final int MEMBERS = 6;
+    private static final int MEMBERS = 5;
     /** A counter's confirmed units ({@link #confirm}); a counter has no members, so it takes their first word. */
     private static final int CONFIRMED = MEMBERS;
     private static final int INLINE = W - MEMBERS;
+    /**
+     * What the entry holds (COUNTER, LOCK, SET or NONE) sits in the top two bits of its META word, above the
+     * key's own bits ({@link CounterKey#meta()} stays below 2^56), so that a set has three member words, not two.
+     */
+    private static final int TYPE_SHIFT = 62;
+    private static final long KEY_BITS = (1L << TYPE_SHIFT) - 1;
     /**
      * Words before the first entry. A table large enough to matter is a humongous object to G1 and starts
      * at a region boundary, its elements 16 bytes in; six more words put every entry on a 64-byte cache line
@@ -97,7 +101,7 @@ public final class InMemoryCounterStore implements CounterStore {
 
     private static long read(long[] t, CounterKey key, long now, long type) {
         int b = probe(t, key);
-        if (b < 0 || t[b + EXPIRES] <= now || type != ANY && t[b + TYPE] != type) {
+        if (b < 0 || t[b + EXPIRES] <= now || type != ANY && type(t, b) != type) {
             return 0;
         }
         return type == COUNTER ? t[b + VALUE] : t[b + EXPIRES] - now;
@@ -110,13 +114,13 @@ public final class InMemoryCounterStore implements CounterStore {
         try {
             int b = s.findOrAdd(key, nowMillis);
             long[] t = s.t;
-            boolean live = t[b + TYPE] == COUNTER && t[b + EXPIRES] > nowMillis;
+            boolean live = type(t, b) == COUNTER && t[b + EXPIRES] > nowMillis;
             long v = live ? t[b + VALUE] + 1 : 1;
             s.dropMembers(b);
             if (!live) {
                 t[b + CONFIRMED] = 0;
             }
-            t[b + TYPE] = COUNTER;
+            setType(t, b, COUNTER);
             t[b + VALUE] = v;
             t[b + EXPIRES] = nowMillis + windowMillis;
             return v;
@@ -135,7 +139,7 @@ public final class InMemoryCounterStore implements CounterStore {
                 return;
             }
             long[] t = s.t;
-            if (t[b + TYPE] != COUNTER || t[b + EXPIRES] <= nowMillis || t[b + VALUE] <= 1) {
+            if (type(t, b) != COUNTER || t[b + EXPIRES] <= nowMillis || t[b + VALUE] <= 1) {
                 s.expire(b);
                 return;
             }
@@ -200,7 +204,7 @@ public final class InMemoryCounterStore implements CounterStore {
             long[][] objects = s.objects;
             if (BASE + objects.length * W == t.length) {
                 int b = probe(t, key);
-                int size = b >= 0 && t[b + TYPE] == SET && t[b + EXPIRES] > nowMillis ? (int) t[b + VALUE] : 0;
+                int size = b >= 0 && type(t, b) == SET && t[b + EXPIRES] > nowMillis ? (int) t[b + VALUE] : 0;
                 long[] big = size > INLINE ? objects[b / W] : null;
                 if (size <= INLINE || big != null && big.length >= size) {
                     // read the members before validating: small sets live in the table, which a writer may be changing
@@ -215,7 +219,7 @@ public final class InMemoryCounterStore implements CounterStore {
         try {
             long[] t = s.t;
             int b = probe(t, key);
-            if (b < 0 || t[b + TYPE] != SET || t[b + EXPIRES] <= nowMillis) {
+            if (b < 0 || type(t, b) != SET || t[b + EXPIRES] <= nowMillis) {
                 return DistinctView.EMPTY;
             }
             int size = (int) t[b + VALUE];
@@ -232,9 +236,9 @@ public final class InMemoryCounterStore implements CounterStore {
         try {
             int b = s.findOrAdd(key, nowMillis);
             long[] t = s.t;
-            if (t[b + TYPE] != SET || t[b + EXPIRES] <= nowMillis) {
+            if (type(t, b) != SET || t[b + EXPIRES] <= nowMillis) {
                 s.dropMembers(b);
-                t[b + TYPE] = SET;
+                setType(t, b, SET);
                 t[b + VALUE] = 0;
             }
             int size = (int) t[b + VALUE];
@@ -260,7 +264,7 @@ public final class InMemoryCounterStore implements CounterStore {
             int b = s.findOrAdd(key, nowMillis);
             long[] t = s.t;
             s.dropMembers(b);
-            t[b + TYPE] = LOCK;
+            setType(t, b, LOCK);
             t[b + VALUE] = 0;
             t[b + EXPIRES] = nowMillis + durationMillis;
         } finally {
@@ -334,11 +338,19 @@ public final class InMemoryCounterStore implements CounterStore {
             if (m == 0) {
                 return -b - 1;
             }
-            if (m == meta && t[b + HI] == hi && t[b + LO] == lo) {
+            if ((m & KEY_BITS) == meta && t[b + HI] == hi && t[b + LO] == lo) {
                 return b;
             }
         }
         return Integer.MIN_VALUE;
+    }
+
+    private static long type(long[] t, int b) {
+        return t[b + META] >>> TYPE_SHIFT;
+    }
+
+    private static void setType(long[] t, int b, long type) {
+        t[b + META] = t[b + META] & KEY_BITS | type << TYPE_SHIFT;
     }
 
     /** Binary search in the set at {@code b} (its members inline, or in {@code big}): the index, or {@code -(insertion point) - 1}. */
@@ -379,7 +391,7 @@ public final class InMemoryCounterStore implements CounterStore {
         /** The first word of the key's entry if it holds a live counter, or -1. */
         int findCounter(CounterKey key, long now) {
             int b = probe(t, key);
-            return b >= 0 && t[b + TYPE] == COUNTER && t[b + EXPIRES] > now ? b : -1;
+            return b >= 0 && type(t, b) == COUNTER && t[b + EXPIRES] > now ? b : -1;
         }
 
         /** The first word of the key's entry; a new, expired one (callers initialize it) when absent. */
@@ -403,7 +415,7 @@ public final class InMemoryCounterStore implements CounterStore {
                     used++;
                     return claim(b, key);
                 }
-                if (m == meta && t[b + HI] == hi && t[b + LO] == lo) {
+                if ((m & KEY_BITS) == meta && t[b + HI] == hi && t[b + LO] == lo) {
                     return b;
                 }
                 if (dead < 0 && t[b + EXPIRES] <= now) {
@@ -420,11 +432,10 @@ public final class InMemoryCounterStore implements CounterStore {
          */
         private int claim(int b, CounterKey key) {
             dropMembers(b);
-            t[b + META] = key.meta();
+            t[b + META] = key.meta() | NONE << TYPE_SHIFT;
             t[b + HI] = key.hi();
             t[b + LO] = key.lo();
             t[b + EXPIRES] = Long.MIN_VALUE;
-            t[b + TYPE] = NONE;
             t[b + VALUE] = 0;
             return b;
         }
@@ -454,7 +465,7 @@ public final class InMemoryCounterStore implements CounterStore {
          */
         void expire(int b) {
             dropMembers(b);
-            t[b + TYPE] = NONE;
+            setType(t, b, NONE);
             t[b + EXPIRES] = Long.MIN_VALUE;
             t[b + VALUE] = 0;
         }
@@ -465,7 +476,7 @@ public final class InMemoryCounterStore implements CounterStore {
          * since touching it is one more cache miss per operation.
          */
         void dropMembers(int b) {
-            if (t[b + TYPE] == SET && t[b + VALUE] > INLINE) {
+            if (type(t, b) == SET && t[b + VALUE] > INLINE) {
                 objects[b / W] = null;
             }
         }
@@ -488,12 +499,12 @@ public final class InMemoryCounterStore implements CounterStore {
             for (int i = 0; i < oldObjects.length; i++) {
                 int b = BASE + i * W;
                 if (oldT[b] != 0 && oldT[b + EXPIRES] > now) {
-                    int j = (int) CounterKey.hash(oldT[b + META] >>> 8, oldT[b + HI], oldT[b + LO]) & mask;
+                    int j = (int) CounterKey.hash((oldT[b + META] & KEY_BITS) >>> 8, oldT[b + HI], oldT[b + LO]) & mask;
                     while (t[BASE + j * W] != 0) {
                         j = (j + 1) & mask;
                     }
                     System.arraycopy(oldT, b, t, BASE + j * W, W);
-                    if (oldT[b + TYPE] == SET && oldT[b + VALUE] > INLINE) {
+                    if (type(oldT, b) == SET && oldT[b + VALUE] > INLINE) {
                         objects[j] = oldObjects[i];
                     }
                     used++;
