@@ -98,7 +98,7 @@ public class EngineBenchmark {
         }
         gate = new AbuseGate(counterStore(memory), clock, secrets::get);
         paceMillis = paceMillis();
-        options = GateOptions.defaults();
+        options = options();
         // Warm the store up to its steady state before measuring: 1,200 simulated seconds of traffic, longer
         // than the longest window (900 s), so the measured iterations see a full store, not a growing one.
         for (int i = 0; i < PREFILL; i++) {
@@ -110,6 +110,11 @@ public class EngineBenchmark {
     /** The store the gate counts in: the in-memory one (a subclass may put something else in front). */
     CounterStore counterStore(InMemoryCounterStore memory) {
         return memory;
+    }
+
+    /** The options every attempt is decided with: the production defaults. */
+    GateOptions options() {
+        return GateOptions.defaults();
     }
 
     /** How far the simulated clock moves per attempt: 1 ms, a busy realm at 1,000 logins/s. */

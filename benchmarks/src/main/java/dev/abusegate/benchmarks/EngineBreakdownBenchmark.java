@@ -2,7 +2,9 @@ package dev.abusegate.benchmarks;
 
 import dev.abusegate.engine.CounterKey;
 import dev.abusegate.engine.CounterStore;
+import dev.abusegate.engine.GateOptions;
 import dev.abusegate.engine.InMemoryCounterStore;
+import dev.abusegate.engine.Layer;
 import org.openjdk.jmh.annotations.Param;
 
 /**
@@ -17,6 +19,9 @@ import org.openjdk.jmh.annotations.Param;
  *   <li>{@code paceMillis=10}: the clock moves 10 ms per attempt instead of 1 ms (a realm at 100 logins/s
  *       instead of 1,000), so windows hold a tenth of the attempts and the in-memory store about 195,000 live
  *       entries instead of 1.6 million: tables of roughly the size of this machine's 32 MB L3 cache.</li>
+ *   <li>{@code without=PER_IP_ACCOUNT} (any {@link Layer} name; {@code -}, the default, keeps all four):
+ *       that layer disabled, so its store calls are not made. The difference to the full run is what the
+ *       layer's calls cost inside a decision.</li>
  * </ul>
  */
 public class EngineBreakdownBenchmark extends EngineBenchmark {
@@ -26,6 +31,18 @@ public class EngineBreakdownBenchmark extends EngineBenchmark {
 
     @Param({"1", "10"})
     public long pace;
+
+    @Param({"-"})
+    public String without;
+
+    @Override
+    GateOptions options() {
+        GateOptions defaults = GateOptions.defaults();
+        if ("-".equals(without)) {
+            return defaults;
+        }
+        return defaults.toBuilder().policy(defaults.policy(Layer.valueOf(without)).withEnabled(false)).build();
+    }
 
     @Override
     CounterStore counterStore(InMemoryCounterStore memory) {
