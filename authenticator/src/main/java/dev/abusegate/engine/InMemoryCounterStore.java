@@ -12,9 +12,12 @@ import java.util.concurrent.locks.StampedLock;
  * each guarded by its own {@link StampedLock}; reads are optimistic and mostly take no lock at all. Keys
  * of one subject (an address's counter and distinct set, an identifier's failures and lock) hash to the
  * same home slot and so sit side by side. A distinct set of
- * up to three members lives in its entry; a larger one gets a sorted {@code long[]} of its own, replaced
- * (never changed) when it grows. Expired or cleared entries read as absent, keep their slot for their
- * key, and are dropped when a table is rebuilt (on growth, or by {@link #purgeExpired(long)}).
+ * up to three members lives in its entry; a larger one keeps its members in a chunk of its table's member
+ * arena (a {@code long[]} beside the table), whose offset the entry holds, so that reading it costs one
+ * more line, not an object lookup and then the object, and growing it allocates nothing but now and then
+ * a larger chunk. Expired or cleared entries read as absent, keep their slot for their key, and are
+ * dropped when a table is rebuilt (on growth, or by {@link #purgeExpired(long)}); their chunks are
+ * reclaimed then, or when the arena fills up and is compacted.
  */
 public final class InMemoryCounterStore implements CounterStore {
 
@@ -31,8 +34,16 @@ public final class InMemoryCounterStore implements CounterStore {
     private static final int EXPIRES = 3;
     /** A counter's value; a set's size. */
     private static final int VALUE = 4;
-    /** A small set's members, sorted: words MEMBERS .. MEMBERS + INLINE - 1. */
+    /**
+     * A small set's members, sorted: words MEMBERS .. MEMBERS + INLINE - 1. A larger set's members are in
+     * its table's arena, sorted: word CHUNK holds their offset there, word CHUNK_SIZE the chunk's length.
+     */
     private static final int MEMBERS = 5;
+    private static final int CHUNK = MEMBERS;
+    private static final int CHUNK_SIZE = MEMBERS + 1;
+    /** The first chunk a set gets when it outgrows its entry; a full chunk is followed by one twice as long. */
+    private static final int FIRST_CHUNK = 8;
+    private static final int MIN_ARENA = 64;
     /** A counter's confirmed units ({@link #confirm}); a counter has no members, so it takes their first word. */
     private static final int CONFIRMED = MEMBERS;
     private static final int INLINE = W - MEMBERS;
@@ -116,7 +127,6 @@ public final class InMemoryCounterStore implements CounterStore {
             long[] t = s.t;
             boolean live = type(t, b) == COUNTER && t[b + EXPIRES] > nowMillis;
             long v = live ? t[b + VALUE] + 1 : 1;
-            s.dropMembers(b);
             if (!live) {
                 t[b + CONFIRMED] = 0;
             }
@@ -201,17 +211,22 @@ public final class InMemoryCounterStore implements CounterStore {
         long v = s.tryOptimisticRead();
         if (v != 0) {
             long[] t = s.t;
-            long[][] objects = s.objects;
-            if (BASE + objects.length * W == t.length) {
-                int b = probe(t, key);
-                int size = b >= 0 && type(t, b) == SET && t[b + EXPIRES] > nowMillis ? (int) t[b + VALUE] : 0;
-                long[] big = size > INLINE ? objects[b / W] : null;
-                if (size <= INLINE || big != null && big.length >= size) {
-                    // read the members before validating: small sets live in the table, which a writer may be changing
-                    boolean contains = size > 0 && indexOf(t, big, b, size, member) >= 0;
-                    if (s.validate(v)) {
-                        return size == 0 ? DistinctView.EMPTY : DistinctView.of(size, contains);
-                    }
+            long[] arena = s.arena;
+            int b = probe(t, key);
+            int size = b >= 0 && type(t, b) == SET && t[b + EXPIRES] > nowMillis ? (int) t[b + VALUE] : 0;
+            // A writer may be changing what is read here, or have replaced the table or the arena: read the
+            // chunk's offset once, search only within bounds, and keep the answer only if the stamp says that
+            // nothing was written meanwhile.
+            long[] in = t;
+            long base = b + MEMBERS;
+            if (size > INLINE) {
+                in = arena;
+                base = t[b + CHUNK];
+            }
+            if (size == 0 || size > 0 && base >= 0 && base <= in.length - size) {
+                boolean contains = size > 0 && search(in, (int) base, size, member) >= 0;
+                if (s.validate(v)) {
+                    return size == 0 ? DistinctView.EMPTY : DistinctView.of(size, contains);
                 }
             }
         }
@@ -223,7 +238,7 @@ public final class InMemoryCounterStore implements CounterStore {
                 return DistinctView.EMPTY;
             }
             int size = (int) t[b + VALUE];
-            return DistinctView.of(size, indexOf(t, size > INLINE ? s.objects[b / W] : null, b, size, member) >= 0);
+            return DistinctView.of(size, s.indexOf(b, size, member) >= 0);
         } finally {
             s.unlockRead(stamp);
         }
@@ -237,15 +252,14 @@ public final class InMemoryCounterStore implements CounterStore {
             int b = s.findOrAdd(key, nowMillis);
             long[] t = s.t;
             if (type(t, b) != SET || t[b + EXPIRES] <= nowMillis) {
-                s.dropMembers(b);
-                setType(t, b, SET);
+                    setType(t, b, SET);
                 t[b + VALUE] = 0;
             }
             int size = (int) t[b + VALUE];
             int at = s.indexOf(b, size, member);
             boolean contains = at >= 0;
             if (!contains && size < cap) {
-                s.insert(b, size, -at - 1, member);
+                s.insert(b, size, -at - 1, member, nowMillis);
                 t[b + VALUE] = ++size;
                 contains = true;
             }
@@ -263,7 +277,6 @@ public final class InMemoryCounterStore implements CounterStore {
         try {
             int b = s.findOrAdd(key, nowMillis);
             long[] t = s.t;
-            s.dropMembers(b);
             setType(t, b, LOCK);
             t[b + VALUE] = 0;
             t[b + EXPIRES] = nowMillis + durationMillis;
@@ -345,6 +358,11 @@ public final class InMemoryCounterStore implements CounterStore {
         return Integer.MIN_VALUE;
     }
 
+    /** Whether the entry at {@code b} is a live set whose members are in the arena. */
+    private static boolean bigAndLive(long[] t, int b, long now) {
+        return type(t, b) == SET && t[b + VALUE] > INLINE && t[b + EXPIRES] > now;
+    }
+
     private static long type(long[] t, int b) {
         return t[b + META] >>> TYPE_SHIFT;
     }
@@ -353,31 +371,28 @@ public final class InMemoryCounterStore implements CounterStore {
         t[b + META] = t[b + META] & KEY_BITS | type << TYPE_SHIFT;
     }
 
-    /** Binary search in the set at {@code b} (its members inline, or in {@code big}): the index, or {@code -(insertion point) - 1}. */
-    private static int indexOf(long[] t, long[] big, int b, int size, long member) {
-        if (size > INLINE) {
-            return Arrays.binarySearch(big, 0, size, member);
-        }
-        int base = b + MEMBERS;
-        int r = Arrays.binarySearch(t, base, base + size, member);
+    /** Binary search in {@code in[base, base + size)}: the index there, or {@code -(insertion point) - 1}. */
+    private static int search(long[] in, int base, int size, long member) {
+        int r = Arrays.binarySearch(in, base, base + size, member);
         return r >= 0 ? r - base : r + base;
     }
 
     /** One open-addressing table and its lock. Every method runs under the write lock. Slot i starts at word BASE + i * W. */
     private static final class Stripe extends StampedLock {
         long[] t;
-        /** A set's members when it has more than INLINE of them, by slot. */
-        long[][] objects;
+        /** The members of sets of more than INLINE, in chunks; words from {@code top} on are free. */
+        long[] arena;
+        int top;
         int mask;
         /** Occupied slots, live or expired. */
         int used;
         Stripe() {
             allocate(MIN_CAPACITY);
+            arena = new long[MIN_ARENA];
         }
 
         private void allocate(int capacity) {
             t = new long[BASE + capacity * W];
-            objects = new long[capacity][];
             mask = capacity - 1;
             used = 0;
         }
@@ -431,7 +446,6 @@ public final class InMemoryCounterStore implements CounterStore {
          * filling up with them, so rebuilds (a full copy of the table) are rarer.
          */
         private int claim(int b, CounterKey key) {
-            dropMembers(b);
             t[b + META] = key.meta() | NONE << TYPE_SHIFT;
             t[b + HI] = key.hi();
             t[b + LO] = key.lo();
@@ -440,55 +454,99 @@ public final class InMemoryCounterStore implements CounterStore {
             return b;
         }
 
+        /** Binary search in the set at {@code b}, its members inline or in the arena. */
         int indexOf(int b, int size, long member) {
-            return InMemoryCounterStore.indexOf(t, size > INLINE ? objects[b / W] : null, b, size, member);
+            return size > INLINE ? search(arena, (int) t[b + CHUNK], size, member) : search(t, b + MEMBERS, size, member);
         }
 
-        void insert(int b, int size, int at, long member) {
+        /** Adds {@code member} at index {@code at} of the live set at {@code b}, which has room for it. */
+        void insert(int b, int size, int at, long member, long now) {
             if (size < INLINE) {
                 System.arraycopy(t, b + MEMBERS + at, t, b + MEMBERS + at + 1, size - at);
                 t[b + MEMBERS + at] = member;
                 return;
             }
-            long[] old = size == INLINE ? Arrays.copyOfRange(t, b + MEMBERS, b + MEMBERS + size) : objects[b / W];
-            long[] grown = new long[size + 1];
-            System.arraycopy(old, 0, grown, 0, at);
-            grown[at] = member;
-            System.arraycopy(old, at, grown, at + 1, size - at);
-            objects[b / W] = grown;
+            if (size == INLINE || size == t[b + CHUNK_SIZE]) {
+                // into a new chunk: the first one (the members leave the entry), or one twice as long
+                int length = size == INLINE ? FIRST_CHUNK : 2 * (int) t[b + CHUNK_SIZE];
+                int to = take(length, now); // may compact the arena, moving this set's chunk too
+                long[] from = size == INLINE ? t : arena;
+                int base = size == INLINE ? b + MEMBERS : (int) t[b + CHUNK];
+                System.arraycopy(from, base, arena, to, at);
+                arena[to + at] = member;
+                System.arraycopy(from, base + at, arena, to + at + 1, size - at);
+                t[b + CHUNK] = to;
+                t[b + CHUNK_SIZE] = length;
+                return;
+            }
+            int base = (int) t[b + CHUNK];
+            System.arraycopy(arena, base + at, arena, base + at + 1, size - at);
+            arena[base + at] = member;
+        }
+
+        /** The offset of {@code length} free words of the arena; compacts or grows it when full. */
+        private int take(int length, long now) {
+            if (top + length > arena.length) {
+                compact(length, now);
+            }
+            int at = top;
+            top += length;
+            return at;
+        }
+
+        /**
+         * Moves the chunks of the live sets into a fresh arena, at least twice what they and {@code room} need,
+         * and points their entries at the new places. Chunks of expired, cleared or grown sets are left behind.
+         */
+        private void compact(int room, long now) {
+            long need = room;
+            for (int b = BASE; b < t.length; b += W) {
+                if (bigAndLive(t, b, now)) {
+                    need += t[b + CHUNK_SIZE];
+                }
+            }
+            long[] old = arena;
+            arena = new long[(int) Math.max(MIN_ARENA, Math.min(Integer.MAX_VALUE - 8, 2 * need))];
+            top = 0;
+            for (int b = BASE; b < t.length; b += W) {
+                if (bigAndLive(t, b, now)) {
+                    top = moveChunk(old, t, b, top);
+                }
+            }
+        }
+
+        /** Copies the set's chunk at {@code b} of {@code from} (entries in {@code in}) to {@code arena} at {@code to}. */
+        private int moveChunk(long[] from, long[] in, int b, int to) {
+            int length = (int) in[b + CHUNK_SIZE];
+            System.arraycopy(from, (int) in[b + CHUNK], arena, to, (int) in[b + VALUE]);
+            in[b + CHUNK] = to;
+            return to + length;
         }
 
         /**
          * Empties an entry without giving up its slot: it reads as absent, its key finds it again, and the
          * next rebuild drops it. Cheaper than moving a cluster back, and clearing is on the hot path (every
-         * successful login clears its identifier's failures).
+         * successful login clears its identifier's failures). A set's chunk stays behind until the arena
+         * is compacted.
          */
         void expire(int b) {
-            dropMembers(b);
             setType(t, b, NONE);
             t[b + EXPIRES] = Long.MIN_VALUE;
             t[b + VALUE] = 0;
         }
 
-        /**
-         * Lets go of a large set's members before the entry at {@code b} holds something else. Only a set of
-         * more than INLINE members has a slot in {@code objects}; every other entry leaves that array alone,
-         * since touching it is one more cache miss per operation.
-         */
-        void dropMembers(int b) {
-            if (type(t, b) == SET && t[b + VALUE] > INLINE) {
-                objects[b / W] = null;
-            }
-        }
-
-        /** A fresh table holding only the live entries, at most a third full. */
+        /** A fresh table holding only the live entries, at most a third full, and a fresh arena for their sets. */
         void rebuild(long now) {
             long[] oldT = t;
-            long[][] oldObjects = objects;
+            long[] oldArena = arena;
             int live = 0;
-            for (int i = 0; i < oldObjects.length; i++) {
-                if (oldT[BASE + i * W] != 0 && oldT[BASE + i * W + EXPIRES] > now) {
+            long chunks = 0;
+            for (int b = BASE; b < oldT.length; b += W) {
+                if (oldT[b] != 0 && oldT[b + EXPIRES] > now) {
                     live++;
+                    if (bigAndLive(oldT, b, now)) {
+                        chunks += oldT[b + CHUNK_SIZE];
+                    }
                 }
             }
             int capacity = MIN_CAPACITY;
@@ -496,16 +554,18 @@ public final class InMemoryCounterStore implements CounterStore {
                 capacity <<= 1;
             }
             allocate(capacity);
-            for (int i = 0; i < oldObjects.length; i++) {
-                int b = BASE + i * W;
+            arena = new long[(int) Math.max(MIN_ARENA, Math.min(Integer.MAX_VALUE - 8, 2 * chunks))];
+            top = 0;
+            for (int b = BASE; b < oldT.length; b += W) {
                 if (oldT[b] != 0 && oldT[b + EXPIRES] > now) {
                     int j = (int) CounterKey.hash((oldT[b + META] & KEY_BITS) >>> 8, oldT[b + HI], oldT[b + LO]) & mask;
                     while (t[BASE + j * W] != 0) {
                         j = (j + 1) & mask;
                     }
-                    System.arraycopy(oldT, b, t, BASE + j * W, W);
-                    if (type(oldT, b) == SET && oldT[b + VALUE] > INLINE) {
-                        objects[j] = oldObjects[i];
+                    int to = BASE + j * W;
+                    System.arraycopy(oldT, b, t, to, W);
+                    if (bigAndLive(t, to, now)) {
+                        top = moveChunk(oldArena, t, to, top);
                     }
                     used++;
                 }
