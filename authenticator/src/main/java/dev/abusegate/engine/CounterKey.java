@@ -82,6 +82,18 @@ public final class CounterKey {
         this.subjectHash = hash(subject, hi, lo);
     }
 
+    /** The same subject under another kind: its subject hash does not depend on the kind, so it is kept, not recomputed. */
+    private CounterKey(CounterKey same, Kind kind) {
+        this.realm = same.realm;
+        this.realmNumber = same.realmNumber;
+        this.kind = kind;
+        this.shape = same.shape;
+        this.hi = same.hi;
+        this.lo = same.lo;
+        this.meta = ((long) realmNumber << 16 | shape) << 8 | (kind.ordinal() + 1);
+        this.subjectHash = same.subjectHash;
+    }
+
     /** A key for a keyed 128-bit tag, e.g. a digest's first 16 bytes read big-endian as {@code hi, lo}. */
     public static CounterKey of(String realm, Kind kind, long hi, long lo) {
         if (realm == null) {
@@ -119,7 +131,7 @@ public final class CounterKey {
 
     /** The same subject counted as another kind. */
     public CounterKey as(Kind other) {
-        return other == kind ? this : new CounterKey(realm, realmNumber, other, shape, hi, lo);
+        return other == kind ? this : new CounterKey(this, other);
     }
 
     public String realm() {

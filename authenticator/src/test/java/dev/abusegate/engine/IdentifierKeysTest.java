@@ -216,4 +216,22 @@ class IdentifierKeysTest {
         assertThat(shortcuts).as("both paths were exercised").isBetween(1_000, 19_000);
         assertThat(GateKeys.plainAscii(null)).isFalse();
     }
+
+    @Test
+    void a_key_taken_as_another_kind_is_the_key_built_for_that_kind() {
+        GateKeys keys = new GateKeys(r -> "secret".getBytes(StandardCharsets.UTF_8));
+        for (String addr : List.of("198.51.100.1", "2001:db8::1", "garbage")) {
+            GateKeys.Keys k = keys.forAttempt("realm-a", addr, "alice", P64);
+            CounterKey ip = k.perIp();
+            CounterKey ids = new CounterKey(ip.realm(), CounterKey.realmNumber(ip.realm()), CounterKey.Kind.IDS, ip.shape(), ip.hi(), ip.lo());
+            CounterKey lock = CounterKey.of("realm-a", CounterKey.Kind.LOCK, k.failures().hi(), k.failures().lo());
+            for (CounterKey[] pair : List.of(new CounterKey[] {k.identifiers(), ids}, new CounterKey[] {k.lock(), lock})) {
+                assertThat(pair[0]).isEqualTo(pair[1]);
+                assertThat(pair[0].kind()).isEqualTo(pair[1].kind());
+                assertThat(pair[0].toString()).isEqualTo(pair[1].toString());
+                assertThat(pair[0].hashCode()).isEqualTo(pair[1].hashCode());
+                assertThat(pair[0].subjectHash()).as("%s homes where a key built for its kind does", pair[0]).isEqualTo(pair[1].subjectHash());
+            }
+        }
+    }
 }
