@@ -506,13 +506,21 @@ public final class InMemoryCounterStore implements CounterStore {
                 }
             }
             long[] old = arena;
-            arena = new long[(int) Math.max(MIN_ARENA, Math.min(Integer.MAX_VALUE - 8, 2 * need))];
+            arena = new long[arenaLength(need)];
             top = 0;
             for (int b = BASE; b < t.length; b += W) {
                 if (bigAndLive(t, b, now)) {
                     top = moveChunk(old, t, b, top);
                 }
             }
+        }
+
+        /**
+         * An arena for chunks of {@code words} in all: twice that, and at least half a word per slot of the
+         * table, so that the full scan of the table a compaction makes is paid for by many chunks, not a few.
+         */
+        private int arenaLength(long words) {
+            return (int) Math.min(Integer.MAX_VALUE - 8, Math.max(Math.max(MIN_ARENA, (mask + 1) / 2), 2 * words));
         }
 
         /** Copies the set's chunk at {@code b} of {@code from} (entries in {@code in}) to {@code arena} at {@code to}. */
@@ -554,7 +562,7 @@ public final class InMemoryCounterStore implements CounterStore {
                 capacity <<= 1;
             }
             allocate(capacity);
-            arena = new long[(int) Math.max(MIN_ARENA, Math.min(Integer.MAX_VALUE - 8, 2 * chunks))];
+            arena = new long[arenaLength(chunks)];
             top = 0;
             for (int b = BASE; b < oldT.length; b += W) {
                 if (oldT[b] != 0 && oldT[b + EXPIRES] > now) {
