@@ -252,7 +252,7 @@ public final class InMemoryCounterStore implements CounterStore {
             int b = s.findOrAdd(key, nowMillis);
             long[] t = s.t;
             if (type(t, b) != SET || t[b + EXPIRES] <= nowMillis) {
-                    setType(t, b, SET);
+                setType(t, b, SET);
                 t[b + VALUE] = 0;
             }
             int size = (int) t[b + VALUE];
@@ -328,6 +328,20 @@ public final class InMemoryCounterStore implements CounterStore {
             long stamp = s.readLock();
             try {
                 n += s.used;
+            } finally {
+                s.unlockRead(stamp);
+            }
+        }
+        return n;
+    }
+
+    /** The length, in words, of the longest member arena of any table: for tests of its bounds. */
+    int longestArena() {
+        int n = 0;
+        for (Stripe s : stripes) {
+            long stamp = s.readLock();
+            try {
+                n = Math.max(n, s.arena.length);
             } finally {
                 s.unlockRead(stamp);
             }
@@ -496,7 +510,8 @@ public final class InMemoryCounterStore implements CounterStore {
 
         /**
          * Moves the chunks of the live sets into a fresh arena, at least twice what they and {@code room} need,
-         * and points their entries at the new places. Chunks of expired, cleared or grown sets are left behind.
+         * and points their entries at the new places. Chunks of expired, cleared or grown sets are left behind,
+         * and expired sets are cleared.
          */
         private void compact(int room, long now) {
             long need = room;
@@ -511,6 +526,10 @@ public final class InMemoryCounterStore implements CounterStore {
             for (int b = BASE; b < t.length; b += W) {
                 if (bigAndLive(t, b, now)) {
                     top = moveChunk(old, t, b, top);
+                } else if (type(t, b) == SET && t[b + VALUE] > INLINE) {
+                    // Its chunk stays behind, so nothing may follow its offset again: not even a call whose
+                    // clock reads a little earlier than this one's, to which the set would still be live.
+                    expire(b);
                 }
             }
         }
