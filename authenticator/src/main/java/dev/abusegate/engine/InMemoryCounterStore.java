@@ -97,14 +97,15 @@ public final class InMemoryCounterStore implements CounterStore {
         Stripe s = stripe(key);
         long v = s.tryOptimisticRead();
         if (v != 0) {
-            long r = read(s.t, key, nowMillis, type);
+            // a table that holds no lock at all answers a lock lookup without walking a run to its end
+            long r = type == LOCK && s.locks == 0 ? 0 : read(s.t, key, nowMillis, type);
             if (s.validate(v)) {
                 return r;
             }
         }
         long stamp = s.readLock();
         try {
-            return read(s.t, key, nowMillis, type);
+            return type == LOCK && s.locks == 0 ? 0 : read(s.t, key, nowMillis, type);
         } finally {
             s.unlockRead(stamp);
         }
@@ -130,7 +131,7 @@ public final class InMemoryCounterStore implements CounterStore {
             if (!live) {
                 t[b + CONFIRMED] = 0;
             }
-            setType(t, b, COUNTER);
+            s.setType(b, COUNTER);
             t[b + VALUE] = v;
             t[b + EXPIRES] = nowMillis + windowMillis;
             return v;
@@ -252,7 +253,7 @@ public final class InMemoryCounterStore implements CounterStore {
             int b = s.findOrAdd(key, nowMillis);
             long[] t = s.t;
             if (type(t, b) != SET || t[b + EXPIRES] <= nowMillis) {
-                setType(t, b, SET);
+                s.setType(b, SET);
                 t[b + VALUE] = 0;
             }
             int size = (int) t[b + VALUE];
@@ -277,7 +278,7 @@ public final class InMemoryCounterStore implements CounterStore {
         try {
             int b = s.findOrAdd(key, nowMillis);
             long[] t = s.t;
-            setType(t, b, LOCK);
+            s.setType(b, LOCK);
             t[b + VALUE] = 0;
             t[b + EXPIRES] = nowMillis + durationMillis;
         } finally {
@@ -381,9 +382,6 @@ public final class InMemoryCounterStore implements CounterStore {
         return t[b + META] >>> TYPE_SHIFT;
     }
 
-    private static void setType(long[] t, int b, long type) {
-        t[b + META] = t[b + META] & KEY_BITS | type << TYPE_SHIFT;
-    }
 
     /** Binary search in {@code in[base, base + size)}: the index there, or {@code -(insertion point) - 1}. */
     private static int search(long[] in, int base, int size, long member) {
@@ -400,6 +398,8 @@ public final class InMemoryCounterStore implements CounterStore {
         int mask;
         /** Occupied slots, live or expired. */
         int used;
+        /** Entries that hold a lock, live or expired: while there is none, a lock lookup needs no probe. */
+        int locks;
         Stripe() {
             allocate(MIN_CAPACITY);
             arena = new long[MIN_ARENA];
@@ -409,6 +409,18 @@ public final class InMemoryCounterStore implements CounterStore {
             t = new long[BASE + capacity * W];
             mask = capacity - 1;
             used = 0;
+            locks = 0;
+        }
+
+        /** Sets what the entry at {@code b} holds, counting the locks. */
+        void setType(int b, long type) {
+            if (type(t, b) == LOCK) {
+                locks--;
+            }
+            if (type == LOCK) {
+                locks++;
+            }
+            t[b + META] = t[b + META] & KEY_BITS | type << TYPE_SHIFT;
         }
 
         /** The first word of the key's entry, or -1. */
@@ -460,6 +472,7 @@ public final class InMemoryCounterStore implements CounterStore {
          * filling up with them, so rebuilds (a full copy of the table) are rarer.
          */
         private int claim(int b, CounterKey key) {
+            setType(b, NONE);
             t[b + META] = key.meta() | NONE << TYPE_SHIFT;
             t[b + HI] = key.hi();
             t[b + LO] = key.lo();
@@ -557,7 +570,7 @@ public final class InMemoryCounterStore implements CounterStore {
          * is compacted.
          */
         void expire(int b) {
-            setType(t, b, NONE);
+            setType(b, NONE);
             t[b + EXPIRES] = Long.MIN_VALUE;
             t[b + VALUE] = 0;
         }
@@ -593,6 +606,9 @@ public final class InMemoryCounterStore implements CounterStore {
                     System.arraycopy(oldT, b, t, to, W);
                     if (bigAndLive(t, to, now)) {
                         top = moveChunk(oldArena, t, to, top);
+                    }
+                    if (type(t, to) == LOCK) {
+                        locks++;
                     }
                     used++;
                 }
