@@ -11,7 +11,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * Derives the counter keys for an attempt. Keys start with the realm, so realms never share a counter.
  * Identifiers are normalized (trim, NFKC, lower case in the root locale, capped) and then hashed with
  * SipHash-2-4-128 under a key derived from the realm's secret (HMAC-SHA256, once per realm); an address
- * stays as its bits (IPv6 cut to its prefix). Key derivation allocates little and hashes once per
+ * stays as its bits (IPv6 cut to its prefix), and so does an address with an identifier's keyed tag (layer
+ * 2's pair) when the address fits in 64 bits. Key derivation allocates little and hashes once per
  * identifier: it runs on every login attempt.
  */
 public final class GateKeys {
@@ -76,10 +77,8 @@ public final class GateKeys {
             long[] t = h.hash("addr:" + raw);
             ip = h.key(CounterKey.Kind.IP, t[0], t[1]);
         }
-        // the address and the identifier's first 64 tag bits: two identifiers share them by chance once in 2^64
-        long[] pair = SipHash.hash128Words(h.k0, h.k1, PAIR_DOMAIN | ip.shape(), ip.hi(), ip.lo(), id[0]);
         CounterKey failures = h.key(CounterKey.Kind.FAIL, id[0], id[1]);
-        return new Keys(ip, h.key(CounterKey.Kind.PAIR, pair[0], pair[1]), failures,
+        return new Keys(ip, pairKey(h, ip, id[0]), failures,
                 failures.as(CounterKey.Kind.LOCK), ip.as(CounterKey.Kind.IDS), id[0], id[1], h);
     }
 
@@ -91,6 +90,25 @@ public final class GateKeys {
 
     /** Separates pair tags from every other use of the realm's key; the low byte takes the address shape. */
     private static final long PAIR_DOMAIN = 0x70616972_2f763100L; // "pair/v1" and a byte for the shape
+
+    /**
+     * Layer 2's key: the address with the identifier's keyed tag. When the address fits in 64 bits (IPv4, or
+     * IPv6 cut to a prefix of at most /64) the key is the address itself and the tag's first 56 bits, with the
+     * address's shape in the low byte: exact, and no hash to compute on every attempt. Two identifiers share
+     * those 56 bits by chance once in 2^56. Otherwise (a longer prefix, or an address keyed as its hash) the
+     * key is a keyed hash of all of it, on the tag's first 64 bits.
+     */
+    private static CounterKey pairKey(RealmHasher h, CounterKey ip, long idTag) {
+        int shape = ip.shape();
+        if (shape == CounterKey.IPV4) { // the address is the low 32 bits
+            return h.key(CounterKey.Kind.PAIR, ip.lo(), idTag & ~0xFFL | shape);
+        }
+        if (shape >= CounterKey.IPV6 && shape <= CounterKey.IPV6 + 64) { // the prefix is the high word, the low one is 0
+            return h.key(CounterKey.Kind.PAIR, ip.hi(), idTag & ~0xFFL | shape);
+        }
+        long[] pair = SipHash.hash128Words(h.k0, h.k1, PAIR_DOMAIN | shape, ip.hi(), ip.lo(), idTag);
+        return h.key(CounterKey.Kind.PAIR, pair[0], pair[1]);
+    }
 
     /**
      * Whether normalizing {@code raw} is just ASCII lower case: printable ASCII without surrounding blanks,

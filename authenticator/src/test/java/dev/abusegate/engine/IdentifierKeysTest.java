@@ -234,4 +234,29 @@ class IdentifierKeysTest {
             }
         }
     }
+
+    @Test
+    void pair_keys_are_one_per_address_and_identifier() {
+        GateKeys keys = new GateKeys(r -> "secret".getBytes(StandardCharsets.UTF_8));
+        // numerically alike across shapes and words: 1.2.3.4 is 0x01020304, as are these IPv6 words
+        List<String> addresses = List.of("1.2.3.4", "::102:304", "102:304::", "0:0:102:304::", "::ffff:1.2.3.5",
+                "2001:db8::1", "2001:db8:0:1::1", "garbage", "not-an-ip");
+        for (int prefix : new int[] {48, 64, 96, 128}) {
+            java.util.Map<CounterKey, String> owner = new java.util.HashMap<>();
+            java.util.Map<CounterKey, String> ipOwner = new java.util.HashMap<>();
+            for (String address : addresses) {
+                for (String identifier : List.of("alice", "bob", "Alice")) {
+                    GateKeys.Keys k = keys.forAttempt("realm-a", address, identifier, prefix);
+                    String who = k.perIp() + " " + GateKeys.normalizeIdentifier(identifier);
+                    String before = owner.putIfAbsent(k.perIpAccount(), who);
+                    assertThat(before == null || before.equals(who)).as("/%d: %s and %s share a pair key", prefix, before, who).isTrue();
+                    ipOwner.putIfAbsent(k.perIp(), address);
+                }
+            }
+            // exactly one pair key per (address counter, identifier): as many as address counters times two
+            assertThat(owner).as("/%d", prefix).hasSize(ipOwner.size() * 2);
+        }
+        assertThat(keys.forAttempt("realm-a", "2001:db8::1", "bob", 64).perIpAccount())
+                .as("hosts of one /64 share the pair").isEqualTo(keys.forAttempt("realm-a", "2001:db8::2", "bob", 64).perIpAccount());
+    }
 }
