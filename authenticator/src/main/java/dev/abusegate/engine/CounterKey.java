@@ -2,8 +2,10 @@ package dev.abusegate.engine;
 
 /**
  * The name of one counter, lock or distinct set in the {@link CounterStore}: a realm, a kind and a
- * 128-bit subject. The subject is either a keyed 128-bit tag (identifiers, pairs, devices, anything
- * that must not be readable) or a client address kept as its bits (IPv4, or an IPv6 prefix).
+ * 128-bit subject. The subject is either a keyed 128-bit tag (identifiers, devices, anything that must
+ * not be readable), a client address kept as its bits (IPv4, or an IPv6 prefix), or, for a pair, an
+ * address word with the first 56 bits of an identifier's keyed tag (see {@link GateKeys}): the address
+ * can be read back from it, the identifier cannot.
  *
  * <p>Keys compare by value and cost nothing to hash, so a store can use them directly; a store that
  * needs text (a cache shared by a cluster) uses {@link #toString()}, a stable form such as

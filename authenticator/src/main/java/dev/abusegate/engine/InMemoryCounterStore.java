@@ -336,6 +336,27 @@ public final class InMemoryCounterStore implements CounterStore {
         return n;
     }
 
+    /** Per table: the lock entries it counts, and those it holds (live or expired). For tests of the count. */
+    int[][] lockCounts() {
+        int[][] counts = new int[STRIPES][];
+        for (int i = 0; i < STRIPES; i++) {
+            Stripe s = stripes[i];
+            long stamp = s.readLock();
+            try {
+                int held = 0;
+                for (int b = BASE; b < s.t.length; b += W) {
+                    if (s.t[b + META] != 0 && type(s.t, b) == LOCK) {
+                        held++;
+                    }
+                }
+                counts[i] = new int[] {s.locks, held};
+            } finally {
+                s.unlockRead(stamp);
+            }
+        }
+        return counts;
+    }
+
     /** The length, in words, of the longest member arena of any table: for tests of its bounds. */
     int longestArena() {
         int n = 0;
