@@ -17,7 +17,8 @@ import java.util.concurrent.locks.StampedLock;
  * more line, not an object lookup and then the object, and growing it allocates nothing but now and then
  * a larger chunk. Expired or cleared entries read as absent, keep their slot for their key, and are
  * dropped when a table is rebuilt (on growth, or by {@link #purgeExpired(long)}); their chunks are
- * reclaimed then, or when the arena fills up and is compacted.
+ * reclaimed then, or when the arena fills up and is compacted. Each table counts its lock entries, so that
+ * looking up a lock (nearly always absent) costs no probe walk while the table holds none.
  */
 public final class InMemoryCounterStore implements CounterStore {
 
