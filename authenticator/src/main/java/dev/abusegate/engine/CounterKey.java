@@ -80,7 +80,7 @@ public final class CounterKey {
         this.hi = hi;
         this.lo = lo;
         long subject = (long) realmNumber << 16 | shape;
-        this.meta = subject << 8 | (kind.ordinal() + 1);
+        this.meta = subject << 8 | kindByte(kind);
         this.subjectHash = hash(subject, hi, lo);
     }
 
@@ -92,8 +92,13 @@ public final class CounterKey {
         this.shape = same.shape;
         this.hi = same.hi;
         this.lo = same.lo;
-        this.meta = ((long) realmNumber << 16 | shape) << 8 | (kind.ordinal() + 1);
+        this.meta = same.meta & ~0xFFL | kindByte(kind);
         this.subjectHash = same.subjectHash;
+    }
+
+    /** The kind's byte at the bottom of {@link #meta()}; never 0, which a store may take for an empty slot. */
+    private static long kindByte(Kind kind) {
+        return kind.ordinal() + 1;
     }
 
     /** A key for a keyed 128-bit tag, e.g. a digest's first 16 bytes read big-endian as {@code hi, lo}. */

@@ -100,11 +100,9 @@ public final class GateKeys {
      */
     private static CounterKey pairKey(RealmHasher h, CounterKey ip, long idTag) {
         int shape = ip.shape();
-        if (shape == CounterKey.IPV4) { // the address is the low 32 bits
-            return h.key(CounterKey.Kind.PAIR, ip.lo(), idTag & ~0xFFL | shape);
-        }
-        if (shape >= CounterKey.IPV6 && shape <= CounterKey.IPV6 + 64) { // the prefix is the high word, the low one is 0
-            return h.key(CounterKey.Kind.PAIR, ip.hi(), idTag & ~0xFFL | shape);
+        // IPv4 is the low word (the high one is 0); an IPv6 prefix of at most /64 the high word (the low one is 0)
+        if (shape == CounterKey.IPV4 || shape >= CounterKey.IPV6 && shape <= CounterKey.IPV6 + 64) {
+            return h.key(CounterKey.Kind.PAIR, shape == CounterKey.IPV4 ? ip.lo() : ip.hi(), idTag & ~0xFFL | shape);
         }
         long[] pair = SipHash.hash128Words(h.k0, h.k1, PAIR_DOMAIN | shape, ip.hi(), ip.lo(), idTag);
         return h.key(CounterKey.Kind.PAIR, pair[0], pair[1]);

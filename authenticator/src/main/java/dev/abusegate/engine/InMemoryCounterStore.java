@@ -98,15 +98,14 @@ public final class InMemoryCounterStore implements CounterStore {
         Stripe s = stripe(key);
         long v = s.tryOptimisticRead();
         if (v != 0) {
-            // a table that holds no lock at all answers a lock lookup without walking a run to its end
-            long r = type == LOCK && s.locks == 0 ? 0 : read(s.t, key, nowMillis, type);
+            long r = s.read(key, nowMillis, type);
             if (s.validate(v)) {
                 return r;
             }
         }
         long stamp = s.readLock();
         try {
-            return type == LOCK && s.locks == 0 ? 0 : read(s.t, key, nowMillis, type);
+            return s.read(key, nowMillis, type);
         } finally {
             s.unlockRead(stamp);
         }
@@ -404,7 +403,6 @@ public final class InMemoryCounterStore implements CounterStore {
         return t[b + META] >>> TYPE_SHIFT;
     }
 
-
     /** Binary search in {@code in[base, base + size)}: the index there, or {@code -(insertion point) - 1}. */
     private static int search(long[] in, int base, int size, long member) {
         int r = Arrays.binarySearch(in, base, base + size, member);
@@ -443,6 +441,12 @@ public final class InMemoryCounterStore implements CounterStore {
                 locks++;
             }
             t[b + META] = t[b + META] & KEY_BITS | type << TYPE_SHIFT;
+        }
+
+        /** The store's {@code read} in this table (the caller holds its stamp or read lock). */
+        long read(CounterKey key, long now, long type) {
+            // a table that holds no lock at all answers a lock lookup without walking a run to its end
+            return type == LOCK && locks == 0 ? 0 : InMemoryCounterStore.read(t, key, now, type);
         }
 
         /** The first word of the key's entry, or -1. */
@@ -560,7 +564,7 @@ public final class InMemoryCounterStore implements CounterStore {
             top = 0;
             for (int b = BASE; b < t.length; b += W) {
                 if (bigAndLive(t, b, now)) {
-                    top = moveChunk(old, t, b, top);
+                    top = moveChunk(old, b, top);
                 } else if (type(t, b) == SET && t[b + VALUE] > INLINE) {
                     // Its chunk stays behind, so nothing may follow its offset again: not even a call whose
                     // clock reads a little earlier than this one's, to which the set would still be live.
@@ -577,12 +581,11 @@ public final class InMemoryCounterStore implements CounterStore {
             return (int) Math.min(Integer.MAX_VALUE - 8, Math.max(Math.max(MIN_ARENA, (mask + 1) / 2), 2 * words));
         }
 
-        /** Copies the set's chunk at {@code b} of {@code from} (entries in {@code in}) to {@code arena} at {@code to}. */
-        private int moveChunk(long[] from, long[] in, int b, int to) {
-            int length = (int) in[b + CHUNK_SIZE];
-            System.arraycopy(from, (int) in[b + CHUNK], arena, to, (int) in[b + VALUE]);
-            in[b + CHUNK] = to;
-            return to + length;
+        /** Copies the chunk of the set at {@code b} from the arena {@code from} to {@code arena} at {@code to}. */
+        private int moveChunk(long[] from, int b, int to) {
+            System.arraycopy(from, (int) t[b + CHUNK], arena, to, (int) t[b + VALUE]);
+            t[b + CHUNK] = to;
+            return to + (int) t[b + CHUNK_SIZE];
         }
 
         /**
@@ -627,7 +630,7 @@ public final class InMemoryCounterStore implements CounterStore {
                     int to = BASE + j * W;
                     System.arraycopy(oldT, b, t, to, W);
                     if (bigAndLive(t, to, now)) {
-                        top = moveChunk(oldArena, t, to, top);
+                        top = moveChunk(oldArena, to, top);
                     }
                     if (type(t, to) == LOCK) {
                         locks++;
