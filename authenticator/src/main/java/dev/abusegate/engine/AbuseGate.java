@@ -1,29 +1,35 @@
 package dev.abusegate.engine;
 
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.BooleanSupplier;
 
 /**
- * The four-layer gate. It runs before any user lookup or password hash and answers ALLOW,
- * CAPTCHA_REQUIRED or BLOCKED. It is bookkeeping only: counters, thresholds and windows.
+ * The four-layer gate. It runs before any user lookup or password hash and answers ALLOW, CAPTCHA_REQUIRED or
+ * BLOCKED. It is bookkeeping only: counters, thresholds and windows.
  *
- * <p>One attempt goes through three steps:
+ * <p>One attempt is decided in at most two steps, each one round trip to the store:
  * <ol>
- *   <li>Read every enabled layer. A layer already at its threshold (or an account locked) blocks; the
- *       first in the order 1 to 4 answers. Layers 1, 2 and 4 still count the blocked attempt, so a client
- *       that keeps hammering stays blocked until it has been quiet for a full window.</li>
- *   <li>Captcha band: if any layer has reached {@code factor x threshold} and the attempt has no valid
- *       solution, answer CAPTCHA_REQUIRED and count nothing.</li>
- *   <li>Count: increment layers 1 and 2, add the identifier to layer 4's set, and reserve a failure slot on
- *       layer 3. Each increment's result decides, so N simultaneous attempts let exactly the threshold
- *       through. The layer-3 reservation is confirmed as a failure on a wrong password and given back
- *       otherwise; the identifier is locked when its confirmed failures reach the threshold.</li>
+ *   <li>The address's entry (layers 1 and 4) and the pair's entry (layer 2), changed together. Each change
+ *       decides on the entry's own count, atomically: at the threshold the attempt is blocked (and still
+ *       counted, so a client that keeps hammering stays blocked); in the captcha band without a solved captcha
+ *       nothing is counted; otherwise it is counted and passes. So N simultaneous attempts let exactly the
+ *       threshold through, and exactly the band's start before the captcha is asked for.</li>
+ *   <li>Only if those pass: layer 3 takes one of the identifier's failure slots (a reservation), unless it is
+ *       locked, full or in the band. The reservation is confirmed as a failure on a wrong password and given
+ *       back otherwise; the identifier is locked when its confirmed failures reach the threshold.</li>
  * </ol>
+ * A captcha answer counts nothing: what an earlier change counted for the attempt is given back. A captcha
+ * solution is verified only when the answer depends on it.
  *
- * <p>When the store throws, the layer's {@link FailureMode} decides: FAIL_OPEN passes the layer and
- * reports it in {@link Decision#unavailable()}, FAIL_CLOSED blocks.
+ * <p>When the store fails (or is at its bound), the layer's {@link FailureMode} decides: FAIL_OPEN passes the
+ * layer and reports it in {@link Decision#unavailable()}, FAIL_CLOSED blocks.
  */
 public final class AbuseGate {
 
@@ -37,18 +43,6 @@ public final class AbuseGate {
         this.keys = new GateKeys(Objects.requireNonNull(secrets, "secrets"));
     }
 
-    public GateKeys keys() {
-        return keys;
-    }
-
-    public CounterStore store() {
-        return store;
-    }
-
-    public TimeSource clock() {
-        return clock;
-    }
-
     /** Decides one attempt. Never throws because of the store; see {@link FailureMode}. */
     public Decision evaluate(GateOptions options, Attempt attempt) {
         return evaluate(options, attempt, null);
@@ -56,14 +50,14 @@ public final class AbuseGate {
 
     /**
      * Decides one attempt whose captcha solution, if any, is verified only when the answer depends on it:
-     * {@code captchaCheck} runs only when the attempt is in the captcha band and not past a threshold, so a
-     * blocked attempt or one below the band never costs a verification (for a vendor captcha, an outgoing
-     * HTTP call).
+     * {@code captchaCheck} runs at most once, only when the attempt is in the captcha band and not past a
+     * threshold, so a blocked attempt or one below the band never costs a verification (for a vendor captcha,
+     * an outgoing HTTP call).
      */
-    public Decision evaluate(GateOptions options, Attempt attempt, java.util.function.BooleanSupplier captchaCheck) {
+    public Decision evaluate(GateOptions options, Attempt attempt, BooleanSupplier captchaCheck) {
         long now = clock.millis();
         GateKeys.Keys k = keys.forAttempt(attempt, options.ipv6PrefixLength());
-        Outages unavailable = new Outages();
+        Outages out = new Outages();
 
         // An allowlisted address skips the address layers; layer 3 applies to everyone.
         boolean allowlisted = !options.allowlist().isEmpty() && options.allowlist().contains(attempt.address());
@@ -71,244 +65,155 @@ public final class AbuseGate {
         LayerPolicy p2 = allowlisted ? null : active(options, Layer.PER_IP_ACCOUNT);
         LayerPolicy p3 = active(options, Layer.ACCOUNT_LOCKOUT);
         LayerPolicy p4 = allowlisted ? null : active(options, Layer.CREDENTIAL_STUFFING);
-        // A verified device cookie moves layer 3 to the device's own small budget: the account's lock (set
-        // by failures from elsewhere) does not apply to its owner's known browser, and a stolen cookie
-        // gives no more than that budget.
+        // A verified device cookie moves layer 3 to the device's own small budget: the account's lock (set by
+        // failures from elsewhere) does not apply to its owner's known browser, and a stolen cookie gives no
+        // more than that budget.
         boolean device = p3 != null && options.deviceCookieEnabled() && attempt.device() != null;
         if (device) {
             k = k.forDevice(attempt.device());
             p3 = p3.withThreshold(options.deviceCookieThreshold());
         }
         LayerPolicy lockout = p3 == null ? options.policy(Layer.ACCOUNT_LOCKOUT) : p3;
+        Captcha captcha = new Captcha(attempt.captchaSolved(), options.captchaEnabled(), captchaCheck);
+        Admission a = new Admission(options, k, p1, p2, p4, now, out);
 
-        // Step 1: read. -1 means "the store failed and the layer fails open": the layer passes.
-        long c1 = p1 == null ? 0 : count(p1, k.perIp(), now, unavailable);
-        long c2 = p2 == null ? 0 : count(p2, k.perIpAccount(), now, unavailable);
-        long c3 = p3 == null ? 0 : lockedOrFailures(p3, k, now, unavailable);
-        long c4 = 0;
-        long next4 = 0;
-        if (p4 != null) {
-            CounterStore.DistinctView v = distinct(p4, k, now, unavailable);
-            if (v == FAILED_CLOSED_VIEW) {
-                c4 = next4 = CLOSED;
-            } else if (v != null) {
-                c4 = v.size();
-                next4 = v.contains() ? v.size() : v.size() + 1L;
+        // Step 1: the address and the pair.
+        a.run(captcha.solved);
+        Layer blocked = a.blocked();
+        if (blocked == null && a.inBand()) {
+            if (captcha.check()) {
+                a.rerunBand(); // the band's changes counted nothing: count them now, with the solution
+                blocked = a.blocked();
+            } else {
+                a.undo();
+                return new Decision(Outcome.CAPTCHA_REQUIRED, a.bandLayer(), out.toSet(), out.full, options, k, false, lockout, device);
             }
         }
-
-        Layer blocked = firstOver(p1, c1, p2, c2, p3, c3 == Long.MAX_VALUE ? CLOSED : c3, p4, next4);
         if (blocked != null) {
-            countBlocked(p1, p2, p4, k, now, unavailable);
-            return new Decision(Outcome.BLOCKED, blocked, unavailable.toSet(), options, k, false, lockout, device);
+            a.countBand(); // a blocked attempt counts on layers 1, 2 and 4, also where it was in the band
+            return new Decision(Outcome.BLOCKED, blocked, out.toSet(), out.full, options, k, false, lockout, device);
         }
 
-        // Step 2: the captcha band.
-        if (options.captchaEnabled() && !attempt.captchaSolved()) {
-            double f = options.captchaFactor();
-            Layer band = p1 != null && p1.inBand(c1, f) ? Layer.PER_IP
-                    : p2 != null && p2.inBand(c2, f) ? Layer.PER_IP_ACCOUNT
-                    : p3 != null && p3.inBand(c3, f) ? Layer.ACCOUNT_LOCKOUT
-                    : p4 != null && p4.inBand(c4, f) ? Layer.CREDENTIAL_STUFFING
-                    : null;
-            if (band != null && (captchaCheck == null || !captchaCheck.getAsBoolean())) {
-                return new Decision(Outcome.CAPTCHA_REQUIRED, band, unavailable.toSet(), options, k, false, lockout, device);
-            }
-        }
-
-        // Step 3: count, and let each increment's own result decide.
-        long n1 = p1 == null ? 0 : increment(p1, k.perIp(), now, unavailable);
-        long n2 = p2 == null ? 0 : increment(p2, k.perIpAccount(), now, unavailable);
-        long n4 = 0;
-        if (p4 != null) {
-            CounterStore.DistinctView v = addDistinct(p4, k, now, unavailable);
-            n4 = v == FAILED_CLOSED_VIEW ? CLOSED
-                    : v == null ? 0
-                    : v.contains() ? v.size() : v.size() + 1L; // a new identifier refused by the cap is over
-        }
-        if (over(p1, n1)) {
-            return new Decision(Outcome.BLOCKED, Layer.PER_IP, unavailable.toSet(), options, k, false, lockout, device);
-        }
-        if (over(p2, n2)) {
-            return new Decision(Outcome.BLOCKED, Layer.PER_IP_ACCOUNT, unavailable.toSet(), options, k, false, lockout, device);
-        }
+        // Step 2: layer 3's reservation.
         boolean reserved = false;
-        if (p3 != null && c3 >= 0) {
-            long r = reserve(p3, k, now, unavailable);
-            if (r == CLOSED || r == OVER) {
-                return new Decision(Outcome.BLOCKED, Layer.ACCOUNT_LOCKOUT, unavailable.toSet(), options, k, false, lockout, device);
+        if (p3 != null) {
+            int r = reserve(p3, options, k, captcha.solved, now, out);
+            if (r == Entries.BAND) {
+                if (captcha.check()) {
+                    r = reserve(p3, options, k, true, now, out);
+                } else {
+                    a.undo();
+                    return new Decision(Outcome.CAPTCHA_REQUIRED, Layer.ACCOUNT_LOCKOUT, out.toSet(), out.full, options, k, false, lockout, device);
+                }
             }
-            reserved = r > 0;
-        }
-        if (over(p4, n4)) {
-            if (reserved) {
-                giveBack(p3, k, now, unavailable);
+            if (r == Entries.BLOCK || r == CLOSED) {
+                return new Decision(Outcome.BLOCKED, Layer.ACCOUNT_LOCKOUT, out.toSet(), out.full, options, k, false, lockout, device);
             }
-            return new Decision(Outcome.BLOCKED, Layer.CREDENTIAL_STUFFING, unavailable.toSet(), options, k, false, lockout, device);
+            reserved = r == Entries.ALLOW;
         }
-        return new Decision(Outcome.ALLOW, null, unavailable.toSet(), options, k, reserved, lockout, device);
+        return new Decision(Outcome.ALLOW, null, out.toSet(), out.full, options, k, reserved, lockout, device);
     }
 
     /** The password check ran and failed: the reservation is confirmed as a failure; at the threshold, lock. */
     public Set<Layer> passwordFailed(Decision d) {
-        return passwordFailed(d, 0L);
+        return passwordFailed(d, 0L, List.of());
+    }
+
+    /** As {@link #passwordFailed(Decision, long, Collection)} for an attempt whose account has no other login name. */
+    public Set<Layer> passwordFailed(Decision d, long passwordTag) {
+        return passwordFailed(d, passwordTag, List.of());
     }
 
     /**
      * The password check ran and failed. {@code passwordTag} is a keyed hash of the wrong password (0 when
      * unknown); with {@link GateOptions#ignoreRepeatedPasswords()} a wrong password identical to one of the
      * identifier's recent wrong passwords does not count again, so retyping the same typo never locks.
+     *
+     * <p>{@code otherNames} are the account's other login names (its username when an e-mail was typed, and the
+     * other way round): the failure is recorded for them too, and a lock holds for all of them, so that an
+     * account has one budget whatever name is typed. Unknown usernames have none.
      */
-    public Set<Layer> passwordFailed(Decision d, long passwordTag) {
-        Outages unavailable = new Outages();
+    public Set<Layer> passwordFailed(Decision d, long passwordTag, Collection<String> otherNames) {
+        Outages out = new Outages();
         if (!d.reserved) {
-            return unavailable.toSet();
+            return out.toSet();
         }
         LayerPolicy p3 = d.lockout;
         GateOptions o = d.options;
         long now = clock.millis();
-        if (o.ignoreRepeatedPasswords() && passwordTag != 0) {
-            // A store failure here counts the password as a new one rather than leaving the slot unsettled.
-            try {
-                CounterKey typos = d.keys.recentWrongPasswords();
-                if (store.distinct(typos, passwordTag, now).contains()) {
-                    store.decrement(d.keys.failures(), p3.windowMillis(), now);
-                    return unavailable.toSet();
-                }
-                store.addDistinct(typos, passwordTag, GateOptions.REMEMBERED_WRONG_PASSWORDS, p3.windowMillis(), now);
-            } catch (RuntimeException e) {
-                failed(p3, unavailable);
+        boolean typos = o.ignoreRepeatedPasswords() && passwordTag != 0;
+        double factor = d.device ? 1.0 : o.progressiveFactor();
+        long ttl = lockoutTtl(p3, o);
+        List<CounterKey> others = d.device ? List.of() : otherKeys(d, otherNames);
+        List<CompletableFuture<long[]>> pending = new ArrayList<>(1 + others.size());
+        pending.add(store.apply(d.keys.lockout(), fail(p3, o, factor, passwordTag, typos, true, now), ttl));
+        for (CounterKey other : others) {
+            pending.add(store.apply(other, fail(p3, o, factor, passwordTag, typos, false, now), ttl));
+        }
+        long lockedUntil = 0;
+        boolean anyOpen = false;
+        List<long[]> values = new ArrayList<>(pending.size());
+        for (CompletableFuture<long[]> f : pending) {
+            long[] v = join(f, p3, out);
+            values.add(v);
+            if (Entries.answer(v) == Entries.LOCKED) {
+                lockedUntil = Math.max(lockedUntil, now + Entries.lockRemaining(v, now));
+            } else {
+                anyOpen = true;
             }
         }
-        try {
-            // The reservation becomes a confirmed failure. Lock when the confirmed failures reach the
-            // threshold, not the reservations: those include attempts still being checked, and locking on
-            // them would turn away an attempt already let through, or lock an account whose other attempts
-            // then succeed. Confirmed failures never exceed the reservations, so at the threshold every slot
-            // holds a failure and no attempt is still on its way.
-            if (store.confirm(d.keys.failures(), p3.windowMillis(), now) >= p3.threshold()) {
-                long duration = p3.lockoutMillis();
-                if (!d.device && o.progressiveFactor() > 1.0) {
-                    long n = store.increment(d.keys.lockCount(), o.maxLockoutSeconds() * 1000L + p3.windowMillis(), now);
-                    duration = o.lockoutMillis(n);
+        if (lockedUntil > 0 && anyOpen) {
+            // one of the account's names reached the threshold: the lock holds for every name
+            List<CompletableFuture<long[]>> locks = new ArrayList<>();
+            for (int i = 0; i < values.size(); i++) {
+                if (Entries.answer(values.get(i)) != Entries.LOCKED) {
+                    CounterKey key = i == 0 ? d.keys.lockout() : others.get(i - 1);
+                    locks.add(store.apply(key, new CounterStore.Change(Entries.LOCK, now, lockedUntil), ttl));
                 }
-                store.lock(d.keys.lock(), duration, now);
-                // the confirmed failures go; an attempt still on its way (one that will be turned away by
-                // the lock it re-reads) keeps its own reservation to give back
-                store.release(d.keys.failures(), 0, p3.windowMillis(), now);
             }
-        } catch (RuntimeException e) {
-            failed(p3, unavailable);
+            locks.forEach(f -> join(f, p3, out));
         }
-        return unavailable.toSet();
+        return out.toSet();
     }
 
-    /**
-     * The password check ran and succeeded: the identifier's failures (and its run of locks) are cleared,
-     * with this attempt's reservation. Reservations of attempts still being checked stay theirs.
-     */
+    /** The password check ran and succeeded. */
     public Set<Layer> passwordSucceeded(Decision d) {
-        Outages unavailable = new Outages();
-        if (d.reserved) {
-            try {
-                // this attempt's reservation and the confirmed failures go; attempts still being checked
-                // keep theirs, so that their own settlement applies to them
-                store.release(d.keys.failures(), 1, d.lockout.windowMillis(), clock.millis());
-                if (d.options.progressiveFactor() > 1.0) {
-                    store.clear(d.keys.lockCount());
-                }
-            } catch (RuntimeException e) {
-                failed(d.lockout, unavailable);
-            }
-        }
-        return unavailable.toSet();
-    }
-
-    /** No password was checked after all (empty password, disabled user, ...): give the reservation back. */
-    public Set<Layer> notVerified(Decision d) {
-        Outages unavailable = new Outages();
-        if (d.reserved) {
-            giveBack(d.lockout, d.keys, clock.millis(), unavailable);
-        }
-        return unavailable.toSet();
-    }
-
-    // ---------------------------------------------------------------------------------------------
-
-    /** A store failure under FAIL_CLOSED. Larger than any threshold. */
-    private static final long CLOSED = Long.MAX_VALUE - 1;
-    /** The layer-3 reservation was refused: the identifier is locked or full. */
-    private static final long OVER = Long.MAX_VALUE - 2;
-    /** A store failure under FAIL_OPEN: the layer passes. */
-    private static final long OPEN = -1;
-    private static final CounterStore.DistinctView FAILED_CLOSED_VIEW = new CounterStore.DistinctView(Integer.MAX_VALUE, true);
-
-    private static LayerPolicy active(GateOptions options, Layer layer) {
-        LayerPolicy p = options.policy(layer);
-        return p.enabled() ? p : null;
-    }
-
-    private static boolean over(LayerPolicy p, long count) {
-        return p != null && count > p.threshold();
-    }
-
-    /** Step 1's verdict: a layer blocks when this attempt would be past its threshold. */
-    private static Layer firstOver(LayerPolicy p1, long c1, LayerPolicy p2, long c2, LayerPolicy p3, long c3,
-                                   LayerPolicy p4, long next4) {
-        if (p1 != null && c1 >= p1.threshold()) {
-            return Layer.PER_IP;
-        }
-        if (p2 != null && c2 >= p2.threshold()) {
-            return Layer.PER_IP_ACCOUNT;
-        }
-        if (p3 != null && c3 >= p3.threshold()) {
-            return Layer.ACCOUNT_LOCKOUT;
-        }
-        if (p4 != null && next4 > p4.threshold()) {
-            return Layer.CREDENTIAL_STUFFING;
-        }
-        return null;
-    }
-
-    /** Layers 1, 2 and 4 count blocked attempts too. Layer 3 never does: no password was checked. */
-    private void countBlocked(LayerPolicy p1, LayerPolicy p2, LayerPolicy p4, GateKeys.Keys k, long now, Outages unavailable) {
-        if (p1 != null) {
-            increment(p1, k.perIp(), now, unavailable);
-        }
-        if (p2 != null) {
-            increment(p2, k.perIpAccount(), now, unavailable);
-        }
-        if (p4 != null) {
-            addDistinct(p4, k, now, unavailable);
-        }
+        return passwordSucceeded(d, List.of());
     }
 
     /**
-     * Takes one of the identifier's failure slots before the password is checked. The verdict is settled
-     * before any compensation, so a failing give-back can neither let an over-limit attempt through nor
-     * (being reported) go unnoticed; a lock set meanwhile is re-read after the slot is taken.
+     * The password check ran and succeeded: the identifier's confirmed failures (and its run of locks) are
+     * cleared, with this attempt's reservation, and so are those of the account's other login names.
+     * Reservations of attempts still being checked stay theirs.
      */
-    private long reserve(LayerPolicy p3, GateKeys.Keys k, long now, Outages unavailable) {
-        long n;
-        try {
-            n = store.increment(k.failures(), p3.windowMillis(), now);
-        } catch (RuntimeException e) {
-            return failed(p3, unavailable);
+    public Set<Layer> passwordSucceeded(Decision d, Collection<String> otherNames) {
+        Outages out = new Outages();
+        if (!d.reserved) {
+            return out.toSet();
         }
-        boolean over = n > p3.threshold();
-        if (!over) {
-            try {
-                over = store.lockRemainingMillis(k.lock(), now) > 0;
-            } catch (RuntimeException e) {
-                giveBack(p3, k, now, unavailable);
-                return failed(p3, unavailable);
+        long now = clock.millis();
+        long clearRun = d.options.progressiveFactor() > 1.0 ? 1 : 0;
+        long ttl = lockoutTtl(d.lockout, d.options);
+        List<CompletableFuture<long[]>> pending = new ArrayList<>();
+        pending.add(store.apply(d.keys.lockout(), new CounterStore.Change(Entries.SUCCEED, now, 1, clearRun), ttl));
+        if (!d.device) {
+            for (CounterKey other : otherKeys(d, otherNames)) {
+                pending.add(store.apply(other, new CounterStore.Change(Entries.SUCCEED, now, 0, clearRun), ttl));
             }
         }
-        if (over) {
-            giveBack(p3, k, now, unavailable);
-            return OVER;
+        pending.forEach(f -> join(f, d.lockout, out));
+        return out.toSet();
+    }
+
+    /** No password was checked after all (the form was incomplete, ...): give the reservation back. */
+    public Set<Layer> notVerified(Decision d) {
+        Outages out = new Outages();
+        if (d.reserved) {
+            long now = clock.millis();
+            join(store.apply(d.keys.lockout(), new CounterStore.Change(Entries.GIVE_BACK, now), lockoutTtl(d.lockout, d.options)),
+                    d.lockout, out);
         }
-        return n;
+        return out.toSet();
     }
 
     /**
@@ -327,70 +232,331 @@ public final class AbuseGate {
                 }
             }
         }
-        return new Decision(closed == null ? Outcome.ALLOW : Outcome.BLOCKED, closed, down, options, null, false);
+        return new Decision(closed == null ? Outcome.ALLOW : Outcome.BLOCKED, closed, down, false, options, null, false,
+                options.policy(Layer.ACCOUNT_LOCKOUT), false);
     }
 
-    private void giveBack(LayerPolicy p3, GateKeys.Keys k, long now, Outages unavailable) {
+    // ---- what adapters need besides deciding ----
+
+    /** The keyed tag of an identifier in a realm (what device cookies bind to): never the identifier itself. */
+    public String identifierTag(String realm, String identifier) {
+        return keys.identifierTag(realm, identifier);
+    }
+
+    /**
+     * Records the first use of a captcha solution, identified by a digest of at least 16 bytes, until
+     * {@code expiresAtMillis}. True on its first use; false on a replay. Throws when the store cannot tell.
+     */
+    public boolean firstUse(String realm, byte[] digest, long expiresAtMillis) {
+        long now = clock.millis();
+        long ttl = Math.max(1, expiresAtMillis - now);
+        long[] v = store.apply(GateKeys.used(realm, digest), new CounterStore.Change(Entries.MARK_USED, now, now + ttl), ttl).join();
+        if (v == null) {
+            throw new CounterStoreFullException("no room to remember a used captcha solution");
+        }
+        return Entries.answer(v) == 1;
+    }
+
+    /** What the gate holds about an address, an identifier and their pair (each part null when not asked). */
+    public SubjectState state(String realm, String address, String identifier, int ipv6PrefixLength) {
+        long now = clock.millis();
+        GateKeys.Keys k = keys.forAttempt(realm, address, identifier, ipv6PrefixLength);
+        SubjectState.Address a = null;
+        SubjectState.Identifier i = null;
+        SubjectState.Pair p = null;
+        long[] av = address == null ? null : store.read(k.address());
+        if (address != null) {
+            a = new SubjectState.Address(Entries.attempts(av, now), Entries.distinct(av, now),
+                    Entries.remaining(CounterKey.Kind.ADDRESS, av, now));
+        }
+        if (identifier != null) {
+            long[] v = store.read(k.lockout());
+            i = new SubjectState.Identifier(Entries.units(v, now), Entries.confirmed(v, now), Entries.lockRemaining(v, now),
+                    Entries.lockRun(v, now), Entries.remaining(CounterKey.Kind.ACCOUNT, v, now));
+        }
+        if (address != null && identifier != null) {
+            long[] v = store.read(k.pair());
+            p = new SubjectState.Pair(Entries.count(v, now), Entries.hasIdentifier(av, k.member(), now),
+                    Entries.remaining(CounterKey.Kind.PAIR, v, now));
+        }
+        return new SubjectState(a, i, p);
+    }
+
+    /**
+     * Clears what the gate holds about an address (layers 1 and 4), an identifier (layer 3: failures, lock,
+     * run of locks, recent wrong passwords) and, with both, their pair (layer 2). Returns the parts cleared.
+     */
+    public Set<SubjectState.Part> clear(String realm, String address, String identifier, int ipv6PrefixLength) {
+        GateKeys.Keys k = keys.forAttempt(realm, address, identifier, ipv6PrefixLength);
+        Set<SubjectState.Part> cleared = EnumSet.noneOf(SubjectState.Part.class);
+        if (address != null) {
+            store.remove(k.address());
+            cleared.add(SubjectState.Part.ADDRESS);
+        }
+        if (identifier != null) {
+            store.remove(k.lockout());
+            cleared.add(SubjectState.Part.IDENTIFIER);
+        }
+        if (address != null && identifier != null) {
+            store.remove(k.pair());
+            cleared.add(SubjectState.Part.PAIR);
+        }
+        return cleared;
+    }
+
+    // ---------------------------------------------------------------------------------------------
+
+    /** A store failure under FAIL_CLOSED. */
+    private static final int CLOSED = -2;
+    /** A store failure under FAIL_OPEN: the layer passes. */
+    private static final int OPEN = -1;
+
+    private static LayerPolicy active(GateOptions options, Layer layer) {
+        LayerPolicy p = options.policy(layer);
+        return p.enabled() ? p : null;
+    }
+
+    /** Where the captcha band starts for a policy: the first count at which a captcha is asked for. */
+    static long bandStart(GateOptions options, LayerPolicy p) {
+        return options.captchaEnabled() ? (long) Math.ceil(options.captchaFactor() * p.threshold()) : Long.MAX_VALUE;
+    }
+
+    private static long lockoutTtl(LayerPolicy p3, GateOptions o) {
+        long lock = o.progressiveFactor() > 1.0 ? Math.max(p3.lockoutMillis(), o.maxLockoutSeconds() * 1000L) : p3.lockoutMillis();
+        return p3.windowMillis() + lock;
+    }
+
+    private int reserve(LayerPolicy p3, GateOptions o, GateKeys.Keys k, boolean solved, long now, Outages out) {
         try {
-            store.decrement(k.failures(), p3.windowMillis(), now);
+            long[] v = store.apply(k.lockout(), new CounterStore.Change(Entries.RESERVE, now, solved ? 1 : 0, p3.threshold(),
+                    bandStart(o, p3), p3.windowMillis()), lockoutTtl(p3, o)).join();
+            if (v == null) {
+                throw new CounterStoreFullException("no room for a new identifier");
+            }
+            return Entries.answer(v);
         } catch (RuntimeException e) {
-            failed(p3, unavailable);
+            return failed(p3, e, out);
         }
     }
 
-    // The store calls of the hot path, each guarded by its layer's failure mode. Written out rather than
-    // passed as lambdas: a capturing lambda per call was a measurable share of each decision's garbage.
+    private static CounterStore.Change fail(LayerPolicy p3, GateOptions o, double factor, long passwordTag, boolean typos,
+                                            boolean reserved, long now) {
+        return new CounterStore.Change(Entries.FAIL, now, p3.threshold(), p3.windowMillis(), p3.lockoutMillis(),
+                Double.doubleToLongBits(factor), o.maxLockoutSeconds() * 1000L, passwordTag, typos ? 1 : 0, reserved ? 1 : 0);
+    }
 
-    private long count(LayerPolicy p, CounterKey key, long now, Outages unavailable) {
+    private List<CounterKey> otherKeys(Decision d, Collection<String> otherNames) {
+        if (otherNames == null || otherNames.isEmpty()) {
+            return List.of();
+        }
+        List<CounterKey> out = new ArrayList<>(otherNames.size());
+        for (String name : otherNames) {
+            if (name == null || name.isBlank()) {
+                continue;
+            }
+            CounterKey key = keys.account(d.keys.lockout().realm(), name);
+            if (!key.equals(d.keys.lockout()) && !out.contains(key)) {
+                out.add(key);
+            }
+        }
+        return out;
+    }
+
+    /** Waits for a settlement change; a failure is recorded against the layer and otherwise ignored. */
+    private static long[] join(CompletableFuture<long[]> f, LayerPolicy p, Outages out) {
         try {
-            return store.count(key, now);
+            return f.join();
         } catch (RuntimeException e) {
-            return failed(p, unavailable);
+            failed(p, e, out);
+            return null;
         }
     }
 
-    private long increment(LayerPolicy p, CounterKey key, long now, Outages unavailable) {
-        try {
-            return store.increment(key, p.windowMillis(), now);
-        } catch (RuntimeException e) {
-            return failed(p, unavailable);
+    private static int failed(LayerPolicy p, RuntimeException e, Outages out) {
+        out.add(p.layer(), e);
+        return p.failureMode() == FailureMode.FAIL_CLOSED ? CLOSED : OPEN;
+    }
+
+    /** Step 1: the address's and the pair's changes, sent together. */
+    private final class Admission {
+        private final GateOptions o;
+        private final GateKeys.Keys k;
+        private final LayerPolicy p1;
+        private final LayerPolicy p2;
+        private final LayerPolicy p4;
+        private final long now;
+        private final Outages out;
+        /** Answers: layer 1 and 4 from the address's change, layer 2 from the pair's; OPEN or CLOSED on failure. */
+        private int r1 = Entries.NONE;
+        private int r2 = Entries.NONE;
+        private int r4 = Entries.NONE;
+        private boolean added;
+
+        Admission(GateOptions o, GateKeys.Keys k, LayerPolicy p1, LayerPolicy p2, LayerPolicy p4, long now, Outages out) {
+            this.out = out;
+            this.o = o;
+            this.k = k;
+            this.p1 = p1;
+            this.p2 = p2;
+            this.p4 = p4;
+            this.now = now;
+        }
+
+        private boolean addressUsed() {
+            return p1 != null || p4 != null;
+        }
+
+        private CompletableFuture<long[]> address(boolean solved) {
+            long t1 = p1 == null ? 0 : p1.threshold();
+            long t4 = p4 == null ? 0 : p4.threshold();
+            return store.apply(k.address(), new CounterStore.Change(Entries.ADMIT_ADDRESS, now, solved ? 1 : 0,
+                    t1, p1 == null ? 0 : bandStart(o, p1), p1 == null ? 0 : p1.windowMillis(),
+                    t4, p4 == null ? 0 : bandStart(o, p4), p4 == null ? 0 : p4.windowMillis(), k.member()),
+                    Math.max(p1 == null ? 0 : p1.windowMillis(), p4 == null ? 0 : p4.windowMillis()));
+        }
+
+        private CompletableFuture<long[]> pair(boolean solved) {
+            return store.apply(k.pair(), new CounterStore.Change(Entries.ADMIT_COUNTER, now, solved ? 1 : 0, p2.threshold(),
+                    bandStart(o, p2), p2.windowMillis()), p2.windowMillis());
+        }
+
+        /** Sends both changes together and reads their answers. */
+        void run(boolean solved) {
+            send(addressUsed(), p2 != null, solved);
+        }
+
+        private void send(boolean doAddress, boolean doPair, boolean solved) {
+            CompletableFuture<long[]> fa = doAddress ? started(() -> address(solved)) : null;
+            CompletableFuture<long[]> fp = doPair ? started(() -> pair(solved)) : null;
+            if (fa != null) {
+                try {
+                    long[] v = fa.join();
+                    if (v == null) {
+                        throw new CounterStoreFullException("no room for a new address");
+                    }
+                    int answer = Entries.answer(v);
+                    r1 = Entries.perIp(answer);
+                    r4 = Entries.identifiers(answer);
+                    added |= (answer & Entries.ADDED) != 0;
+                } catch (RuntimeException e) {
+                    r1 = p1 == null ? Entries.NONE : failed(p1, e, out);
+                    r4 = p4 == null ? Entries.NONE : failed(p4, e, out);
+                }
+            }
+            if (fp != null) {
+                try {
+                    long[] v = fp.join();
+                    if (v == null) {
+                        throw new CounterStoreFullException("no room for a new pair");
+                    }
+                    r2 = Entries.answer(v);
+                } catch (RuntimeException e) {
+                    r2 = failed(p2, e, out);
+                }
+            }
+        }
+
+        Layer blocked() {
+            if (isBlocked(r1)) {
+                return Layer.PER_IP;
+            }
+            if (isBlocked(r2)) {
+                return Layer.PER_IP_ACCOUNT;
+            }
+            if (isBlocked(r4)) {
+                return Layer.CREDENTIAL_STUFFING;
+            }
+            return null;
+        }
+
+        boolean inBand() {
+            return r1 == Entries.BAND || r2 == Entries.BAND || r4 == Entries.BAND;
+        }
+
+        Layer bandLayer() {
+            return r1 == Entries.BAND ? Layer.PER_IP : r2 == Entries.BAND ? Layer.PER_IP_ACCOUNT : Layer.CREDENTIAL_STUFFING;
+        }
+
+        /** Counts, with a solved captcha, the entries whose change answered BAND (and counted nothing). */
+        void rerunBand() {
+            boolean addressBand = r1 == Entries.BAND || r4 == Entries.BAND;
+            boolean pairBand = r2 == Entries.BAND;
+            send(addressBand, pairBand, true);
+        }
+
+        /** A blocked attempt counts where it was in the band, too (it needs no captcha to be counted). */
+        void countBand() {
+            if (inBand()) {
+                rerunBand();
+            }
+        }
+
+        /** A captcha answer counts nothing: gives back what the changes counted. */
+        void undo() {
+            boolean addressCounted = r1 == Entries.ALLOW || r4 == Entries.ALLOW;
+            CompletableFuture<long[]> fa = addressUsed() && addressCounted
+                    ? started(() -> store.apply(k.address(), new CounterStore.Change(Entries.UNDO_ADDRESS, now,
+                    r1 == Entries.ALLOW ? 1 : 0, added ? 1 : 0, k.member()), Math.max(p1 == null ? 0 : p1.windowMillis(),
+                    p4 == null ? 0 : p4.windowMillis())))
+                    : null;
+            CompletableFuture<long[]> fp = r2 == Entries.ALLOW
+                    ? started(() -> store.apply(k.pair(), new CounterStore.Change(Entries.UNDO_COUNTER, now), p2.windowMillis()))
+                    : null;
+            if (fa != null) {
+                join(fa, p1 != null ? p1 : p4, out);
+            }
+            if (fp != null) {
+                join(fp, p2, out);
+            }
+        }
+
+        private boolean isBlocked(int r) {
+            return r == Entries.BLOCK || r == CLOSED;
         }
     }
 
-    /** Long.MAX_VALUE when the identifier is locked, else its failure count. */
-    private long lockedOrFailures(LayerPolicy p3, GateKeys.Keys k, long now, Outages unavailable) {
+    /** Starts a store call; a store that throws instead of completing exceptionally gets the same treatment. */
+    private static CompletableFuture<long[]> started(java.util.function.Supplier<CompletableFuture<long[]>> call) {
         try {
-            return store.lockRemainingMillis(k.lock(), now) > 0 ? Long.MAX_VALUE : store.count(k.failures(), now);
+            return call.get();
         } catch (RuntimeException e) {
-            return failed(p3, unavailable);
+            return CompletableFuture.failedFuture(e);
         }
     }
 
-    private CounterStore.DistinctView distinct(LayerPolicy p4, GateKeys.Keys k, long now, Outages unavailable) {
-        try {
-            return store.distinct(k.identifiers(), k.member(), now);
-        } catch (RuntimeException e) {
-            return failedView(p4, unavailable);
-        }
-    }
+    /** The attempt's captcha: solved from the start, or checked once when the answer depends on it. */
+    private static final class Captcha {
+        private boolean solved;
+        private final boolean enabled;
+        private BooleanSupplier check;
 
-    private CounterStore.DistinctView addDistinct(LayerPolicy p4, GateKeys.Keys k, long now, Outages unavailable) {
-        try {
-            return store.addDistinct(k.identifiers(), k.member(), p4.threshold() + 1, p4.windowMillis(), now);
-        } catch (RuntimeException e) {
-            return failedView(p4, unavailable);
+        Captcha(boolean solved, boolean enabled, BooleanSupplier check) {
+            this.solved = solved;
+            this.enabled = enabled;
+            this.check = check;
+        }
+
+        boolean check() {
+            if (!solved && enabled && check != null) {
+                BooleanSupplier c = check;
+                check = null;
+                solved = c.getAsBoolean();
+            }
+            return solved;
         }
     }
 
     /**
-     * The layers whose store failed during one call. A plain bit set rather than an {@code EnumSet}: nearly
-     * every attempt has none, and it then costs nothing and hands out the shared empty set.
+     * The layers whose store failed during one call, and whether a failure was the store's bound. A plain bit
+     * set rather than an {@code EnumSet}: nearly every attempt has none.
      */
     private static final class Outages {
         private int bits;
+        boolean full;
 
-        void add(Layer layer) {
+        void add(Layer layer, RuntimeException e) {
             bits |= 1 << layer.ordinal();
+            full |= causedByBound(e);
         }
 
         Set<Layer> toSet() {
@@ -405,15 +571,14 @@ public final class AbuseGate {
             }
             return set;
         }
-    }
 
-    private static long failed(LayerPolicy p, Outages unavailable) {
-        unavailable.add(p.layer());
-        return p.failureMode() == FailureMode.FAIL_CLOSED ? CLOSED : OPEN;
-    }
-
-    private static CounterStore.DistinctView failedView(LayerPolicy p, Outages unavailable) {
-        unavailable.add(p.layer());
-        return p.failureMode() == FailureMode.FAIL_CLOSED ? FAILED_CLOSED_VIEW : null;
+        private static boolean causedByBound(Throwable e) {
+            for (Throwable t = e; t != null; t = t.getCause()) {
+                if (t instanceof CounterStoreFullException) {
+                    return true;
+                }
+            }
+            return false;
+        }
     }
 }

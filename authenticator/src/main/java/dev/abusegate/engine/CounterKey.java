@@ -1,52 +1,48 @@
 package dev.abusegate.engine;
 
 /**
- * The name of one counter, lock or distinct set in the {@link CounterStore}: a realm, a kind and a
- * 128-bit subject. The subject is either a keyed 128-bit tag (identifiers, devices, anything that must
- * not be readable), a client address kept as its bits (IPv4, or an IPv6 prefix), or, for a pair, an
- * address word with the first 56 bits of an identifier's keyed tag (see {@link GateKeys}): the address
- * can be read back from it, the identifier cannot.
+ * The name of one entry in the {@link CounterStore}: a realm, a kind and a 128-bit subject. The subject is
+ * either a keyed 128-bit tag (identifiers, devices, anything that must not be readable), a client address kept
+ * as its bits (IPv4, or an IPv6 prefix), or, for a pair, an address word with the first 56 bits of an
+ * identifier's keyed tag (see {@link GateKeys}): the address can be read back from it, the identifier cannot.
  *
- * <p>Keys compare by value and cost nothing to hash, so a store can use them directly; a store that
- * needs text (a cache shared by a cluster) uses {@link #toString()}, a stable form such as
- * {@code realm/fail/<22 base64url chars>} or {@code realm/ip/203.0.113.7}, built once per key.
- *
- * <p>Keys of one subject (the counter and the distinct set of one address; the failures, the lock and
- * the lock run of one identifier) share {@link #subjectHash()}, so a store may keep them side by side.
+ * <p>A store keys its entries by {@link #toString()}, a stable form such as {@code realm/acct/<22 base64url
+ * chars>} or {@code realm/ip/203.0.113.7}, built once per key. What each kind holds is in {@link Entries}.
  */
 public final class CounterKey {
 
-    /** What a key counts. The label is part of the text form and never changes. */
+    /** What an entry holds. The label is part of the text form and never changes. */
     public enum Kind {
-        /** Layer 1: attempts from an address. */
-        IP("ip"),
-        /** Layer 4: the distinct identifiers one address tried. */
-        IDS("ids"),
+        /** Layers 1 and 4: an address's attempts and the distinct identifiers it tried. */
+        ADDRESS("ip", false),
         /** Layer 2: attempts for one address and identifier. */
-        PAIR("pair"),
-        /** Layer 3: failed verifications of an identifier. */
-        FAIL("fail"),
-        /** Layer 3: the identifier's lock. */
-        LOCK("lock"),
-        /** Progressive lockout: how many times in a row the identifier was locked. */
-        LOCKS("locks"),
-        /** Keyed tags of the identifier's recent wrong passwords. */
-        TYPOS("typos"),
-        /** Layer 3 for a known device: its own failures. */
-        DEVICE_FAIL("devfail"),
-        /** Layer 3 for a known device: its own lock. */
-        DEVICE_LOCK("devlock"),
-        /** Captcha solutions already accepted (replay check). */
-        USED("used");
+        PAIR("pair", false),
+        /** Layer 3: an identifier's failures, lock, run of locks and recent wrong passwords. */
+        ACCOUNT("acct", true),
+        /** Layer 3 for a known device: its own failures and lock. */
+        DEVICE("dev", true),
+        /** A captcha solution already accepted (replay check). */
+        USED("used", true);
 
         private final String label;
+        private final boolean protective;
 
-        Kind(String label) {
+        Kind(String label, boolean protective) {
             this.label = label;
+            this.protective = protective;
         }
 
         public String label() {
             return label;
+        }
+
+        /**
+         * Whether losing the entry would help an attacker (a lock, failures, a used captcha). Such entries grow
+         * only with work the attacker pays for (a password hash, a solved captcha) and are never evicted to
+         * make room for the cheap ones (addresses and pairs, which anyone creates at will).
+         */
+        public boolean protective() {
+            return protective;
         }
     }
 
@@ -62,83 +58,27 @@ public final class CounterKey {
     private final int shape;
     private final long hi;
     private final long lo;
-    private final int realmNumber;
-    /** Realm number, shape and kind in one word (never 0): with {@code hi} and {@code lo}, the whole key. */
-    private final long meta;
-    /** A well-mixed 64-bit hash of realm and subject, the same for every kind. */
-    private final long subjectHash;
     private String text;
 
-    CounterKey(String realm, int realmNumber, Kind kind, int shape, long hi, long lo) {
+    CounterKey(String realm, Kind kind, int shape, long hi, long lo) {
         if (realm == null || kind == null) {
             throw new IllegalArgumentException("realm and kind are required");
         }
         this.realm = realm;
-        this.realmNumber = realmNumber;
         this.kind = kind;
         this.shape = shape;
         this.hi = hi;
         this.lo = lo;
-        long subject = (long) realmNumber << 16 | shape;
-        this.meta = subject << 8 | kindByte(kind);
-        this.subjectHash = hash(subject, hi, lo);
-    }
-
-    /** The same subject under another kind: its subject hash does not depend on the kind, so it is kept, not recomputed. */
-    private CounterKey(CounterKey same, Kind kind) {
-        this.realm = same.realm;
-        this.realmNumber = same.realmNumber;
-        this.kind = kind;
-        this.shape = same.shape;
-        this.hi = same.hi;
-        this.lo = same.lo;
-        this.meta = same.meta & ~0xFFL | kindByte(kind);
-        this.subjectHash = same.subjectHash;
-    }
-
-    /** The kind's byte at the bottom of {@link #meta()}; never 0, which a store may take for an empty slot. */
-    private static long kindByte(Kind kind) {
-        return kind.ordinal() + 1;
     }
 
     /** A key for a keyed 128-bit tag, e.g. a digest's first 16 bytes read big-endian as {@code hi, lo}. */
     public static CounterKey of(String realm, Kind kind, long hi, long lo) {
-        if (realm == null) {
-            throw new IllegalArgumentException("realm and kind are required");
-        }
-        return new CounterKey(realm, realmNumber(realm), kind, OPAQUE, hi, lo);
-    }
-
-    private static final java.util.concurrent.ConcurrentHashMap<String, Integer> REALM_NUMBERS = new java.util.concurrent.ConcurrentHashMap<>();
-    private static final java.util.concurrent.atomic.AtomicInteger LAST_REALM_NUMBER = new java.util.concurrent.atomic.AtomicInteger();
-
-    /**
-     * A small number for a realm, the same for the life of the JVM: it lets a store compare and hash a key as
-     * three longs. One entry per realm ever seen (a few bytes each).
-     */
-    static int realmNumber(String realm) {
-        Integer n = REALM_NUMBERS.get(realm);
-        return n != null ? n : REALM_NUMBERS.computeIfAbsent(realm, r -> LAST_REALM_NUMBER.incrementAndGet());
-    }
-
-    /** Mixes a realm-and-shape word and a 128-bit subject into a well-distributed 64-bit hash. */
-    static long hash(long subject, long hi, long lo) {
-        long x = hi * 0x9E3779B97F4A7C15L ^ Long.rotateLeft(lo * 0xC2B2AE3D27D4EB4FL, 31) ^ subject * 0x165667B19E3779F9L;
-        x ^= x >>> 33;
-        x *= 0xff51afd7ed558ccdL;
-        x ^= x >>> 33;
-        x *= 0xc4ceb9fe1a85ec53L;
-        return x ^ (x >>> 33);
+        return new CounterKey(realm, kind, OPAQUE, hi, lo);
     }
 
     /** A key for the first 16 bytes of a digest (at least 16 bytes long). */
     public static CounterKey ofDigest(String realm, Kind kind, byte[] digest) {
         return of(realm, kind, be64(digest, 0), be64(digest, 8));
-    }
-
-    /** The same subject counted as another kind. */
-    public CounterKey as(Kind other) {
-        return other == kind ? this : new CounterKey(this, other);
     }
 
     public String realm() {
@@ -161,19 +101,6 @@ public final class CounterKey {
         return lo;
     }
 
-    /** Equal for every key of the same realm and subject, whatever the kind; well mixed. */
-    public long subjectHash() {
-        return subjectHash;
-    }
-
-    /**
-     * Realm number, shape and kind: equal metas and equal {@code hi}, {@code lo} mean equal keys. Below 2^56
-     * (a positive realm number, a shape below 2^16, the kind's byte), so a store may keep flags above it.
-     */
-    long meta() {
-        return meta;
-    }
-
     @Override
     public boolean equals(Object o) {
         if (this == o) {
@@ -183,12 +110,13 @@ public final class CounterKey {
             return false;
         }
         CounterKey k = (CounterKey) o;
-        return hi == k.hi && lo == k.lo && meta == k.meta;
+        return hi == k.hi && lo == k.lo && shape == k.shape && kind == k.kind && realm.equals(k.realm);
     }
 
     @Override
     public int hashCode() {
-        return (int) (subjectHash ^ subjectHash >>> 32) * 31 + kind.ordinal();
+        long x = hi * 0x9E3779B97F4A7C15L ^ lo;
+        return (int) (x ^ x >>> 32) * 31 + kind.ordinal();
     }
 
     /** The stable text form, e.g. {@code realm/pair/<tag>}, {@code realm/ip/203.0.113.7}, {@code realm/ip/2001:db8:0:1:0:0:0:0/64}. */

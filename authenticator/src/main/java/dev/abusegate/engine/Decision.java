@@ -23,12 +23,12 @@ public final class Decision {
     final LayerPolicy lockout;
     final boolean device;
 
-    Decision(Outcome outcome, Layer layer, Set<Layer> unavailable, GateOptions options, GateKeys.Keys keys, boolean reserved) {
-        this(outcome, layer, unavailable, options, keys, reserved, options.policy(Layer.ACCOUNT_LOCKOUT), false);
-    }
+    /** Whether a layer was unavailable because the store was at its bound (rather than down). */
+    private final boolean full;
 
-    Decision(Outcome outcome, Layer layer, Set<Layer> unavailable, GateOptions options, GateKeys.Keys keys, boolean reserved,
-             LayerPolicy lockout, boolean device) {
+    Decision(Outcome outcome, Layer layer, Set<Layer> unavailable, boolean full, GateOptions options, GateKeys.Keys keys,
+             boolean reserved, LayerPolicy lockout, boolean device) {
+        this.full = full;
         this.lockout = lockout;
         this.device = device;
         this.outcome = outcome;
@@ -51,6 +51,14 @@ public final class Decision {
     /** Layers whose counter store failed while deciding this attempt. */
     public Set<Layer> unavailable() {
         return unavailable;
+    }
+
+    /**
+     * Whether some layer of {@link #unavailable()} was unavailable because the store was at its bound and
+     * could not make room for a new entry (rather than because it was down).
+     */
+    public boolean storeFull() {
+        return full;
     }
 
     /** The keyed tag of the attempt's identifier (what device cookies and password tags bind to). */

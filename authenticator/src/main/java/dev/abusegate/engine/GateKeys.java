@@ -67,7 +67,7 @@ public final class GateKeys {
         AddressKeys.Parsed a = AddressKeys.parse(address, ipv6PrefixLength);
         CounterKey ip;
         if (a != null) {
-            ip = new CounterKey(realm, h.number, CounterKey.Kind.IP, a.shape, a.hi, a.lo);
+            ip = new CounterKey(realm, CounterKey.Kind.ADDRESS, a.shape, a.hi, a.lo);
         } else {
             // Not an IP literal: keyed as itself (hashed, so the key stays short and printable), never as "everyone".
             String raw = address == null ? "" : address;
@@ -75,11 +75,20 @@ public final class GateKeys {
                 raw = raw.substring(0, MAX_RAW_LENGTH);
             }
             long[] t = h.hash("addr:" + raw);
-            ip = h.key(CounterKey.Kind.IP, t[0], t[1]);
+            ip = h.key(CounterKey.Kind.ADDRESS, t[0], t[1]);
         }
-        CounterKey failures = h.key(CounterKey.Kind.FAIL, id[0], id[1]);
-        return new Keys(ip, pairKey(h, ip, id[0]), failures,
-                failures.as(CounterKey.Kind.LOCK), ip.as(CounterKey.Kind.IDS), id[0], id[1], h);
+        return new Keys(ip, pairKey(h, ip, id[0]), h.key(CounterKey.Kind.ACCOUNT, id[0], id[1]), id[0], id[1], h);
+    }
+
+    /** Layer 3's entry of an identifier (another login name of an account, say). */
+    public CounterKey account(String realm, String identifier) {
+        long[] id = hasher(realm).identifier(identifier);
+        return hasher(realm).key(CounterKey.Kind.ACCOUNT, id[0], id[1]);
+    }
+
+    /** The entry that remembers a captcha solution, for the first 16 bytes of its digest. */
+    public static CounterKey used(String realm, byte[] digest) {
+        return CounterKey.ofDigest(realm, CounterKey.Kind.USED, digest);
     }
 
     /** The keyed tag of an identifier (what device cookies bind to): never the identifier itself. */
@@ -147,50 +156,47 @@ public final class GateKeys {
      * {@link #identifierTag()} its keyed 128-bit tag.
      */
     public static final class Keys {
-        private final CounterKey perIp;
-        private final CounterKey perIpAccount;
-        private final CounterKey failures;
-        private final CounterKey lock;
-        private final CounterKey identifiers;
+        private final CounterKey address;
+        private final CounterKey pair;
+        private final CounterKey lockout;
+        private final boolean device;
         private final long idHi;
         private final long idLo;
         private final RealmHasher hasher;
 
-        Keys(CounterKey perIp, CounterKey perIpAccount, CounterKey failures, CounterKey lock, CounterKey identifiers,
-             long idHi, long idLo, RealmHasher hasher) {
-            this.perIp = perIp;
-            this.perIpAccount = perIpAccount;
-            this.failures = failures;
-            this.lock = lock;
-            this.identifiers = identifiers;
+        Keys(CounterKey address, CounterKey pair, CounterKey lockout, long idHi, long idLo, RealmHasher hasher) {
+            this(address, pair, lockout, false, idHi, idLo, hasher);
+        }
+
+        private Keys(CounterKey address, CounterKey pair, CounterKey lockout, boolean device, long idHi, long idLo,
+                     RealmHasher hasher) {
+            this.address = address;
+            this.pair = pair;
+            this.lockout = lockout;
+            this.device = device;
             this.idHi = idHi;
             this.idLo = idLo;
             this.hasher = hasher;
         }
 
-        /** Layer 1: attempts from the address. */
-        public CounterKey perIp() {
-            return perIp;
+        /** Layers 1 and 4: the address's entry. */
+        public CounterKey address() {
+            return address;
         }
 
-        /** Layer 2: attempts for the address and identifier. */
-        public CounterKey perIpAccount() {
-            return perIpAccount;
+        /** Layer 2: the address and identifier's entry. */
+        public CounterKey pair() {
+            return pair;
         }
 
-        /** Layer 3: failed verifications (the identifier's, or a known device's). */
-        public CounterKey failures() {
-            return failures;
+        /** Layer 3: the identifier's entry, or a known device's own one (see {@link #forDevice}). */
+        public CounterKey lockout() {
+            return lockout;
         }
 
-        /** Layer 3: the lock (the identifier's, or a known device's). */
-        public CounterKey lock() {
-            return lock;
-        }
-
-        /** Layer 4: the distinct identifiers the address tried. */
-        public CounterKey identifiers() {
-            return identifiers;
+        /** Whether layer 3 counts against a device's own budget. */
+        public boolean device() {
+            return device;
         }
 
         /** The identifier's member in layer 4's set. */
@@ -203,21 +209,10 @@ public final class GateKeys {
             return CounterKey.base64Url(idHi, idLo);
         }
 
-        /** Layer 3 counted against a device's own budget instead of the account's shared one. */
+        /** Layer 3 counted against a device's own budget for this identifier instead of the account's shared one. */
         public Keys forDevice(String deviceId) {
-            long[] t = hasher.hash("device:" + deviceId);
-            CounterKey f = hasher.key(CounterKey.Kind.DEVICE_FAIL, t[0], t[1]);
-            return new Keys(perIp, perIpAccount, f, f.as(CounterKey.Kind.DEVICE_LOCK), identifiers, idHi, idLo, hasher);
-        }
-
-        /** How many times in a row the identifier has been locked (progressive lockout). */
-        public CounterKey lockCount() {
-            return hasher.key(CounterKey.Kind.LOCKS, idHi, idLo);
-        }
-
-        /** Keyed tags of the identifier's recent wrong passwords. */
-        public CounterKey recentWrongPasswords() {
-            return hasher.key(CounterKey.Kind.TYPOS, idHi, idLo);
+            long[] t = hasher.hash("device:" + deviceId + '/' + identifierTag());
+            return new Keys(address, pair, hasher.key(CounterKey.Kind.DEVICE, t[0], t[1]), true, idHi, idLo, hasher);
         }
 
         @Override
@@ -226,25 +221,24 @@ public final class GateKeys {
                 return false;
             }
             Keys k = (Keys) o;
-            return idHi == k.idHi && idLo == k.idLo && perIp.equals(k.perIp) && perIpAccount.equals(k.perIpAccount)
-                    && failures.equals(k.failures) && lock.equals(k.lock) && identifiers.equals(k.identifiers);
+            return idHi == k.idHi && idLo == k.idLo && address.equals(k.address) && pair.equals(k.pair)
+                    && lockout.equals(k.lockout);
         }
 
         @Override
         public int hashCode() {
-            return perIpAccount.hashCode() * 31 + failures.hashCode();
+            return pair.hashCode() * 31 + lockout.hashCode();
         }
 
         @Override
         public String toString() {
-            return "Keys[" + perIp + ", " + perIpAccount + ", " + failures + "]";
+            return "Keys[" + address + ", " + pair + ", " + lockout + "]";
         }
     }
 
     /** One realm's SipHash key, derived once from its secret. */
     static final class RealmHasher {
         final String realm;
-        final int number;
         final byte[] secret;
         /** The array the secret came in: the same array again means the same secret, without comparing. */
         final byte[] source;
@@ -253,7 +247,6 @@ public final class GateKeys {
 
         RealmHasher(String realm, byte[] secret) {
             this.realm = realm;
-            this.number = CounterKey.realmNumber(realm);
             this.secret = secret.clone();
             this.source = secret;
             byte[] d = Hmac.sha256(secret, "abuse-gate/siphash-key/v1".getBytes(StandardCharsets.UTF_8));
@@ -262,7 +255,7 @@ public final class GateKeys {
         }
 
         CounterKey key(CounterKey.Kind kind, long hi, long lo) {
-            return new CounterKey(realm, number, kind, CounterKey.OPAQUE, hi, lo);
+            return new CounterKey(realm, kind, CounterKey.OPAQUE, hi, lo);
         }
 
         /** The keyed tag of the normalized identifier in UTF-8. */

@@ -1,10 +1,9 @@
 package dev.abusegate.keycloak;
 
+import dev.abusegate.engine.AbuseGate;
 import dev.abusegate.captcha.Altcha;
 import dev.abusegate.captcha.CaptchaProvider;
 import dev.abusegate.captcha.SiteVerifier;
-import dev.abusegate.engine.CounterKey;
-import dev.abusegate.engine.CounterStore;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -49,7 +48,7 @@ final class CaptchaSupport {
 
     /** Whether {@code token} is a fresh, valid solution for this realm's provider. Never throws. */
     static boolean solved(KeycloakSession session, RealmModel realm, CaptchaConfig cfg, RealmSecrets secrets,
-                          CounterStore store, String token, String remoteAddr) {
+                          AbuseGate gate, String token, String remoteAddr) {
         if (token == null || token.isBlank()) {
             return false;
         }
@@ -77,8 +76,7 @@ final class CaptchaSupport {
             ttlMillis = THIRD_PARTY_TOKEN_TTL_MILLIS;
         }
         try {
-            return store.increment(CounterKey.ofDigest(realm.getId(), CounterKey.Kind.USED, digest(cfg.provider().id() + ':' + fingerprint)),
-                    ttlMillis, now) == 1;
+            return gate.firstUse(realm.getId(), digest(cfg.provider().id() + ':' + fingerprint), now + ttlMillis);
         } catch (RuntimeException e) {
             // Without the store no solution can be proven fresh: treat it as unsolved.
             LOG.debugf("Abuse gate: replay check unavailable in realm '%s'", realm.getName());

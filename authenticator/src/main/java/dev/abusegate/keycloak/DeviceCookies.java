@@ -36,7 +36,7 @@ final class DeviceCookies {
             return null;
         }
         RealmModel realm = ctx.getRealm();
-        return DeviceTokens.verify(key, cookie.getValue(), gate.keys().identifierTag(realm.getId(), identifier),
+        return DeviceTokens.verify(key, cookie.getValue(), gate.identifierTag(realm.getId(), identifier),
                 System.currentTimeMillis() / 1000);
     }
 
@@ -46,7 +46,7 @@ final class DeviceCookies {
             return;
         }
         RealmModel realm = ctx.getRealm();
-        String tag = gate.keys().identifierTag(realm.getId(), identifier);
+        String tag = gate.identifierTag(realm.getId(), identifier);
         long expires = System.currentTimeMillis() / 1000 + days * 86_400L;
         String token = device == null
                 ? DeviceTokens.issue(key, tag, expires, RANDOM)

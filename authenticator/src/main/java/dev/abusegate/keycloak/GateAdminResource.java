@@ -1,8 +1,7 @@
 package dev.abusegate.keycloak;
 
 import dev.abusegate.engine.AddressKeys;
-import dev.abusegate.engine.CounterStore;
-import dev.abusegate.engine.GateKeys;
+import dev.abusegate.engine.SubjectState;
 import dev.abusegate.engine.GateOptions;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
@@ -12,6 +11,7 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import org.keycloak.events.admin.OperationType;
 import org.keycloak.events.admin.ResourceType;
@@ -49,35 +49,33 @@ public class GateAdminResource {
         if (bad != null) {
             return bad;
         }
-        GateKeys.Keys k = keys(address, identifier, ipv6Prefix);
-        CounterStore store = GateSupport.store(session);
-        long now = System.currentTimeMillis();
         Map<String, Object> out = new LinkedHashMap<>();
         try {
-            if (present(address)) {
+            SubjectState st = GateSupport.gate(session, realm).state(realm.getId(), present(address) ? address : null,
+                    present(identifier) ? identifier : null, prefix(ipv6Prefix));
+            if (st.address() != null) {
                 Map<String, Object> a = new LinkedHashMap<>();
                 String canonical = AddressKeys.canonical(address, prefix(ipv6Prefix));
                 a.put("key", canonical == null ? "(not an IP address; keyed as itself)" : canonical);
-                a.put("attempts", store.count(k.perIp(), now));
-                a.put("attemptsSecondsLeft", seconds(store.remainingMillis(k.perIp(), now)));
-                a.put("distinctIdentifiers", store.distinct(k.identifiers(), k.member(), now).size());
-                a.put("distinctIdentifiersSecondsLeft", seconds(store.remainingMillis(k.identifiers(), now)));
+                a.put("attempts", st.address().attempts());
+                a.put("attemptsSecondsLeft", seconds(st.address().remainingMillis()));
+                a.put("distinctIdentifiers", st.address().distinctIdentifiers());
+                a.put("distinctIdentifiersSecondsLeft", seconds(st.address().remainingMillis()));
                 out.put("address", a);
             }
-            if (present(identifier)) {
+            if (st.identifier() != null) {
                 Map<String, Object> i = new LinkedHashMap<>();
-                long lock = store.lockRemainingMillis(k.lock(), now);
-                i.put("failures", store.count(k.failures(), now));
-                i.put("failuresSecondsLeft", seconds(store.remainingMillis(k.failures(), now)));
-                i.put("locked", lock > 0);
-                i.put("lockSecondsLeft", seconds(lock));
+                i.put("failures", st.identifier().units());
+                i.put("failuresSecondsLeft", seconds(st.identifier().remainingMillis()));
+                i.put("locked", st.identifier().locked());
+                i.put("lockSecondsLeft", seconds(st.identifier().lockRemainingMillis()));
                 out.put("identifier", i);
             }
-            if (present(address) && present(identifier)) {
+            if (st.pair() != null) {
                 Map<String, Object> p = new LinkedHashMap<>();
-                p.put("attempts", store.count(k.perIpAccount(), now));
-                p.put("attemptsSecondsLeft", seconds(store.remainingMillis(k.perIpAccount(), now)));
-                p.put("identifierSeenFromAddress", store.distinct(k.identifiers(), k.member(), now).contains());
+                p.put("attempts", st.pair().attempts());
+                p.put("attemptsSecondsLeft", seconds(st.pair().remainingMillis()));
+                p.put("identifierSeenFromAddress", st.pair().identifierSeenFromAddress());
                 out.put("pair", p);
             }
         } catch (RuntimeException e) {
@@ -96,25 +94,11 @@ public class GateAdminResource {
         if (bad != null) {
             return bad;
         }
-        GateKeys.Keys k = keys(address, identifier, ipv6Prefix);
-        CounterStore store = GateSupport.store(session);
         Map<String, Object> cleared = new LinkedHashMap<>();
         try {
-            if (present(address)) {
-                store.clear(k.perIp());
-                store.clear(k.identifiers());
-                cleared.put("address", true);
-            }
-            if (present(identifier)) {
-                store.clear(k.failures());
-                store.clear(k.lock());
-                store.clear(k.lockCount());
-                store.clear(k.recentWrongPasswords());
-                cleared.put("identifier", true);
-            }
-            if (present(address) && present(identifier)) {
-                store.clear(k.perIpAccount());
-                cleared.put("pair", true);
+            for (SubjectState.Part part : GateSupport.gate(session, realm).clear(realm.getId(), present(address) ? address : null,
+                    present(identifier) ? identifier : null, prefix(ipv6Prefix))) {
+                cleared.put(part.name().toLowerCase(Locale.ROOT), true);
             }
         } catch (RuntimeException e) {
             return error(Response.Status.SERVICE_UNAVAILABLE, "counter_store_unavailable", "The counter store cannot answer right now.");
@@ -124,10 +108,6 @@ public class GateAdminResource {
                 .representation(cleared)
                 .success();
         return Response.ok(Map.of("cleared", cleared)).build();
-    }
-
-    private GateKeys.Keys keys(String address, String identifier, Integer ipv6Prefix) {
-        return GateSupport.keys(session, realm).forAttempt(realm.getId(), address, identifier, prefix(ipv6Prefix));
     }
 
     private static int prefix(Integer ipv6Prefix) {

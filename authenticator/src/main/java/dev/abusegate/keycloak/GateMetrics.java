@@ -24,11 +24,13 @@ final class GateMetrics {
                 .increment();
     }
 
-    static void storeFailure(String realm, Layer layer) {
+    static void storeFailure(String realm, Layer layer, String reason) {
         Counter.builder("abuse_gate_store_failures")
-                .description("Counter store calls that failed, by layer; each layer's failure mode decided the attempt")
+                .description("Counter store calls that failed (reason: unavailable, or full at the store's bound), by layer; "
+                        + "each layer's failure mode decided the attempt")
                 .tag("realm", realm)
                 .tag("layer", layer.label())
+                .tag("reason", reason)
                 .register(Metrics.globalRegistry)
                 .increment();
     }

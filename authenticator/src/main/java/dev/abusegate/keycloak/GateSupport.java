@@ -11,7 +11,9 @@ import dev.abusegate.engine.TimeSource;
 import dev.abusegate.keycloak.store.GateStoreProvider;
 import jakarta.ws.rs.core.MultivaluedMap;
 import jakarta.ws.rs.core.Response;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -25,6 +27,7 @@ import org.keycloak.events.EventBuilder;
 import org.keycloak.forms.login.LoginFormsProvider;
 import org.keycloak.models.KeycloakSession;
 import org.keycloak.models.RealmModel;
+import org.keycloak.models.UserModel;
 
 /**
  * Runs the gate for a login form: before the user lookup, with the submitted identifier and the client
@@ -39,12 +42,17 @@ final class GateSupport {
     static final String EVENT_STORE_DOWN = "counter_store_unavailable";
     static final String DETAIL_LAYER = "abuse_gate_layer";
     static final String DETAIL_OUTCOME = "abuse_gate_outcome";
+    static final String DETAIL_REASON = "abuse_gate_store_reason";
+    static final String REASON_DOWN = "unavailable";
+    static final String REASON_FULL = "full";
 
     private static final Logger LOG = Logger.getLogger(GateSupport.class);
     private static final RealmSecrets SECRETS = new RealmSecrets();
     private static final long WARN_EVERY_MILLIS = 60_000;
     private static final Map<String, AtomicLong> LAST_WARN = new ConcurrentHashMap<>();
     private static volatile AbuseGate gate;
+    /** The store {@link #gate} was built on: a new store object (a reload) gets a new gate. */
+    private static volatile CounterStore gateStore;
 
     /** Logs at WARN at most once a minute per {@code topic} (at most 10,000 topics are tracked at once). */
     static void warnEvery(String topic, String message) {
@@ -95,26 +103,22 @@ final class GateSupport {
         }
     }
 
-    /** The server's counter store, for the admin resource. */
-    static CounterStore store(KeycloakSession session) {
-        return gate(session).store();
-    }
-
-    /** Key derivation for a realm (its identifier secret primed), for the admin resource. */
-    static dev.abusegate.engine.GateKeys keys(KeycloakSession session, RealmModel realm) {
+    /** The gate with the realm's identifier secret primed, for the admin resource. */
+    static AbuseGate gate(KeycloakSession session, RealmModel realm) {
         SECRETS.prime(session, realm);
-        return gate(session).keys();
+        return gate(session);
     }
 
     private static AbuseGate gate(KeycloakSession session) {
         CounterStore store = session.getProvider(GateStoreProvider.class).store();
         AbuseGate g = gate;
-        if (g == null || g.store() != store) {
+        if (g == null || gateStore != store) {
             synchronized (GateSupport.class) {
                 g = gate;
-                if (g == null || g.store() != store) {
+                if (g == null || gateStore != store) {
                     g = new AbuseGate(store, TimeSource.SYSTEM, SECRETS);
                     gate = g;
+                    gateStore = store;
                 }
             }
         }
@@ -173,7 +177,7 @@ final class GateSupport {
                     ? DeviceCookies.deviceOf(ctx, g, SECRETS.deviceKey(session, realm), identifier) : null;
             // The solution is verified only if the answer depends on it (see AbuseGate#evaluate).
             d = g.evaluate(options, new Attempt(realm.getId(), address, identifier, false, device),
-                    submitted ? () -> CaptchaSupport.solved(session, realm, captcha, SECRETS, g.store(), token, address) : null);
+                    submitted ? () -> CaptchaSupport.solved(session, realm, captcha, SECRETS, g, token, address) : null);
         } catch (RuntimeException e) {
             // The realm's key material could not be had: no key can be derived, so every layer is
             // unavailable and follows its own failure mode, as for a store outage.
@@ -183,7 +187,7 @@ final class GateSupport {
             d = g.unavailable(options);
             device = null;
         }
-        storeTrouble(ctx, realm, d.unavailable());
+        storeTrouble(ctx, realm, d.unavailable(), d.storeFull());
         GateMetrics.decision(realm.getName(), d.outcome(), d.layer());
         if (!d.allowed()) {
             ctx.getEvent()
@@ -201,7 +205,7 @@ final class GateSupport {
     static void settle(AuthenticationFlowContext ctx, Check check, boolean passwordAccepted, String password) {
         Set<Layer> trouble;
         if (passwordAccepted) {
-            trouble = check.gate.passwordSucceeded(check.decision);
+            trouble = check.gate.passwordSucceeded(check.decision, otherNames(ctx));
             if (check.options.deviceCookieEnabled() && check.decision.identifierTag() != null) {
                 try {
                     DeviceCookies.issue(ctx, check.gate, SECRETS.deviceKey(ctx.getSession(), ctx.getRealm()), check.identifier,
@@ -212,20 +216,40 @@ final class GateSupport {
                 }
             }
         } else if (ctx.getStatus() == FlowStatus.FAILURE_CHALLENGE || ctx.getStatus() == FlowStatus.FAILED) {
-            trouble = check.gate.passwordFailed(check.decision, passwordTag(ctx, check, password));
+            trouble = check.gate.passwordFailed(check.decision, passwordTag(ctx, check, password), otherNames(ctx));
         } else {
             // Empty password, disabled user, Keycloak's own lock: no password was verified.
             trouble = check.gate.notVerified(check.decision);
         }
-        storeTrouble(ctx, ctx.getRealm(), trouble);
+        storeTrouble(ctx, ctx.getRealm(), trouble, false);
     }
 
     /** Direct grant: TRUE accepted, FALSE a failed verification, null when no password was verified. */
     static void settleDirect(AuthenticationFlowContext ctx, Check check, Boolean accepted, String password) {
         Set<Layer> trouble = accepted == null ? check.gate.notVerified(check.decision)
-                : accepted ? check.gate.passwordSucceeded(check.decision)
-                : check.gate.passwordFailed(check.decision, passwordTag(ctx, check, password));
-        storeTrouble(ctx, ctx.getRealm(), trouble);
+                : accepted ? check.gate.passwordSucceeded(check.decision, otherNames(ctx))
+                : check.gate.passwordFailed(check.decision, passwordTag(ctx, check, password), otherNames(ctx));
+        storeTrouble(ctx, ctx.getRealm(), trouble, false);
+    }
+
+    /**
+     * The login names of the account the password was checked for (its username, and its e-mail when the realm
+     * lets users log in with it), so that layer 3 keeps one budget per account whatever name was typed. None
+     * when no account was found: an unknown username keeps its own counter, and looks the same from outside.
+     */
+    static List<String> otherNames(AuthenticationFlowContext ctx) {
+        UserModel user = ctx.getUser();
+        if (user == null) {
+            return List.of();
+        }
+        List<String> names = new ArrayList<>(2);
+        if (user.getUsername() != null) {
+            names.add(user.getUsername());
+        }
+        if (ctx.getRealm().isLoginWithEmailAllowed() && user.getEmail() != null) {
+            names.add(user.getEmail());
+        }
+        return names;
     }
 
     /** The keyed tag of a wrong password when repeats are to be recognised, else 0. */
@@ -243,7 +267,7 @@ final class GateSupport {
 
     /** No verification happened because the password check threw: give the reservation back. */
     static void abandon(AuthenticationFlowContext ctx, Check check) {
-        storeTrouble(ctx, ctx.getRealm(), check.gate.notVerified(check.decision));
+        storeTrouble(ctx, ctx.getRealm(), check.gate.notVerified(check.decision), false);
     }
 
     private static void answerPage(AuthenticationFlowContext ctx, Check check, String identifier, boolean passwordOnly,
@@ -277,18 +301,25 @@ final class GateSupport {
         return s.length() > 255 ? s.substring(0, 255) : s;
     }
 
-    private static void storeTrouble(AuthenticationFlowContext ctx, RealmModel realm, Set<Layer> layers) {
+    /**
+     * Records layers whose store failed: a metric and an event each time, a WARN at most once a minute per
+     * realm and layer. {@code full}: the store was at its bound (see the store's max-entries options).
+     */
+    private static void storeTrouble(AuthenticationFlowContext ctx, RealmModel realm, Set<Layer> layers, boolean full) {
         if (layers.isEmpty()) {
             return;
         }
+        String reason = full ? REASON_FULL : REASON_DOWN;
         for (Layer layer : layers) {
-            GateMetrics.storeFailure(realm.getName(), layer);
-            warnEvery("store:" + layer.label(), "Abuse gate: counter store unavailable for layer " + layer.label()
-                    + " in realm '" + realm.getName() + "'; its failure mode decided "
-                    + "(further warnings for this layer suppressed for 60 s)");
+            GateMetrics.storeFailure(realm.getName(), layer, reason);
+            warnEvery("store:" + realm.getId() + ':' + layer.label(), "Abuse gate: counter store "
+                    + (full ? "at its bound (max-entries / max-protected-entries)" : "unavailable") + " for layer "
+                    + layer.label() + " in realm '" + realm.getName() + "'; its failure mode decided "
+                    + "(further warnings for this realm and layer suppressed for 60 s)");
         }
         EventBuilder event = ctx.getEvent().clone();
         event.detail(DETAIL_LAYER, layers.stream().map(Layer::label).collect(Collectors.joining(",")))
+                .detail(DETAIL_REASON, reason)
                 .error(EVENT_STORE_DOWN);
     }
 }

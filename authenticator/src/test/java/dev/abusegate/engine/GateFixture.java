@@ -13,7 +13,14 @@ final class GateFixture {
     final AbuseGate gate;
 
     GateFixture() {
-        this(new InMemoryCounterStore());
+        this.store = new ReferenceCounterStore(clock);
+        this.gate = new AbuseGate(store, clock, SECRETS);
+    }
+
+    /** A gate on the given store, which should read {@link #clock} if it keeps time. */
+    GateFixture(java.util.function.Function<TimeSource, CounterStore> store) {
+        this.store = store.apply(clock);
+        this.gate = new AbuseGate(this.store, clock, SECRETS);
     }
 
     GateFixture(CounterStore store) {
@@ -53,28 +60,34 @@ final class GateFixture {
         return d;
     }
 
+    static final GateKeys KEYS = new GateKeys(SECRETS);
+
     GateKeys.Keys keys(GateOptions options, String address, String identifier) {
-        return gate.keys().forAttempt(attempt(address, identifier), options.ipv6PrefixLength());
+        return KEYS.forAttempt(attempt(address, identifier), options.ipv6PrefixLength());
+    }
+
+    private SubjectState state(GateOptions o, String address, String identifier) {
+        return gate.state(REALM, address, identifier, o.ipv6PrefixLength());
     }
 
     long perIpCount(GateOptions o, String address) {
-        return store.count(keys(o, address, "x").perIp(), clock.millis());
+        return state(o, address, null).address().attempts();
     }
 
     long pairCount(GateOptions o, String address, String identifier) {
-        return store.count(keys(o, address, identifier).perIpAccount(), clock.millis());
+        return state(o, address, identifier).pair().attempts();
     }
 
+    /** Layer 3's units: confirmed failures plus reservations of attempts still being checked. */
     long failures(GateOptions o, String identifier) {
-        return store.count(keys(o, "192.0.2.1", identifier).failures(), clock.millis());
+        return state(o, null, identifier).identifier().units();
     }
 
     long lockRemaining(GateOptions o, String identifier) {
-        return store.lockRemainingMillis(keys(o, "192.0.2.1", identifier).lock(), clock.millis());
+        return state(o, null, identifier).identifier().lockRemainingMillis();
     }
 
     int distinctIdentifiers(GateOptions o, String address) {
-        GateKeys.Keys k = keys(o, address, "x");
-        return store.distinct(k.identifiers(), k.member(), clock.millis()).size();
+        return state(o, address, null).address().distinctIdentifiers();
     }
 }

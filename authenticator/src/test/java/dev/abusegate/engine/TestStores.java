@@ -1,6 +1,7 @@
 package dev.abusegate.engine;
 
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 
@@ -10,14 +11,19 @@ final class TestStores {
     private TestStores() {
     }
 
-    /** A store that throws on every call whose key matches; other keys go to a working in-memory store. */
+    /** A store that fails on every call whose key matches; other keys go to a working reference store. */
     static final class DeadStore implements CounterStore {
-        private final CounterStore delegate = new InMemoryCounterStore();
+        private final CounterStore delegate;
         private final Predicate<CounterKey> dead;
         final AtomicInteger failures = new AtomicInteger();
 
         DeadStore(Predicate<CounterKey> dead) {
+            this(dead, new ReferenceCounterStore(TimeSource.SYSTEM));
+        }
+
+        DeadStore(Predicate<CounterKey> dead, CounterStore delegate) {
             this.dead = dead;
+            this.delegate = delegate;
         }
 
         static DeadStore everywhere() {
@@ -28,138 +34,85 @@ final class TestStores {
             return new DeadStore(keys::contains);
         }
 
-        private void check(CounterKey key) {
+        private boolean down(CounterKey key) {
             if (dead.test(key)) {
                 failures.incrementAndGet();
+                return true;
+            }
+            return false;
+        }
+
+        @Override
+        public CompletableFuture<long[]> apply(CounterKey key, Change change, long ttlMillis) {
+            return down(key) ? CompletableFuture.failedFuture(new CounterStoreException("store is down (test)"))
+                    : delegate.apply(key, change, ttlMillis);
+        }
+
+        @Override
+        public long[] read(CounterKey key) {
+            if (down(key)) {
                 throw new CounterStoreException("store is down (test)");
             }
+            return delegate.read(key);
         }
 
         @Override
-        public long count(CounterKey key, long nowMillis) {
-            check(key);
-            return delegate.count(key, nowMillis);
-        }
-
-        @Override
-        public long increment(CounterKey key, long windowMillis, long nowMillis) {
-            check(key);
-            return delegate.increment(key, windowMillis, nowMillis);
-        }
-
-        @Override
-        public void decrement(CounterKey key, long windowMillis, long nowMillis) {
-            check(key);
-            delegate.decrement(key, windowMillis, nowMillis);
-        }
-
-        @Override
-        public long confirm(CounterKey key, long windowMillis, long nowMillis) {
-            check(key);
-            return delegate.confirm(key, windowMillis, nowMillis);
-        }
-
-        @Override
-        public void release(CounterKey key, long unconfirmed, long windowMillis, long nowMillis) {
-            check(key);
-            delegate.release(key, unconfirmed, windowMillis, nowMillis);
-        }
-
-        @Override
-        public DistinctView distinct(CounterKey key, long member, long nowMillis) {
-            check(key);
-            return delegate.distinct(key, member, nowMillis);
-        }
-
-        @Override
-        public DistinctView addDistinct(CounterKey key, long member, int cap, long windowMillis, long nowMillis) {
-            check(key);
-            return delegate.addDistinct(key, member, cap, windowMillis, nowMillis);
-        }
-
-        @Override
-        public void lock(CounterKey key, long durationMillis, long nowMillis) {
-            check(key);
-            delegate.lock(key, durationMillis, nowMillis);
-        }
-
-        @Override
-        public long lockRemainingMillis(CounterKey key, long nowMillis) {
-            check(key);
-            return delegate.lockRemainingMillis(key, nowMillis);
-        }
-
-        @Override
-        public void clear(CounterKey key) {
-            check(key);
-            delegate.clear(key);
+        public void remove(CounterKey key) {
+            if (down(key)) {
+                throw new CounterStoreException("store is down (test)");
+            }
+            delegate.remove(key);
         }
     }
 
-    /** Counts every call that could change state, then passes it on. */
+    /** Counts every change whose value differs from what was stored, then passes it on. */
     static final class WriteCountingStore implements CounterStore {
         private final CounterStore delegate;
         final AtomicInteger writes = new AtomicInteger();
+        /** Every call, changing or not: round trips in a cluster. */
+        final AtomicInteger calls = new AtomicInteger();
 
         WriteCountingStore(CounterStore delegate) {
             this.delegate = delegate;
         }
 
         @Override
-        public long count(CounterKey key, long nowMillis) {
-            return delegate.count(key, nowMillis);
+        public CompletableFuture<long[]> apply(CounterKey key, Change change, long ttlMillis) {
+            calls.incrementAndGet();
+            long[] before = delegate.read(key);
+            return delegate.apply(key, change, ttlMillis).thenApply(after -> {
+                if (!sameState(before, after)) {
+                    writes.incrementAndGet();
+                }
+                return after;
+            });
+        }
+
+        /** Equal apart from slot 0, the answer of the last change. */
+        private static boolean sameState(long[] a, long[] b) {
+            if (a == null || b == null) {
+                return a == b;
+            }
+            if (a.length != b.length) {
+                return false;
+            }
+            for (int i = 1; i < a.length; i++) {
+                if (a[i] != b[i]) {
+                    return false;
+                }
+            }
+            return true;
         }
 
         @Override
-        public long increment(CounterKey key, long windowMillis, long nowMillis) {
+        public long[] read(CounterKey key) {
+            return delegate.read(key);
+        }
+
+        @Override
+        public void remove(CounterKey key) {
             writes.incrementAndGet();
-            return delegate.increment(key, windowMillis, nowMillis);
-        }
-
-        @Override
-        public void decrement(CounterKey key, long windowMillis, long nowMillis) {
-            writes.incrementAndGet();
-            delegate.decrement(key, windowMillis, nowMillis);
-        }
-
-        @Override
-        public long confirm(CounterKey key, long windowMillis, long nowMillis) {
-            writes.incrementAndGet();
-            return delegate.confirm(key, windowMillis, nowMillis);
-        }
-
-        @Override
-        public void release(CounterKey key, long unconfirmed, long windowMillis, long nowMillis) {
-            writes.incrementAndGet();
-            delegate.release(key, unconfirmed, windowMillis, nowMillis);
-        }
-
-        @Override
-        public DistinctView distinct(CounterKey key, long member, long nowMillis) {
-            return delegate.distinct(key, member, nowMillis);
-        }
-
-        @Override
-        public DistinctView addDistinct(CounterKey key, long member, int cap, long windowMillis, long nowMillis) {
-            writes.incrementAndGet();
-            return delegate.addDistinct(key, member, cap, windowMillis, nowMillis);
-        }
-
-        @Override
-        public void lock(CounterKey key, long durationMillis, long nowMillis) {
-            writes.incrementAndGet();
-            delegate.lock(key, durationMillis, nowMillis);
-        }
-
-        @Override
-        public long lockRemainingMillis(CounterKey key, long nowMillis) {
-            return delegate.lockRemainingMillis(key, nowMillis);
-        }
-
-        @Override
-        public void clear(CounterKey key) {
-            writes.incrementAndGet();
-            delegate.clear(key);
+            delegate.remove(key);
         }
     }
 }

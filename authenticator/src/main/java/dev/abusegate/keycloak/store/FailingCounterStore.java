@@ -3,6 +3,7 @@ package dev.abusegate.keycloak.store;
 import dev.abusegate.engine.CounterKey;
 import dev.abusegate.engine.CounterStore;
 import dev.abusegate.engine.CounterStoreException;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * A store that is always down. Selected only by the test option
@@ -16,52 +17,17 @@ final class FailingCounterStore implements CounterStore {
     }
 
     @Override
-    public long count(CounterKey key, long nowMillis) {
+    public CompletableFuture<long[]> apply(CounterKey key, Change change, long ttlMillis) {
+        return CompletableFuture.failedFuture(down());
+    }
+
+    @Override
+    public long[] read(CounterKey key) {
         throw down();
     }
 
     @Override
-    public long increment(CounterKey key, long windowMillis, long nowMillis) {
-        throw down();
-    }
-
-    @Override
-    public void decrement(CounterKey key, long windowMillis, long nowMillis) {
-        throw down();
-    }
-
-    @Override
-    public long confirm(CounterKey key, long windowMillis, long nowMillis) {
-        throw down();
-    }
-
-    @Override
-    public void release(CounterKey key, long unconfirmed, long windowMillis, long nowMillis) {
-        throw down();
-    }
-
-    @Override
-    public DistinctView distinct(CounterKey key, long member, long nowMillis) {
-        throw down();
-    }
-
-    @Override
-    public DistinctView addDistinct(CounterKey key, long member, int cap, long windowMillis, long nowMillis) {
-        throw down();
-    }
-
-    @Override
-    public void lock(CounterKey key, long durationMillis, long nowMillis) {
-        throw down();
-    }
-
-    @Override
-    public long lockRemainingMillis(CounterKey key, long nowMillis) {
-        throw down();
-    }
-
-    @Override
-    public void clear(CounterKey key) {
+    public void remove(CounterKey key) {
         throw down();
     }
 }

@@ -16,22 +16,25 @@ import org.keycloak.provider.ProviderConfigProperty;
 import org.keycloak.provider.ProviderConfigurationBuilder;
 
 /**
- * Keeps the counters in a cache of our own, {@value #CACHE_NAME}, on Keycloak's embedded Infinispan:
- * LOCAL when Keycloak runs alone (start-dev), distributed with two owners when it runs clustered, and
- * bounded by {@code max-entries} so that a spray of distinct addresses cannot exhaust the heap (the
- * rarely used entries go first: Infinispan's bound is Caffeine's W-TinyLFU, so one-off entries of a spray
- * make room for each other while the counters of a client that keeps trying are kept).
+ * Keeps the gate's entries in two caches of our own on Keycloak's embedded Infinispan, LOCAL when Keycloak
+ * runs alone (start-dev) and distributed with two owners when it runs clustered: {@value #CACHE_NAME} for
+ * addresses and pairs, bounded by {@code max-entries}, and {@value #PROTECTED_CACHE_NAME} for failures, locks,
+ * device budgets and used captchas, bounded by {@code max-protected-entries}. At a bound a cache takes no new
+ * entries and drops none (see {@link InfinispanCounterStore}).
  */
 public class InfinispanGateStoreProviderFactory implements GateStoreProviderFactory {
 
     public static final String ID = "infinispan";
     public static final String CACHE_NAME = "abuse-gate-counters";
+    public static final String PROTECTED_CACHE_NAME = "abuse-gate-protected";
     public static final long DEFAULT_MAX_ENTRIES = 100_000;
+    public static final long DEFAULT_MAX_PROTECTED_ENTRIES = 100_000;
 
     private static final Logger LOG = Logger.getLogger(InfinispanGateStoreProviderFactory.class);
     private static final String ISPN_PROVIDER = "org.keycloak.connections.infinispan.InfinispanConnectionProvider";
 
     private long maxEntries = DEFAULT_MAX_ENTRIES;
+    private long maxProtectedEntries = DEFAULT_MAX_PROTECTED_ENTRIES;
     private boolean faultInjection;
     private volatile CounterStore store;
 
@@ -47,6 +50,12 @@ public class InfinispanGateStoreProviderFactory implements GateStoreProviderFact
             throw new IllegalArgumentException("--spi-abuse-gate-store--infinispan--max-entries must be a positive number, was " + max);
         }
         maxEntries = max;
+        Long maxProtected = config.getLong("max-protected-entries", config.getLong("maxProtectedEntries", DEFAULT_MAX_PROTECTED_ENTRIES));
+        if (maxProtected == null || maxProtected < 1) {
+            throw new IllegalArgumentException("--spi-abuse-gate-store--infinispan--max-protected-entries must be a positive number, was "
+                    + maxProtected);
+        }
+        maxProtectedEntries = maxProtected;
         faultInjection = Boolean.TRUE.equals(config.getBoolean("fault-injection", config.getBoolean("faultInjection", false)));
         if (faultInjection) {
             LOG.warn("Abuse gate: fault injection is ON; the counter store fails on every call. Use this in tests only.");
@@ -79,7 +88,9 @@ public class InfinispanGateStoreProviderFactory implements GateStoreProviderFact
                         s = new FailingCounterStore();
                     } else {
                         try {
-                            s = new InfinispanCounterStore(cache(session));
+                            EmbeddedCacheManager manager = cacheManager(session);
+                            s = new InfinispanCounterStore(cache(manager, CACHE_NAME, maxEntries), maxEntries,
+                                    cache(manager, PROTECTED_CACHE_NAME, maxProtectedEntries), maxProtectedEntries);
                         } catch (RuntimeException e) {
                             // Never a 500 per login: without a cache every layer follows its failure mode.
                             LOG.errorf(e, "Abuse gate: cannot create the counter cache '%s'; every layer follows its failure mode",
@@ -94,15 +105,14 @@ public class InfinispanGateStoreProviderFactory implements GateStoreProviderFact
         return s;
     }
 
-    private Cache<String, Object> cache(KeycloakSession session) {
-        EmbeddedCacheManager manager = cacheManager(session);
-        if (!manager.cacheExists(CACHE_NAME) && manager.getCacheConfiguration(CACHE_NAME) == null) {
+    private static Cache<String, long[]> cache(EmbeddedCacheManager manager, String name, long max) {
+        if (!manager.cacheExists(name) && manager.getCacheConfiguration(name) == null) {
             boolean clustered = manager.getCacheManagerConfiguration().isClustered();
-            manager.defineConfiguration(CACHE_NAME, CounterCacheConfiguration.build(clustered, maxEntries));
-            LOG.infof("Abuse gate: counters in cache '%s' (%s, at most %d entries)", CACHE_NAME,
-                    clustered ? "distributed, 2 owners" : "local", maxEntries);
+            manager.defineConfiguration(name, CounterCacheConfiguration.build(clustered));
+            LOG.infof("Abuse gate: cache '%s' (%s, at most %d entries per node)", name,
+                    clustered ? "distributed, 2 owners" : "local", max);
         }
-        return manager.getCache(CACHE_NAME);
+        return manager.getCache(name);
     }
 
     /**
@@ -130,9 +140,14 @@ public class InfinispanGateStoreProviderFactory implements GateStoreProviderFact
     public List<ProviderConfigProperty> getConfigMetadata() {
         return ProviderConfigurationBuilder.create()
                 .property().name("max-entries").type(ProviderConfigProperty.INTEGER_TYPE)
-                .helpText("Most counter entries kept per node; rarely used entries go first. Bounds the heap under a spray "
-                        + "of distinct addresses.")
+                .helpText("Most address and pair entries (layers 1, 2 and 4) kept per node. At the bound no new ones are "
+                        + "created (those layers follow their failure mode for new subjects) and none is dropped.")
                 .defaultValue(DEFAULT_MAX_ENTRIES).add()
+                .property().name("max-protected-entries").type(ProviderConfigProperty.INTEGER_TYPE)
+                .helpText("Most account-lockout, device and used-captcha entries kept per node. They grow only with "
+                        + "password checks and solved captchas; at the bound layer 3 follows its failure mode for new "
+                        + "identifiers, and no lock is ever dropped.")
+                .defaultValue(DEFAULT_MAX_PROTECTED_ENTRIES).add()
                 .property().name("fault-injection").type(ProviderConfigProperty.BOOLEAN_TYPE)
                 .helpText("Tests only: make every counter store call fail, to exercise the layers' failure modes.")
                 .defaultValue(false).add()

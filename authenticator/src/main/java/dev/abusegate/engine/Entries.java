@@ -1,0 +1,463 @@
+package dev.abusegate.engine;
+
+import java.util.Arrays;
+
+/**
+ * What is stored per subject, and every change to it, as pure functions of the stored value. A store applies
+ * one change atomically per key ({@link CounterStore#apply}); in a cluster the function runs where the entry
+ * lives, so one change is one round trip, and the function's captured arguments ({@code int}, {@code long[]},
+ * {@code boolean}) and the value ({@code long[]}) need no schema.
+ *
+ * <p>Every value is a {@code long[]} whose slot 0 holds the answer of the change that wrote it, so the caller
+ * reads its own answer from the value the store hands back. All times are milliseconds on the gate's clock,
+ * passed in as {@code now}; nothing here reads a clock, so applying a change twice to equal copies gives equal
+ * copies.
+ *
+ * <p>Layouts:
+ * <ul>
+ *   <li>{@link CounterKey.Kind#ADDRESS}: {@code [answer, attempts, attemptsExpiry, idsExpiry, id...]}: layer 1's
+ *       counter and layer 4's distinct identifiers (64-bit tags) of one address.</li>
+ *   <li>{@link CounterKey.Kind#PAIR}: {@code [answer, attempts, expiry]}: layer 2.</li>
+ *   <li>{@link CounterKey.Kind#ACCOUNT} and {@link CounterKey.Kind#DEVICE}: {@code [answer, units, confirmed,
+ *       failuresExpiry, lockedUntil, lockRun, lockRunExpiry, typosExpiry, typo...]}: layer 3. {@code units} are
+ *       reservations (attempts let through, password not yet checked) plus confirmed failures.</li>
+ *   <li>{@link CounterKey.Kind#USED}: {@code [answer, expiry]}: a captcha solution already accepted.</li>
+ * </ul>
+ */
+public final class Entries {
+
+    private Entries() {
+    }
+
+    // ---- answers of the admission changes (2 bits per layer) ----
+
+    /** The layer is off for this change. */
+    public static final int NONE = 0;
+    /** Counted and under the threshold. */
+    public static final int ALLOW = 1;
+    /** In the captcha band without a solved captcha: nothing was counted. */
+    public static final int BAND = 2;
+    /** At the threshold (or locked): counted for layers 1, 2 and 4, never for layer 3. */
+    public static final int BLOCK = 3;
+
+    /** Address answer: layer 4's identifier was added by this change (a compensation removes it again). */
+    public static final int ADDED = 1 << 4;
+
+    // ---- answers of the settlement changes ----
+
+    /** A failure was recorded and the identifier is not locked. */
+    public static final int FAILED = 1;
+    /** A failure was recorded and it locked the identifier. */
+    public static final int LOCKED = 2;
+    /** A wrong password seen recently for this identifier: not counted again. */
+    public static final int REPEATED = 3;
+
+    // ---- changes ----
+
+    /** Address admission: args {@code now, solved, t1, band1, win1, t4, band4, win4, member} (t = 0: layer off). */
+    public static final int ADMIT_ADDRESS = 1;
+    /** Undo an address admission: args {@code now, undoAttempt, removeMember, member}. */
+    public static final int UNDO_ADDRESS = 2;
+    /** Pair admission: args {@code now, solved, threshold, band, window}. */
+    public static final int ADMIT_COUNTER = 3;
+    /** Undo a pair admission: args {@code now}. */
+    public static final int UNDO_COUNTER = 4;
+    /** Layer 3 reservation: args {@code now, solved, threshold, band, window}. */
+    public static final int RESERVE = 5;
+    /** Layer 3 reservation given back (no password checked): args {@code now}. */
+    public static final int GIVE_BACK = 6;
+    /**
+     * A wrong password: args {@code now, threshold, window, lockBaseMillis, progressiveFactorBits, lockMaxMillis,
+     * typoTag, rememberTypos, reserved}. {@code reserved = 1} confirms this attempt's own reservation;
+     * {@code 0} records the failure on another login name of the same account.
+     */
+    public static final int FAIL = 7;
+    /** A right password: args {@code now, reserved, clearRun}. Confirmed failures go, with the reservation. */
+    public static final int SUCCEED = 8;
+    /** Lock until a time (another login name of the account was locked): args {@code now, until}. */
+    public static final int LOCK = 9;
+    /** First use of a captcha solution: args {@code now, expiry}. Answer 1 on first use, 0 on a replay. */
+    public static final int MARK_USED = 10;
+
+    static final int A_COUNT = 1;
+    static final int A_COUNT_EXP = 2;
+    static final int A_IDS_EXP = 3;
+    static final int A_IDS = 4;
+
+    static final int C_COUNT = 1;
+    static final int C_EXP = 2;
+
+    static final int L_UNITS = 1;
+    static final int L_CONFIRMED = 2;
+    static final int L_EXP = 3;
+    static final int L_LOCKED_UNTIL = 4;
+    static final int L_RUN = 5;
+    static final int L_RUN_EXP = 6;
+    static final int L_TYPOS_EXP = 7;
+    static final int L_TYPOS = 8;
+
+    /**
+     * Applies one change. Never modifies {@code old}. Returns the new value, or null for "no entry": the
+     * change emptied it, or there was none and the change creates nothing, or {@code create} is false (the
+     * store is at its bound) and there was none.
+     */
+    public static long[] apply(int change, long[] args, boolean create, long[] old) {
+        switch (change) {
+            case ADMIT_ADDRESS:
+                return admitAddress(args, create, old);
+            case UNDO_ADDRESS:
+                return undoAddress(args, old);
+            case ADMIT_COUNTER:
+                return admitCounter(args, create, old);
+            case UNDO_COUNTER:
+                return undoCounter(args, old);
+            case RESERVE:
+                return reserve(args, create, old);
+            case GIVE_BACK:
+                return giveBack(args, old);
+            case FAIL:
+                return fail(args, create, old);
+            case SUCCEED:
+                return succeed(args, old);
+            case LOCK:
+                return lock(args, create, old);
+            case MARK_USED:
+                return markUsed(args, create, old);
+            default:
+                throw new IllegalArgumentException("unknown change " + change);
+        }
+    }
+
+    /** The answer a change left in the value: 0 when there is no value. */
+    public static int answer(long[] value) {
+        return value == null ? 0 : (int) value[0];
+    }
+
+    /** Layer 1's part of an address answer. */
+    public static int perIp(int answer) {
+        return answer & 3;
+    }
+
+    /** Layer 4's part of an address answer. */
+    public static int identifiers(int answer) {
+        return answer >>> 2 & 3;
+    }
+
+    // ---- address ----
+
+    private static long[] admitAddress(long[] a, boolean create, long[] old) {
+        long now = a[0];
+        boolean solved = a[1] != 0;
+        long t1 = a[2], band1 = a[3], win1 = a[4], t4 = a[5], band4 = a[6], win4 = a[7], member = a[8];
+        if (old == null && !create) {
+            return null;
+        }
+        long count = old != null && old[A_COUNT_EXP] > now ? old[A_COUNT] : 0;
+        long[] ids = old != null && old[A_IDS_EXP] > now ? Arrays.copyOfRange(old, A_IDS, old.length) : new long[0];
+        boolean seen = indexOf(ids, 0, member) >= 0;
+        long next4 = seen ? ids.length : ids.length + 1L;
+
+        int r1 = t1 == 0 ? NONE : count >= t1 ? BLOCK : !solved && count >= band1 ? BAND : ALLOW;
+        int r4 = t4 == 0 ? NONE : next4 > t4 ? BLOCK : !solved && ids.length >= band4 ? BAND : ALLOW;
+        boolean counts = r1 == BLOCK || r4 == BLOCK || r1 != BAND && r4 != BAND;
+        if (!counts) {
+            if (old == null) {
+                return null;
+            }
+            long[] same = old.clone();
+            same[0] = r1 | r4 << 2;
+            return same;
+        }
+        boolean add = t4 != 0 && !seen && ids.length < t4 + 1;
+        long[] next = new long[A_IDS + (t4 == 0 ? ids.length : ids.length + (add ? 1 : 0))];
+        next[0] = r1 | r4 << 2 | (add ? ADDED : 0);
+        next[A_COUNT] = t1 == 0 ? count : count + 1;
+        next[A_COUNT_EXP] = t1 == 0 ? (old == null ? 0 : old[A_COUNT_EXP]) : now + win1;
+        next[A_IDS_EXP] = t4 == 0 ? (old == null ? 0 : old[A_IDS_EXP]) : now + win4;
+        System.arraycopy(ids, 0, next, A_IDS, ids.length);
+        if (add) {
+            next[next.length - 1] = member;
+        }
+        return next;
+    }
+
+    private static long[] undoAddress(long[] a, long[] old) {
+        if (old == null) {
+            return null;
+        }
+        long now = a[0];
+        long[] next = old.clone();
+        next[0] = 0;
+        if (a[1] != 0 && next[A_COUNT] > 0) {
+            next[A_COUNT]--;
+        }
+        if (a[2] != 0) {
+            int at = indexOf(next, A_IDS, a[3]);
+            if (at >= 0) {
+                long[] shorter = new long[next.length - 1];
+                System.arraycopy(next, 0, shorter, 0, at);
+                System.arraycopy(next, at + 1, shorter, at, next.length - at - 1);
+                next = shorter;
+            }
+        }
+        boolean noCount = next[A_COUNT] == 0 || next[A_COUNT_EXP] <= now;
+        boolean noIds = next.length == A_IDS || next[A_IDS_EXP] <= now;
+        return noCount && noIds ? null : next;
+    }
+
+    // ---- plain counter (layer 2) ----
+
+    private static long[] admitCounter(long[] a, boolean create, long[] old) {
+        long now = a[0];
+        boolean solved = a[1] != 0;
+        long t = a[2], band = a[3], win = a[4];
+        if (old == null && !create) {
+            return null;
+        }
+        long count = old != null && old[C_EXP] > now ? old[C_COUNT] : 0;
+        int r = count >= t ? BLOCK : !solved && count >= band ? BAND : ALLOW;
+        if (r == BAND) {
+            if (old == null) {
+                return null;
+            }
+            long[] same = old.clone();
+            same[0] = r;
+            return same;
+        }
+        return new long[] {r, count + 1, now + win};
+    }
+
+    private static long[] undoCounter(long[] a, long[] old) {
+        if (old == null || old[C_EXP] <= a[0] || old[C_COUNT] <= 1) {
+            return null;
+        }
+        return new long[] {0, old[C_COUNT] - 1, old[C_EXP]};
+    }
+
+    // ---- lockout (layer 3) ----
+
+    /** A lockout value as of {@code now}: expired parts cleared; a fresh array the caller may change. */
+    private static long[] lockout(long[] old, long now) {
+        if (old == null) {
+            return new long[L_TYPOS];
+        }
+        long[] v = old.clone();
+        if (v[L_EXP] <= now) {
+            v[L_UNITS] = 0;
+            v[L_CONFIRMED] = 0;
+        }
+        if (v[L_LOCKED_UNTIL] <= now) {
+            v[L_LOCKED_UNTIL] = 0;
+        }
+        if (v[L_RUN_EXP] <= now) {
+            v[L_RUN] = 0;
+        }
+        if (v.length > L_TYPOS && v[L_TYPOS_EXP] <= now) {
+            v = Arrays.copyOf(v, L_TYPOS);
+        }
+        v[0] = 0;
+        return v;
+    }
+
+    private static boolean empty(long[] v) {
+        return v[L_UNITS] <= 0 && v[L_LOCKED_UNTIL] == 0 && v[L_RUN] == 0 && v.length == L_TYPOS;
+    }
+
+    private static long[] reserve(long[] a, boolean create, long[] old) {
+        long now = a[0];
+        boolean solved = a[1] != 0;
+        long t = a[2], band = a[3], win = a[4];
+        if (old == null && !create) {
+            return null;
+        }
+        long[] v = lockout(old, now);
+        int r = v[L_LOCKED_UNTIL] > now || v[L_UNITS] >= t ? BLOCK : !solved && v[L_UNITS] >= band ? BAND : ALLOW;
+        if (r == ALLOW) {
+            v[L_UNITS]++;
+            v[L_EXP] = now + win;
+        } else if (old == null) {
+            return null;
+        }
+        v[0] = r;
+        return v;
+    }
+
+    private static long[] giveBack(long[] a, long[] old) {
+        if (old == null) {
+            return null;
+        }
+        long[] v = lockout(old, a[0]);
+        if (v[L_UNITS] > 0) {
+            v[L_UNITS]--;
+            v[L_CONFIRMED] = Math.min(v[L_CONFIRMED], v[L_UNITS]);
+        }
+        return empty(v) ? null : v;
+    }
+
+    private static long[] fail(long[] a, boolean create, long[] old) {
+        long now = a[0];
+        long t = a[1], win = a[2], lockBase = a[3];
+        double factor = Double.longBitsToDouble(a[4]);
+        long lockMax = a[5], typo = a[6];
+        boolean rememberTypos = a[7] != 0, reserved = a[8] != 0;
+        if (old == null && (reserved || !create)) {
+            // the reservation is gone (expired, or cleared by an operator): nothing left to confirm
+            return null;
+        }
+        long[] v = lockout(old, now);
+        if (rememberTypos && typo != 0) {
+            if (indexOf(v, L_TYPOS, typo) >= 0) {
+                if (reserved && v[L_UNITS] > v[L_CONFIRMED]) {
+                    v[L_UNITS]--;
+                }
+                v[0] = REPEATED;
+                return empty(v) ? null : v;
+            }
+            int kept = Math.min(v.length - L_TYPOS, GateOptions.REMEMBERED_WRONG_PASSWORDS - 1);
+            long[] w = new long[L_TYPOS + kept + 1];
+            System.arraycopy(v, 0, w, 0, L_TYPOS);
+            System.arraycopy(v, v.length - kept, w, L_TYPOS, kept);
+            w[w.length - 1] = typo;
+            w[L_TYPOS_EXP] = now + win;
+            v = w;
+        }
+        if (reserved) {
+            if (v[L_UNITS] <= v[L_CONFIRMED]) {
+                v[L_UNITS] = v[L_CONFIRMED] + 1; // the reservation expired meanwhile: the failure still counts
+            }
+        } else {
+            v[L_UNITS]++;
+        }
+        v[L_CONFIRMED]++;
+        v[L_EXP] = now + win;
+        v[0] = FAILED;
+        if (v[L_CONFIRMED] >= t) {
+            long duration = lockBase;
+            if (factor > 1.0) {
+                v[L_RUN]++;
+                v[L_RUN_EXP] = now + lockMax + win;
+                duration = progressiveMillis(lockBase, factor, lockMax, v[L_RUN]);
+            }
+            v[L_LOCKED_UNTIL] = Math.max(v[L_LOCKED_UNTIL], now + duration);
+            // the confirmed failures go; reservations of attempts still being checked stay theirs
+            v[L_UNITS] -= v[L_CONFIRMED];
+            v[L_CONFIRMED] = 0;
+            v[0] = LOCKED;
+        }
+        return v;
+    }
+
+    /** How long the n-th lock in a row lasts (1-based): {@code base * factor^(n-1)}, at most {@code max} (or base). */
+    static long progressiveMillis(long base, double factor, long max, long n) {
+        double d = base * Math.pow(factor, Math.max(0, n - 1));
+        return (long) Math.min(d, Math.max(base, max));
+    }
+
+    private static long[] succeed(long[] a, long[] old) {
+        if (old == null) {
+            return null;
+        }
+        long[] v = lockout(old, a[0]);
+        v[L_UNITS] = Math.max(0, v[L_UNITS] - v[L_CONFIRMED] - (a[1] != 0 ? 1 : 0));
+        v[L_CONFIRMED] = 0;
+        if (a[2] != 0) {
+            v[L_RUN] = 0;
+            v[L_RUN_EXP] = 0;
+        }
+        return empty(v) ? null : v;
+    }
+
+    private static long[] lock(long[] a, boolean create, long[] old) {
+        if (old == null && !create) {
+            return null;
+        }
+        long[] v = lockout(old, a[0]);
+        v[L_LOCKED_UNTIL] = Math.max(v[L_LOCKED_UNTIL], a[1]);
+        v[L_UNITS] -= v[L_CONFIRMED];
+        v[L_CONFIRMED] = 0;
+        v[0] = LOCKED;
+        return empty(v) ? null : v;
+    }
+
+    // ---- captcha replay ----
+
+    private static long[] markUsed(long[] a, boolean create, long[] old) {
+        if (old != null && old[1] > a[0]) {
+            return new long[] {0, old[1]};
+        }
+        return create ? new long[] {1, a[1]} : null;
+    }
+
+    // ---- reading ----
+
+    /** Layer 1's attempts in an address value as of {@code now}. */
+    public static long attempts(long[] address, long now) {
+        return address != null && address[A_COUNT_EXP] > now ? address[A_COUNT] : 0;
+    }
+
+    /** Layer 4's distinct identifiers in an address value as of {@code now}. */
+    public static int distinct(long[] address, long now) {
+        return address != null && address[A_IDS_EXP] > now ? address.length - A_IDS : 0;
+    }
+
+    /** Whether an address value as of {@code now} holds the identifier tag {@code member}. */
+    public static boolean hasIdentifier(long[] address, long member, long now) {
+        return address != null && address[A_IDS_EXP] > now && indexOf(address, A_IDS, member) >= 0;
+    }
+
+    /** Layer 2's attempts in a pair value as of {@code now}. */
+    public static long count(long[] pair, long now) {
+        return pair != null && pair[C_EXP] > now ? pair[C_COUNT] : 0;
+    }
+
+    /** Layer 3's failures and reservations in a lockout value as of {@code now}. */
+    public static long units(long[] lockout, long now) {
+        return lockout != null && lockout[L_EXP] > now ? lockout[L_UNITS] : 0;
+    }
+
+    /** Layer 3's confirmed failures in a lockout value as of {@code now}. */
+    public static long confirmed(long[] lockout, long now) {
+        return lockout != null && lockout[L_EXP] > now ? lockout[L_CONFIRMED] : 0;
+    }
+
+    /** Milliseconds the lock in a lockout value still lasts; 0 when not locked. */
+    public static long lockRemaining(long[] lockout, long now) {
+        return lockout == null ? 0 : Math.max(0, lockout[L_LOCKED_UNTIL] - now);
+    }
+
+    /** How many locks in a row a lockout value counts (progressive lockout). */
+    public static long lockRun(long[] lockout, long now) {
+        return lockout != null && lockout[L_RUN_EXP] > now ? lockout[L_RUN] : 0;
+    }
+
+    /** Milliseconds until the last part of a value expires, as of {@code now}. */
+    public static long remaining(CounterKey.Kind kind, long[] v, long now) {
+        if (v == null) {
+            return 0;
+        }
+        long end;
+        switch (kind) {
+            case ADDRESS:
+                end = Math.max(v[A_COUNT_EXP], v[A_IDS_EXP]);
+                break;
+            case PAIR:
+                end = v[C_EXP];
+                break;
+            case USED:
+                end = v[1];
+                break;
+            default:
+                end = Math.max(Math.max(v[L_EXP], v[L_LOCKED_UNTIL]), Math.max(v[L_RUN_EXP], v.length > L_TYPOS ? v[L_TYPOS_EXP] : 0));
+        }
+        return Math.max(0, end - now);
+    }
+
+    private static int indexOf(long[] v, int from, long member) {
+        for (int i = from; i < v.length; i++) {
+            if (v[i] == member) {
+                return i;
+            }
+        }
+        return -1;
+    }
+}

@@ -1,0 +1,29 @@
+package dev.abusegate.engine;
+
+/**
+ * What the gate holds about an address, an identifier and their pair, for operators. Each part is null when
+ * it was not asked for. Remaining times are milliseconds until the entry's last part expires (0: nothing).
+ */
+public record SubjectState(Address address, Identifier identifier, Pair pair) {
+
+    /** The parts an operator can clear. */
+    public enum Part { ADDRESS, IDENTIFIER, PAIR }
+
+    /** Layers 1 and 4 of an address. */
+    public record Address(long attempts, int distinctIdentifiers, long remainingMillis) {
+    }
+
+    /**
+     * Layer 3 of an identifier: {@code units} are confirmed failures plus attempts let through whose password
+     * is still being checked; {@code lockRun} counts locks in a row (progressive lockout).
+     */
+    public record Identifier(long units, long failures, long lockRemainingMillis, long lockRun, long remainingMillis) {
+        public boolean locked() {
+            return lockRemainingMillis > 0;
+        }
+    }
+
+    /** Layer 2 of an address and identifier, and whether layer 4 holds the identifier for the address. */
+    public record Pair(long attempts, boolean identifierSeenFromAddress, long remainingMillis) {
+    }
+}
