@@ -8,7 +8,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * test's clock, one atomic compute per change, and the bounds of the production store (a bound for cheap
  * entries and one for protective ones; at a bound no new entry, none dropped). Engine tests run on it.
  */
-final class ReferenceCounterStore implements CounterStore {
+public final class ReferenceCounterStore implements CounterStore {
 
     private record Entry(long[] value, long expiresAt) {
     }
@@ -19,11 +19,11 @@ final class ReferenceCounterStore implements CounterStore {
     private final long maxCheap;
     private final long maxProtective;
 
-    ReferenceCounterStore(TimeSource clock) {
+    public ReferenceCounterStore(TimeSource clock) {
         this(clock, Long.MAX_VALUE, Long.MAX_VALUE);
     }
 
-    ReferenceCounterStore(TimeSource clock, long maxCheap, long maxProtective) {
+    public ReferenceCounterStore(TimeSource clock, long maxCheap, long maxProtective) {
         this.clock = clock;
         this.maxCheap = maxCheap;
         this.maxProtective = maxProtective;
@@ -57,7 +57,7 @@ final class ReferenceCounterStore implements CounterStore {
     }
 
     /** Entries held (expired ones not yet dropped included): cheap, protective. */
-    long[] sizes() {
+    public long[] sizes() {
         return new long[] {cheap.size(), protective.size()};
     }
 }

@@ -4,6 +4,7 @@ import dev.abusegate.engine.CounterKey;
 import dev.abusegate.engine.CounterStore;
 import dev.abusegate.engine.CounterStoreException;
 import dev.abusegate.engine.Entries;
+import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
@@ -18,15 +19,15 @@ import org.infinispan.Cache;
  *
  * <p>Each change is one {@code computeAsync}: on a clustered cache it runs on the entry's primary owner (one
  * round trip) and the backup applies the same pure function ({@link Entries}) to its equal copy. The function's
- * captured values ({@code int}, {@code long[]}, {@code boolean}) and the value ({@code long[]}) are types
- * Keycloak's marshaller handles without a schema. Expiry is Infinispan's lifespan, refreshed by every write.
+ * captured values (numbers and a boolean) and the value ({@code byte[]}, the longs of {@link Entries}'
+ * value) are types Keycloak's marshaller handles without a schema. Expiry is Infinispan's lifespan, refreshed by every write.
  */
 public final class InfinispanCounterStore implements CounterStore {
 
     private final Bounded cheap;
     private final Bounded protective;
 
-    public InfinispanCounterStore(Cache<String, long[]> cheap, long maxCheap, Cache<String, long[]> protective, long maxProtective) {
+    public InfinispanCounterStore(Cache<String, byte[]> cheap, long maxCheap, Cache<String, byte[]> protective, long maxProtective) {
         this.cheap = new Bounded(cheap, maxCheap);
         this.protective = new Bounded(protective, maxProtective);
     }
@@ -39,20 +40,70 @@ public final class InfinispanCounterStore implements CounterStore {
     public CompletableFuture<long[]> apply(CounterKey key, Change change, long ttlMillis) {
         Bounded b = of(key);
         int code = change.code();
-        long[] args = change.args();
+        long[] a = change.args();
+        if (a.length > MAX_ARGS) {
+            throw new IllegalArgumentException("a change takes at most " + MAX_ARGS + " arguments");
+        }
         boolean create = !b.full();
+        // The arguments are captured one by one: Infinispan marshals a lambda's captured boxed numbers, but
+        // not a captured long[] (it fails on the remote node).
+        int n = a.length;
+        long a0 = arg(a, 0), a1 = arg(a, 1), a2 = arg(a, 2), a3 = arg(a, 3), a4 = arg(a, 4), a5 = arg(a, 5),
+                a6 = arg(a, 6), a7 = arg(a, 7), a8 = arg(a, 8), a9 = arg(a, 9);
         try {
-            return b.cache.computeAsync(key.toString(), (k, old) -> Entries.apply(code, args, create, old),
-                    Math.max(1, ttlMillis), TimeUnit.MILLISECONDS);
+            return b.cache.computeAsync(key.toString(),
+                    (k, old) -> bytes(Entries.apply(code, args(n, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9), create, longs(old))),
+                    Math.max(1, ttlMillis), TimeUnit.MILLISECONDS).thenApply(InfinispanCounterStore::longs);
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(new CounterStoreException("change failed", e));
         }
     }
 
+    private static final int MAX_ARGS = 10;
+
+    private static long arg(long[] a, int i) {
+        return i < a.length ? a[i] : 0;
+    }
+
+    private static long[] args(int n, long... all) {
+        return n == all.length ? all : Arrays.copyOf(all, n);
+    }
+
+    /** A value as stored: its longs big-endian. Infinispan marshals a byte[] natively; a long[] result it does not. */
+    static byte[] bytes(long[] v) {
+        if (v == null) {
+            return null;
+        }
+        byte[] out = new byte[v.length * 8];
+        for (int i = 0; i < v.length; i++) {
+            long x = v[i];
+            for (int j = 7; j >= 0; j--) {
+                out[i * 8 + j] = (byte) x;
+                x >>>= 8;
+            }
+        }
+        return out;
+    }
+
+    static long[] longs(byte[] b) {
+        if (b == null) {
+            return null;
+        }
+        long[] out = new long[b.length / 8];
+        for (int i = 0; i < out.length; i++) {
+            long x = 0;
+            for (int j = 0; j < 8; j++) {
+                x = x << 8 | (b[i * 8 + j] & 0xff);
+            }
+            out[i] = x;
+        }
+        return out;
+    }
+
     @Override
     public long[] read(CounterKey key) {
         try {
-            return of(key).cache.get(key.toString());
+            return longs(of(key).cache.get(key.toString()));
         } catch (RuntimeException e) {
             throw new CounterStoreException("read failed", e);
         }
@@ -73,20 +124,20 @@ public final class InfinispanCounterStore implements CounterStore {
     }
 
     /**
-     * A cache and its bound. The size is this node's share (primary and backup copies), read at most every
-     * {@value #SIZE_REFRESH_MILLIS} ms: counting is not free, and the bound may be passed by what the node
-     * creates meanwhile, a few entries at most.
+     * A cache and its bound. The size is this node's share (primary and backup copies), read every
+     * {@value #SIZE_REFRESH_MILLIS} ms while far from the bound (counting is not free), and on every change
+     * within a tenth of it (or 1,000 entries). Changes that race at the bound may pass it by a few entries.
      */
     static final class Bounded {
         static final long SIZE_REFRESH_MILLIS = 50;
 
-        final Cache<String, long[]> cache;
+        final Cache<String, byte[]> cache;
         final long max;
         final LongSupplier size;
         private volatile long lastSize;
         private volatile long lastRead;
 
-        Bounded(Cache<String, long[]> cache, long max) {
+        Bounded(Cache<String, byte[]> cache, long max) {
             this.cache = cache;
             this.max = max;
             this.size = () -> cache.getAdvancedCache().getDataContainer().sizeIncludingExpired();
@@ -94,7 +145,8 @@ public final class InfinispanCounterStore implements CounterStore {
 
         boolean full() {
             long now = System.nanoTime();
-            if (now - lastRead > SIZE_REFRESH_MILLIS * 1_000_000L) {
+            // Near the bound the size is read every time, so that a flood cannot overshoot it between reads.
+            if (now - lastRead > SIZE_REFRESH_MILLIS * 1_000_000L || lastSize >= max - Math.max(max / 10, 1_000)) {
                 lastSize = size.getAsLong();
                 lastRead = now;
             }

@@ -1,0 +1,56 @@
+package dev.abusegate.keycloak.store;
+
+import dev.abusegate.engine.CounterStore;
+import org.infinispan.configuration.global.GlobalConfigurationBuilder;
+import org.infinispan.manager.DefaultCacheManager;
+import org.infinispan.manager.EmbeddedCacheManager;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+
+/** The contract on the production store over LOCAL caches, as Keycloak runs it under start-dev. */
+class InfinispanLocalStoreContractTest extends CounterStoreContract {
+
+    private static EmbeddedCacheManager manager;
+    private InfinispanCounterStore store;
+
+    @BeforeAll
+    static void start() {
+        GlobalConfigurationBuilder g = new GlobalConfigurationBuilder().nonClusteredDefault();
+        g.jmx().disable();
+        manager = new DefaultCacheManager(g.build());
+        manager.defineConfiguration(InfinispanGateStoreProviderFactory.CACHE_NAME, CounterCacheConfiguration.build(false));
+        manager.defineConfiguration(InfinispanGateStoreProviderFactory.PROTECTED_CACHE_NAME, CounterCacheConfiguration.build(false));
+    }
+
+    @AfterAll
+    static void stop() {
+        manager.stop();
+    }
+
+    InfinispanLocalStoreContractTest() {
+        store = store(Long.MAX_VALUE, Long.MAX_VALUE);
+    }
+
+    private static InfinispanCounterStore store(long maxCheap, long maxProtective) {
+        return new InfinispanCounterStore(manager.getCache(InfinispanGateStoreProviderFactory.CACHE_NAME), maxCheap,
+                manager.getCache(InfinispanGateStoreProviderFactory.PROTECTED_CACHE_NAME), maxProtective);
+    }
+
+    @Override
+    CounterStore node(int i) {
+        return store;
+    }
+
+    @Override
+    CounterStore bounded(long moreCheap, long moreProtective) {
+        long[] s = store.sizes();
+        initialCheap = s[0];
+        store = store(s[0] + moreCheap, s[1] + moreProtective);
+        return store;
+    }
+
+    @Override
+    long[] sizes() {
+        return store.sizes();
+    }
+}
