@@ -391,6 +391,7 @@ public final class AbuseGate {
         private int r2 = Entries.NONE;
         private int r4 = Entries.NONE;
         private boolean added;
+        private boolean addressCounted;
 
         Admission(GateOptions o, GateKeys.Keys k, LayerPolicy p1, LayerPolicy p2, LayerPolicy p4, long now, Outages out) {
             this.out = out;
@@ -438,6 +439,7 @@ public final class AbuseGate {
                     r1 = Entries.perIp(answer);
                     r4 = Entries.identifiers(answer);
                     added |= (answer & Entries.ADDED) != 0;
+                    addressCounted |= (answer & Entries.COUNTED) != 0;
                 } catch (RuntimeException e) {
                     r1 = p1 == null ? Entries.NONE : failed(p1, e, out);
                     r4 = p4 == null ? Entries.NONE : failed(p4, e, out);
@@ -493,14 +495,15 @@ public final class AbuseGate {
 
         /** A captcha answer counts nothing: gives back what the changes counted. */
         void undo() {
-            boolean addressCounted = r1 == Entries.ALLOW || r4 == Entries.ALLOW;
             CompletableFuture<long[]> fa = addressUsed() && addressCounted
                     ? started(() -> store.apply(k.address(), new CounterStore.Change(Entries.UNDO_ADDRESS, now,
-                    r1 == Entries.ALLOW ? 1 : 0, added ? 1 : 0, k.member()), Math.max(p1 == null ? 0 : p1.windowMillis(),
+                    p1 != null ? 1 : 0, added ? 1 : 0, k.member(), p1 == null ? 0 : now + p1.windowMillis(),
+                    p4 == null ? 0 : now + p4.windowMillis()), Math.max(p1 == null ? 0 : p1.windowMillis(),
                     p4 == null ? 0 : p4.windowMillis())))
                     : null;
             CompletableFuture<long[]> fp = r2 == Entries.ALLOW
-                    ? started(() -> store.apply(k.pair(), new CounterStore.Change(Entries.UNDO_COUNTER, now), p2.windowMillis()))
+                    ? started(() -> store.apply(k.pair(), new CounterStore.Change(Entries.UNDO_COUNTER, now, now + p2.windowMillis()),
+                    p2.windowMillis()))
                     : null;
             if (fa != null) {
                 join(fa, p1 != null ? p1 : p4, out);

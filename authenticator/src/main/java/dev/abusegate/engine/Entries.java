@@ -15,9 +15,11 @@ import java.util.Arrays;
  *
  * <p>Layouts:
  * <ul>
- *   <li>{@link CounterKey.Kind#ADDRESS}: {@code [answer, attempts, attemptsExpiry, idsExpiry, id...]}: layer 1's
- *       counter and layer 4's distinct identifiers (64-bit tags) of one address.</li>
- *   <li>{@link CounterKey.Kind#PAIR}: {@code [answer, attempts, expiry]}: layer 2.</li>
+ *   <li>{@link CounterKey.Kind#ADDRESS}: {@code [answer, attempts, attemptsExpiry, idsExpiry, previousAttemptsExpiry,
+ *       previousIdsExpiry, id...]}: layer 1's counter and layer 4's distinct identifiers (64-bit tags) of one
+ *       address. The previous expiries let a captcha answer give back what it counted without keeping the
+ *       entry alive longer.</li>
+ *   <li>{@link CounterKey.Kind#PAIR}: {@code [answer, attempts, expiry, previousExpiry]}: layer 2.</li>
  *   <li>{@link CounterKey.Kind#ACCOUNT} and {@link CounterKey.Kind#DEVICE}: {@code [answer, units, confirmed,
  *       failuresExpiry, lockedUntil, lockRun, lockRunExpiry, typosExpiry, typo...]}: layer 3. {@code units} are
  *       reservations (attempts let through, password not yet checked) plus confirmed failures.</li>
@@ -42,6 +44,8 @@ public final class Entries {
 
     /** Address answer: layer 4's identifier was added by this change (a compensation removes it again). */
     public static final int ADDED = 1 << 4;
+    /** Address answer: the change counted (layer 1 and 4 count together or not at all). */
+    public static final int COUNTED = 1 << 5;
 
     // ---- answers of the settlement changes ----
 
@@ -56,11 +60,14 @@ public final class Entries {
 
     /** Address admission: args {@code now, solved, t1, band1, win1, t4, band4, win4, member} (t = 0: layer off). */
     public static final int ADMIT_ADDRESS = 1;
-    /** Undo an address admission: args {@code now, undoAttempt, removeMember, member}. */
+    /**
+     * Undo an address admission: args {@code now, undoAttempt, removeMember, member, countExpiry, idsExpiry}; the
+     * expiries are what the admission set: while nothing wrote after it, the ones before it come back.
+     */
     public static final int UNDO_ADDRESS = 2;
     /** Pair admission: args {@code now, solved, threshold, band, window}. */
     public static final int ADMIT_COUNTER = 3;
-    /** Undo a pair admission: args {@code now}. */
+    /** Undo a pair admission: args {@code now, expiry} (as for {@link #UNDO_ADDRESS}). */
     public static final int UNDO_COUNTER = 4;
     /** Layer 3 reservation: args {@code now, solved, threshold, band, window}. */
     public static final int RESERVE = 5;
@@ -82,10 +89,13 @@ public final class Entries {
     static final int A_COUNT = 1;
     static final int A_COUNT_EXP = 2;
     static final int A_IDS_EXP = 3;
-    static final int A_IDS = 4;
+    static final int A_PREV_COUNT_EXP = 4;
+    static final int A_PREV_IDS_EXP = 5;
+    static final int A_IDS = 6;
 
     static final int C_COUNT = 1;
     static final int C_EXP = 2;
+    static final int C_PREV_EXP = 3;
 
     static final int L_UNITS = 1;
     static final int L_CONFIRMED = 2;
@@ -170,10 +180,14 @@ public final class Entries {
         }
         boolean add = t4 != 0 && !seen && ids.length < t4 + 1;
         long[] next = new long[A_IDS + (t4 == 0 ? ids.length : ids.length + (add ? 1 : 0))];
-        next[0] = r1 | r4 << 2 | (add ? ADDED : 0);
+        next[0] = r1 | r4 << 2 | (add ? ADDED : 0) | COUNTED;
+        long countExp = old == null ? 0 : old[A_COUNT_EXP];
+        long idsExp = old == null ? 0 : old[A_IDS_EXP];
         next[A_COUNT] = t1 == 0 ? count : count + 1;
-        next[A_COUNT_EXP] = t1 == 0 ? (old == null ? 0 : old[A_COUNT_EXP]) : now + win1;
-        next[A_IDS_EXP] = t4 == 0 ? (old == null ? 0 : old[A_IDS_EXP]) : now + win4;
+        next[A_COUNT_EXP] = t1 == 0 ? countExp : now + win1;
+        next[A_IDS_EXP] = t4 == 0 ? idsExp : now + win4;
+        next[A_PREV_COUNT_EXP] = countExp;
+        next[A_PREV_IDS_EXP] = idsExp;
         System.arraycopy(ids, 0, next, A_IDS, ids.length);
         if (add) {
             next[next.length - 1] = member;
@@ -190,6 +204,12 @@ public final class Entries {
         next[0] = 0;
         if (a[1] != 0 && next[A_COUNT] > 0) {
             next[A_COUNT]--;
+        }
+        if (next[A_COUNT_EXP] == a[4]) {
+            next[A_COUNT_EXP] = next[A_PREV_COUNT_EXP];
+        }
+        if (next[A_IDS_EXP] == a[5]) {
+            next[A_IDS_EXP] = next[A_PREV_IDS_EXP];
         }
         if (a[2] != 0) {
             int at = indexOf(next, A_IDS, a[3]);
@@ -224,14 +244,16 @@ public final class Entries {
             same[0] = r;
             return same;
         }
-        return new long[] {r, count + 1, now + win};
+        long exp = old == null ? 0 : old[C_EXP];
+        return new long[] {r, count + 1, now + win, exp};
     }
 
     private static long[] undoCounter(long[] a, long[] old) {
         if (old == null || old[C_EXP] <= a[0] || old[C_COUNT] <= 1) {
             return null;
         }
-        return new long[] {0, old[C_COUNT] - 1, old[C_EXP]};
+        long exp = old[C_EXP] == a[1] ? old[C_PREV_EXP] : old[C_EXP];
+        return exp <= a[0] ? null : new long[] {0, old[C_COUNT] - 1, exp, old[C_PREV_EXP]};
     }
 
     // ---- lockout (layer 3) ----

@@ -88,7 +88,7 @@ class AddressKeysTest {
         assertThat(shareACounter(oneEach, "1.2.3.256", "1.2.3.25")).isFalse();
         assertThat(shareACounter(oneEach, "", "0.0.0.0")).isFalse();
         GateKeys.Keys k = f.keys(oneEach, "attacker-controlled-text", "u");
-        assertThat(k.perIp().toString()).doesNotContain("attacker");
+        assertThat(k.address().toString()).doesNotContain("attacker");
     }
 
     @ParameterizedTest
@@ -108,7 +108,7 @@ class AddressKeysTest {
     void very_long_addresses_are_garbage_and_cheap() {
         String huge = "1".repeat(100 * 1024);
         assertThat(AddressKeys.canonical(huge, 64)).isNull();
-        assertThat(f.keys(oneEach, huge, "u").perIp().toString().length()).isLessThan(80);
+        assertThat(f.keys(oneEach, huge, "u").address().toString().length()).isLessThan(80);
         assertThat(shareACounter(oneEach, huge, "198.51.100.1")).isFalse();
     }
 

@@ -6,8 +6,7 @@ import org.junit.jupiter.api.Test;
 
 class CaptchaBandTest {
 
-    private final TestStores.WriteCountingStore store = new TestStores.WriteCountingStore(new InMemoryCounterStore());
-    private final GateFixture f = new GateFixture(store);
+    private final GateFixture f = new GateFixture();
 
     @Test
     void past_half_the_threshold_humans_solve_a_captcha_and_proceed_bots_stall() {
@@ -23,13 +22,14 @@ class CaptchaBandTest {
         assertThat(challenge.layer()).isEqualTo(Layer.PER_IP);
         assertThat(challenge.outcome().code()).isEqualTo("captcha_required");
 
-        int writes = store.writes.get();
+        SubjectState before = f.gate.state(GateFixture.REALM, ip, "alice", o.ipv6PrefixLength());
         for (int i = 0; i < 50; i++) {
             Decision wrong = f.gate.evaluate(o, GateFixture.attempt(ip, "alice")); // wrong or missing solution
             assertThat(wrong.outcome()).as("challenged again, never escalated").isEqualTo(Outcome.CAPTCHA_REQUIRED);
             f.gate.passwordFailed(wrong); // nothing to settle
         }
-        assertThat(store.writes.get()).as("a captcha answer counts nothing").isEqualTo(writes);
+        assertThat(f.gate.state(GateFixture.REALM, ip, "alice", o.ipv6PrefixLength())).as("a captcha answer counts nothing")
+                .isEqualTo(before);
         assertThat(f.perIpCount(o, ip)).isEqualTo(3);
         assertThat(f.failures(o, "alice")).isEqualTo(3);
 
@@ -96,5 +96,63 @@ class CaptchaBandTest {
             assertThat(f.evaluate(o, "198.51.100.91", "a").outcome()).isEqualTo(Outcome.ALLOW);
         }
         assertThat(f.evaluate(o, "198.51.100.91", "a").outcome()).isEqualTo(Outcome.BLOCKED);
+    }
+
+    /**
+     * Layer 4 in the band while layer 1 is not: a wrong captcha counts nothing on the address, so it must not
+     * take anything off layer 1's count either.
+     */
+    @Test
+    void a_captcha_mistake_for_layer_4_never_lowers_layer_1s_count() {
+        GateOptions o = GateOptions.builder().captchaFactor(0.5).layer(Layer.PER_IP, 10, 300).layer(Layer.CREDENTIAL_STUFFING, 4, 600)
+                .disable(Layer.PER_IP_ACCOUNT).disable(Layer.ACCOUNT_LOCKOUT).build();
+        String ip = "198.51.100.30";
+        f.evaluate(o, ip, "u1");
+        f.evaluate(o, ip, "u2");
+        assertThat(f.perIpCount(o, ip)).isEqualTo(2);
+        Decision mistake = f.evaluate(o, ip, "u3");
+        assertThat(mistake.outcome()).isEqualTo(Outcome.CAPTCHA_REQUIRED);
+        assertThat(mistake.layer()).isEqualTo(Layer.CREDENTIAL_STUFFING);
+        assertThat(f.perIpCount(o, ip)).as("layer 1's count after a wrong captcha").isEqualTo(2);
+    }
+
+    /** So interleaving wrong captchas with solved attempts cannot get more than layer 1's threshold through. */
+    @Test
+    void wrong_captchas_in_between_never_let_more_than_layer_1s_threshold_through() {
+        GateOptions o = GateOptions.builder().captchaFactor(0.5).layer(Layer.PER_IP, 6, 300).layer(Layer.CREDENTIAL_STUFFING, 2, 600)
+                .disable(Layer.PER_IP_ACCOUNT).disable(Layer.ACCOUNT_LOCKOUT).build();
+        String ip = "198.51.100.31";
+        int allowed = 0;
+        for (int i = 0; i < 20; i++) {
+            if (f.gate.evaluate(o, GateFixture.solved(ip, "u1")).allowed()) {
+                allowed++;
+            }
+            f.evaluate(o, ip, "u2"); // a second identifier without a captcha: asked for one (layer 4's band)
+        }
+        assertThat(allowed).as("solved attempts let through within one window, threshold 6").isEqualTo(6);
+    }
+
+    /**
+     * A wrong captcha changes nothing, not even how long a counter lasts: a count made at 0 s is gone after the
+     * window (60 s) even when a wrong captcha was answered at 59 s.
+     */
+    @Test
+    void a_captcha_mistake_never_keeps_a_counter_alive_past_its_window() {
+        GateOptions o = GateOptions.builder().captchaFactor(0.5).layer(Layer.PER_IP, 100, 60).layer(Layer.PER_IP_ACCOUNT, 10, 60)
+                .layer(Layer.ACCOUNT_LOCKOUT, 2, 60).lockoutSeconds(60).disable(Layer.CREDENTIAL_STUFFING).build();
+        String ip = "198.51.100.32";
+        for (int i = 0; i < 4; i++) {
+            f.gate.passwordSucceeded(f.gate.evaluate(o, GateFixture.solved(ip, "alice")));
+        }
+        f.clock.advanceSeconds(59);
+        f.wrongPassword(o, "203.0.113.32", "alice"); // one failure from elsewhere: alice is in layer 3's band
+        SubjectState before = f.gate.state(GateFixture.REALM, ip, "alice", o.ipv6PrefixLength());
+        Decision mistake = f.evaluate(o, ip, "alice");
+        assertThat(mistake.outcome()).isEqualTo(Outcome.CAPTCHA_REQUIRED);
+        assertThat(mistake.layer()).isEqualTo(Layer.ACCOUNT_LOCKOUT);
+        assertThat(f.gate.state(GateFixture.REALM, ip, "alice", o.ipv6PrefixLength())).isEqualTo(before);
+        f.clock.advanceSeconds(2);
+        assertThat(f.perIpCount(o, ip)).as("layer 1's count, 61 s after it was made").isZero();
+        assertThat(f.pairCount(o, ip, "alice")).as("layer 2's count, 61 s after it was made").isZero();
     }
 }

@@ -14,10 +14,13 @@ import java.util.function.IntFunction;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * Real threads released at once by a latch. The captcha band is read-based (it would ask the racers for a
- * solution), so these run with the captcha disabled: the increments alone must be exact.
+ * Real threads released at once by a latch, on the reference store (one atomic change per entry). The
+ * thresholds run with the captcha disabled: the counting alone must be exact. The captcha band's edge has tests
+ * of its own, with a store that holds every racer's first change until all of them have sent it.
  */
 class ConcurrencyTest {
 
@@ -110,44 +113,48 @@ class ConcurrencyTest {
     }
 
     /**
-     * A store that runs {@code beforeLockRead[0]} (once) just before the next lock read: a deterministic
-     * stand-in for another thread running at that moment.
+     * A store that runs {@code afterNextReservation[0]} (once) right after the next layer-3 reservation is taken,
+     * before its attempt is answered: a deterministic stand-in for another thread running at that moment.
      */
-    private static CounterStore pausingBeforeLockRead(Runnable[] beforeLockRead) {
-        InMemoryCounterStore memory = new InMemoryCounterStore();
-        return new CounterStore() {
-            public long count(CounterKey k, long n) { return memory.count(k, n); }
-            public long increment(CounterKey k, long w, long n) { return memory.increment(k, w, n); }
-            public void decrement(CounterKey k, long w, long n) { memory.decrement(k, w, n); }
-            public long confirm(CounterKey k, long w, long n) { return memory.confirm(k, w, n); }
-            public void release(CounterKey k, long u, long w, long n) { memory.release(k, u, w, n); }
-            public DistinctView distinct(CounterKey k, long m, long n) { return memory.distinct(k, m, n); }
-            public DistinctView addDistinct(CounterKey k, long m, int c, long w, long n) { return memory.addDistinct(k, m, c, w, n); }
-            public void lock(CounterKey k, long d, long n) { memory.lock(k, d, n); }
-            public void clear(CounterKey k) { memory.clear(k); }
-            public long lockRemainingMillis(CounterKey k, long n) {
-                Runnable r = beforeLockRead[0];
-                beforeLockRead[0] = null;
-                if (r != null) {
-                    r.run();
+    private static java.util.function.Function<TimeSource, CounterStore> runningAfterNextReservation(Runnable[] afterNextReservation) {
+        return clock -> {
+            ReferenceCounterStore memory = new ReferenceCounterStore(clock);
+            return new CounterStore() {
+                @Override
+                public java.util.concurrent.CompletableFuture<long[]> apply(CounterKey key, Change change, long ttlMillis) {
+                    java.util.concurrent.CompletableFuture<long[]> result = memory.apply(key, change, ttlMillis);
+                    Runnable r = afterNextReservation[0];
+                    if (r != null && change.code() == Entries.RESERVE) {
+                        afterNextReservation[0] = null;
+                        r.run();
+                    }
+                    return result;
                 }
-                return memory.lockRemainingMillis(k, n);
-            }
+
+                @Override
+                public long[] read(CounterKey key) {
+                    return memory.read(key);
+                }
+
+                @Override
+                public void remove(CounterKey key) {
+                    memory.remove(key);
+                }
+            };
         };
     }
 
     /**
-     * The worst interleaving, made deterministic: attempt A takes slot 1, and before A re-reads the lock,
-     * attempt Z takes slot 2 and fails. A was let through before any lock existed and must get through.
+     * The worst interleaving, made deterministic: attempt A takes slot 1, and before A is answered, attempt Z
+     * takes slot 2 and fails, which locks. A was let through before any lock existed and must get through.
      */
     @Test
     void layer3_a_failure_confirmed_meanwhile_never_turns_away_an_attempt_that_holds_a_slot() {
-        Runnable[] beforeLockRead = {null};
-        GateFixture f = new GateFixture(pausingBeforeLockRead(beforeLockRead));
+        Runnable[] afterNextReservation = {null};
+        GateFixture f = new GateFixture(runningAfterNextReservation(afterNextReservation));
         GateOptions o = GateFixture.only(Layer.ACCOUNT_LOCKOUT, 2, 900).build();
         Decision[] z = {null};
-        // A reads the lock in step 1, then again right after taking its slot: Z runs in between
-        beforeLockRead[0] = () -> beforeLockRead[0] = () -> {
+        afterNextReservation[0] = () -> {
             z[0] = f.evaluate(o, "198.51.100.2", "alice");
             f.gate.passwordFailed(z[0]);
         };
@@ -164,14 +171,14 @@ class ConcurrencyTest {
      */
     @Test
     void layer3_a_failure_reported_after_a_success_never_turns_away_a_later_slot_holder() {
-        Runnable[] beforeLockRead = {null};
-        GateFixture f = new GateFixture(pausingBeforeLockRead(beforeLockRead));
+        Runnable[] afterNextReservation = {null};
+        GateFixture f = new GateFixture(runningAfterNextReservation(afterNextReservation));
         GateOptions o = GateFixture.only(Layer.ACCOUNT_LOCKOUT, 2, 900).build();
         Decision a = f.evaluate(o, "198.51.100.1", "alice");
         Decision b = f.evaluate(o, "198.51.100.2", "alice");
         f.gate.passwordSucceeded(b); // A is still being checked
         Decision[] x = {null};
-        beforeLockRead[0] = () -> beforeLockRead[0] = () -> {
+        afterNextReservation[0] = () -> { // Y has just taken its slot
             x[0] = f.evaluate(o, "198.51.100.4", "alice");
             f.gate.passwordFailed(a);
             if (x[0].allowed()) {
@@ -231,5 +238,83 @@ class ConcurrencyTest {
         GateOptions o = GateFixture.only(Layer.PER_IP, 3, 300).build();
         List<Decision> ds = race(pool, THREADS, i -> f.evaluate(o, "2001:db8:" + (i % 8) + "::" + i, "u"));
         assertThat(allowed(ds)).as("8 prefixes x 3").isEqualTo(24);
+    }
+
+    // ---- the captcha band's edge ----
+
+    /**
+     * Holds each racer's first change until {@code parties} of them have sent one, then lets them all reach the
+     * store together: the band's decision must be exact when every racer has already passed any check made
+     * before the change.
+     */
+    static final class HoldingStore implements CounterStore {
+        private final CounterStore delegate;
+        private final CountDownLatch arrived;
+        final AtomicInteger heldTogether = new AtomicInteger();
+
+        HoldingStore(CounterStore delegate, int parties) {
+            this.delegate = delegate;
+            this.arrived = new CountDownLatch(parties);
+        }
+
+        @Override
+        public java.util.concurrent.CompletableFuture<long[]> apply(CounterKey key, Change change, long ttlMillis) {
+            if (arrived.getCount() > 0) {
+                arrived.countDown();
+                try {
+                    if (arrived.await(20, TimeUnit.SECONDS)) {
+                        heldTogether.incrementAndGet();
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            return delegate.apply(key, change, ttlMillis);
+        }
+
+        @Override
+        public long[] read(CounterKey key) {
+            return delegate.read(key);
+        }
+
+        @Override
+        public void remove(CounterKey key) {
+            delegate.remove(key);
+        }
+    }
+
+    static final int GUESSES = 20;
+
+    /**
+     * Twenty simultaneous wrong guesses with one layer on (threshold 10, captcha factor 0.5): exactly five reach
+     * the password check without a captcha, the other fifteen are asked for one, none is blocked, and what was
+     * asked for a captcha counted nothing.
+     */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(Layer.class)
+    void twenty_simultaneous_wrong_guesses_let_exactly_the_band_start_through_without_a_captcha(Layer layer) throws Exception {
+        for (int round = 0; round < 10; round++) {
+            HoldingStore[] held = {null};
+            GateFixture f = new GateFixture(clock -> held[0] = new HoldingStore(new ReferenceCounterStore(clock), GUESSES));
+            GateOptions o = GateFixture.only(layer, 10, 900).captchaEnabled(true).captchaFactor(0.5).build();
+            // layer 4 counts distinct identifiers, so its guesses try twenty accounts from the address;
+            // the others guess one account's password twenty times from one address
+            List<Decision> ds = race(pool, GUESSES, i -> f.wrongPassword(o, "198.51.100.7",
+                    layer == Layer.CREDENTIAL_STUFFING ? "victim" + i : "alice"));
+
+            assertThat(held[0].heldTogether.get()).as("every racer's first change reached the store together").isEqualTo(GUESSES);
+            assertThat(allowed(ds)).as("%s, round %d: let through without a captcha", layer, round).isEqualTo(5);
+            assertThat(ds).filteredOn(d -> !d.allowed()).hasSize(15)
+                    .allMatch(d -> d.outcome() == Outcome.CAPTCHA_REQUIRED && d.layer() == layer);
+            switch (layer) {
+                case PER_IP -> assertThat(f.perIpCount(o, "198.51.100.7")).isEqualTo(5);
+                case PER_IP_ACCOUNT -> assertThat(f.pairCount(o, "198.51.100.7", "alice")).isEqualTo(5);
+                case ACCOUNT_LOCKOUT -> {
+                    assertThat(f.failures(o, "alice")).as("five confirmed failures").isEqualTo(5);
+                    assertThat(f.lockRemaining(o, "alice")).isZero();
+                }
+                case CREDENTIAL_STUFFING -> assertThat(f.distinctIdentifiers(o, "198.51.100.7")).isEqualTo(5);
+            }
+        }
     }
 }

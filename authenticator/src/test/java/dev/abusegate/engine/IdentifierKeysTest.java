@@ -47,8 +47,8 @@ class IdentifierKeysTest {
     void dotless_i_is_not_folded_into_i() {
         assertThat(GateKeys.normalizeIdentifier("admın")).isEqualTo("admın");
         GateKeys keys = new GateKeys(GateFixture.SECRETS);
-        assertThat(keys.forAttempt("r", "192.0.2.1", "admın", P64).failures())
-                .isNotEqualTo(keys.forAttempt("r", "192.0.2.1", "admin", P64).failures());
+        assertThat(keys.forAttempt("r", "192.0.2.1", "admın", P64).lockout())
+                .isNotEqualTo(keys.forAttempt("r", "192.0.2.1", "admin", P64).lockout());
     }
 
     @Test
@@ -70,7 +70,7 @@ class IdentifierKeysTest {
         GateKeys.Keys k = new GateKeys(GateFixture.SECRETS).forAttempt("r", "192.0.2.1", huge, P64);
         Duration took = Duration.ofNanos(System.nanoTime() - start);
         assertThat(n).hasSize(GateKeys.MAX_IDENTIFIER_LENGTH).matches("x+");
-        assertThat(k.failures().toString().length()).isLessThan(100);
+        assertThat(k.lockout().toString().length()).isLessThan(100);
         assertThat(took).isLessThan(Duration.ofMillis(500));
     }
 
@@ -93,14 +93,14 @@ class IdentifierKeysTest {
         GateKeys keys = new GateKeys(GateFixture.SECRETS);
         for (String id : List.of("alice", "Alice.Smith@Example.com", "root", "x")) {
             GateKeys.Keys k = keys.forAttempt("realm", "203.0.113.5", id, P64);
-            for (CounterKey ck : List.of(k.perIp(), k.perIpAccount(), k.failures(), k.lock(), k.identifiers())) {
+            for (CounterKey ck : List.of(k.address(), k.pair(), k.lockout(), k.forDevice("device-1").lockout())) {
                 String key = ck.toString();
                 assertThat(key.toLowerCase(Locale.ROOT)).as(key)
                         .doesNotContain(id.toLowerCase(Locale.ROOT).length() > 1 ? id.toLowerCase(Locale.ROOT) : "/x/");
             }
         }
         GateKeys.Keys k = keys.forAttempt("realm", "203.0.113.5", "alice.smith@example.com", P64);
-        assertThat(k.perIpAccount() + "|" + k.failures() + "|" + k.lock())
+        assertThat(k.pair() + "|" + k.lockout() + "|" + k.forDevice("device-1").lockout() + "|" + k.identifierTag())
                 .doesNotContain("alice").doesNotContain("smith").doesNotContain("example");
     }
 
@@ -110,11 +110,12 @@ class IdentifierKeysTest {
         GateKeys b = new GateKeys(r -> "secret-two".getBytes(StandardCharsets.UTF_8));
         GateKeys.Keys ka = a.forAttempt("realm", "203.0.113.5", "alice", P64);
         GateKeys.Keys kb = b.forAttempt("realm", "203.0.113.5", "alice", P64);
-        assertThat(ka.failures()).isNotEqualTo(kb.failures());
-        assertThat(ka.lock()).isNotEqualTo(kb.lock());
-        assertThat(ka.perIpAccount()).isNotEqualTo(kb.perIpAccount());
+        assertThat(ka.lockout()).isNotEqualTo(kb.lockout());
+        assertThat(ka.forDevice("d").lockout()).isNotEqualTo(kb.forDevice("d").lockout());
+        assertThat(ka.identifierTag()).isNotEqualTo(kb.identifierTag());
+        assertThat(ka.pair()).isNotEqualTo(kb.pair());
         assertThat(ka.member()).isNotEqualTo(kb.member());
-        assertThat(ka.perIp()).as("the address key needs no secret").isEqualTo(kb.perIp());
+        assertThat(ka.address()).as("the address key needs no secret").isEqualTo(kb.address());
         // and the same secret is stable
         assertThat(new GateKeys(r -> "secret-one".getBytes(StandardCharsets.UTF_8))
                 .forAttempt("realm", "203.0.113.5", "alice", P64)).isEqualTo(ka);
@@ -126,7 +127,7 @@ class IdentifierKeysTest {
         GateKeys keys = new GateKeys(r -> secret[0]);
         GateKeys.Keys before = keys.forAttempt("realm", "203.0.113.5", "alice", P64);
         secret[0] = "second".getBytes(StandardCharsets.UTF_8);
-        assertThat(keys.forAttempt("realm", "203.0.113.5", "alice", P64).failures()).isNotEqualTo(before.failures());
+        assertThat(keys.forAttempt("realm", "203.0.113.5", "alice", P64).lockout()).isNotEqualTo(before.lockout());
     }
 
     @Test
@@ -154,7 +155,8 @@ class IdentifierKeysTest {
         for (String realm : realms) {
             for (String addr : List.of("198.51.100.1", "2001:db8::1", "garbage")) {
                 GateKeys.Keys k = keys.forAttempt(realm, addr, "alice", P64);
-                for (CounterKey key : new java.util.LinkedHashSet<>(List.of(k.perIp(), k.perIpAccount(), k.failures(), k.lock(), k.identifiers()))) {
+                for (CounterKey key : new java.util.LinkedHashSet<>(List.of(k.address(), k.pair(), k.lockout(), k.forDevice("d").lockout(),
+                        GateKeys.used(realm, new byte[16])))) {
                     seen.add(realm + "\u0000" + key);
                 }
             }
@@ -183,13 +185,12 @@ class IdentifierKeysTest {
             byte[] digest = java.nio.ByteBuffer.allocate(16).putLong(t[0]).putLong(t[1]).array();
             String tag = java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(digest);
             GateKeys.Keys k = keys.forAttempt("realm", "192.0.2.1", id, P64);
-            assertThat(k.failures()).hasToString("realm/fail/" + tag);
-            assertThat(k.lock()).hasToString("realm/lock/" + tag);
+            assertThat(k.lockout()).hasToString("realm/acct/" + tag);
+            assertThat(keys.account("realm", id)).isEqualTo(k.lockout());
             assertThat(k.identifierTag()).isEqualTo(tag);
-            assertThat(k.perIpAccount().toString()).startsWith("realm/pair/").hasSize("realm/pair/".length() + 22)
+            assertThat(k.pair().toString()).startsWith("realm/pair/").hasSize("realm/pair/".length() + 22)
                     .doesNotContainIgnoringCase("user-");
-            assertThat(k.perIp()).hasToString("realm/ip/192.0.2.1");
-            assertThat(k.identifiers()).hasToString("realm/ids/192.0.2.1");
+            assertThat(k.address()).hasToString("realm/ip/192.0.2.1");
             assertThat(k.member()).isEqualTo(t[0]);
         }
     }
@@ -218,20 +219,38 @@ class IdentifierKeysTest {
         assertThat(GateKeys.plainAscii(null)).isFalse();
     }
 
+    /**
+     * One subject (the same 128 bits) under each kind, and in two realms, names as many entries: an address's
+     * entry never doubles as an account's, a pair's, a device's or a used captcha's, even when their bits agree.
+     * And a key rebuilt from its realm, kind and bits is the key the gate built (equal, same hash, same text),
+     * which is what a clustered store relies on.
+     */
     @Test
-    void a_key_taken_as_another_kind_is_the_key_built_for_that_kind() {
+    void the_same_subject_under_another_kind_or_realm_is_another_entry() {
         GateKeys keys = new GateKeys(r -> "secret".getBytes(StandardCharsets.UTF_8));
         for (String addr : List.of("198.51.100.1", "2001:db8::1", "garbage")) {
             GateKeys.Keys k = keys.forAttempt("realm-a", addr, "alice", P64);
-            CounterKey ip = k.perIp();
-            CounterKey ids = new CounterKey(ip.realm(), CounterKey.realmNumber(ip.realm()), CounterKey.Kind.IDS, ip.shape(), ip.hi(), ip.lo());
-            CounterKey lock = CounterKey.of("realm-a", CounterKey.Kind.LOCK, k.failures().hi(), k.failures().lo());
-            for (CounterKey[] pair : List.of(new CounterKey[] {k.identifiers(), ids}, new CounterKey[] {k.lock(), lock})) {
-                assertThat(pair[0]).isEqualTo(pair[1]);
-                assertThat(pair[0].kind()).isEqualTo(pair[1].kind());
-                assertThat(pair[0].toString()).isEqualTo(pair[1].toString());
-                assertThat(pair[0].hashCode()).isEqualTo(pair[1].hashCode());
-                assertThat(pair[0].subjectHash()).as("%s homes where a key built for its kind does", pair[0]).isEqualTo(pair[1].subjectHash());
+            List<CounterKey> built = List.of(k.address(), k.pair(), k.lockout(), k.forDevice("d").lockout(),
+                    GateKeys.used("realm-a", new byte[16]));
+            assertThat(built.stream().map(CounterKey::kind)).containsExactly(CounterKey.Kind.ADDRESS, CounterKey.Kind.PAIR,
+                    CounterKey.Kind.ACCOUNT, CounterKey.Kind.DEVICE, CounterKey.Kind.USED);
+            assertThat(built).doesNotHaveDuplicates();
+            assertThat(built.stream().map(CounterKey::toString).distinct().count()).isEqualTo(built.size());
+            for (CounterKey subject : built) {
+                java.util.Set<String> texts = new java.util.HashSet<>();
+                java.util.Set<CounterKey> all = new java.util.HashSet<>();
+                for (String realm : List.of("realm-a", "realm-b")) {
+                    for (CounterKey.Kind kind : CounterKey.Kind.values()) {
+                        CounterKey same = new CounterKey(realm, kind, subject.shape(), subject.hi(), subject.lo());
+                        all.add(same);
+                        texts.add(same.toString());
+                        if (realm.equals(subject.realm()) && kind == subject.kind()) {
+                            assertThat(same).isEqualTo(subject).hasSameHashCodeAs(subject).hasToString(subject.toString());
+                        }
+                    }
+                }
+                assertThat(all).as("%s under every kind and realm", subject).hasSize(2 * CounterKey.Kind.values().length);
+                assertThat(texts).as("%s under every kind and realm", subject).hasSize(2 * CounterKey.Kind.values().length);
             }
         }
     }
@@ -248,16 +267,16 @@ class IdentifierKeysTest {
             for (String address : addresses) {
                 for (String identifier : List.of("alice", "bob", "Alice")) {
                     GateKeys.Keys k = keys.forAttempt("realm-a", address, identifier, prefix);
-                    String who = k.perIp() + " " + GateKeys.normalizeIdentifier(identifier);
-                    String before = owner.putIfAbsent(k.perIpAccount(), who);
+                    String who = k.address() + " " + GateKeys.normalizeIdentifier(identifier);
+                    String before = owner.putIfAbsent(k.pair(), who);
                     assertThat(before == null || before.equals(who)).as("/%d: %s and %s share a pair key", prefix, before, who).isTrue();
-                    ipOwner.putIfAbsent(k.perIp(), address);
+                    ipOwner.putIfAbsent(k.address(), address);
                 }
             }
             // exactly one pair key per (address counter, identifier): as many as address counters times two
             assertThat(owner).as("/%d", prefix).hasSize(ipOwner.size() * 2);
         }
-        assertThat(keys.forAttempt("realm-a", "2001:db8::1", "bob", 64).perIpAccount())
-                .as("hosts of one /64 share the pair").isEqualTo(keys.forAttempt("realm-a", "2001:db8::2", "bob", 64).perIpAccount());
+        assertThat(keys.forAttempt("realm-a", "2001:db8::1", "bob", 64).pair())
+                .as("hosts of one /64 share the pair").isEqualTo(keys.forAttempt("realm-a", "2001:db8::2", "bob", 64).pair());
     }
 }

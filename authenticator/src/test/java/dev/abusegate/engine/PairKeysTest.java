@@ -35,19 +35,19 @@ class PairKeysTest {
             for (String address : ADDRESSES) {
                 for (String identifier : IDENTIFIERS) {
                     GateKeys.Keys k = KEYS.forAttempt("realm", address, identifier, prefix);
-                    String who = k.perIp() + " " + GateKeys.normalizeIdentifier(identifier);
-                    String before = owner.putIfAbsent(k.perIpAccount(), who);
+                    String who = k.address() + " " + GateKeys.normalizeIdentifier(identifier);
+                    String before = owner.putIfAbsent(k.pair(), who);
                     assertThat(before == null || before.equals(who))
-                            .as("/%d %s %s: pair key %s also belongs to %s", prefix, address, identifier, k.perIpAccount(), before).isTrue();
-                    CounterKey had = byOwner.putIfAbsent(who, k.perIpAccount());
-                    assertThat(had == null || had.equals(k.perIpAccount())).as("%s has two pair keys", who).isTrue();
-                    if (k.perIp().shape() == CounterKey.IPV4 || k.perIp().shape() >= CounterKey.IPV6 && k.perIp().shape() <= CounterKey.IPV6 + 64) {
+                            .as("/%d %s %s: pair key %s also belongs to %s", prefix, address, identifier, k.pair(), before).isTrue();
+                    CounterKey had = byOwner.putIfAbsent(who, k.pair());
+                    assertThat(had == null || had.equals(k.pair())).as("%s has two pair keys", who).isTrue();
+                    if (k.address().shape() == CounterKey.IPV4 || k.address().shape() >= CounterKey.IPV6 && k.address().shape() <= CounterKey.IPV6 + 64) {
                         shortPath++;
                     }
                     // never equal to a key of another kind
-                    for (CounterKey other : List.of(k.perIp(), k.failures(), k.lock(), k.identifiers(), k.lockCount(), k.recentWrongPasswords())) {
-                        assertThat(other).isNotEqualTo(k.perIpAccount());
-                        assertThat(other.toString()).isNotEqualTo(k.perIpAccount().toString());
+                    for (CounterKey other : List.of(k.address(), k.lockout(), k.forDevice("d").lockout())) {
+                        assertThat(other).isNotEqualTo(k.pair());
+                        assertThat(other.toString()).isNotEqualTo(k.pair().toString());
                     }
                 }
             }
@@ -65,9 +65,9 @@ class PairKeysTest {
                 List.of("2001:db8::1", "[2001:DB8::1]", "2001:db8:0:0:0:0:0:1%eth0", "2001:db8::ffff", "2001:0db8:0000:0000:ffff::"));
         for (List<String> spellings : same) {
             for (String identifier : List.of("alice", " ALICE ")) {
-                CounterKey first = KEYS.forAttempt("realm", spellings.get(0), "alice", 64).perIpAccount();
+                CounterKey first = KEYS.forAttempt("realm", spellings.get(0), "alice", 64).pair();
                 for (String address : spellings) {
-                    assertThat(KEYS.forAttempt("realm", address, identifier, 64).perIpAccount()).as("%s / %s", address, identifier).isEqualTo(first);
+                    assertThat(KEYS.forAttempt("realm", address, identifier, 64).pair()).as("%s / %s", address, identifier).isEqualTo(first);
                 }
             }
         }
@@ -78,9 +78,9 @@ class PairKeysTest {
         for (String address : List.of("203.0.113.7", "2001:db8:1:2::9")) {
             for (int prefix : new int[] {1, 48, 64}) {
                 GateKeys.Keys k = KEYS.forAttempt("realm", address, "alice", prefix);
-                CounterKey ip = k.perIp();
+                CounterKey ip = k.address();
                 long word = ip.shape() == CounterKey.IPV4 ? ip.lo() : ip.hi();
-                CounterKey pair = k.perIpAccount();
+                CounterKey pair = k.pair();
                 assertThat(pair.shape()).isEqualTo(CounterKey.OPAQUE);
                 assertThat(pair.hi()).isEqualTo(word);
                 assertThat(pair.lo()).isEqualTo(k.member() & ~0xFFL | ip.shape());
@@ -91,8 +91,8 @@ class PairKeysTest {
         // a longer prefix, or an address that is not one, keeps the keyed hash: the address is not in it
         for (String address : List.of("2001:db8:1:2::9", "garbage")) {
             GateKeys.Keys k = KEYS.forAttempt("realm", address, "alice", 96);
-            assertThat(k.perIpAccount().hi()).isNotEqualTo(k.perIp().hi());
-            assertThat(k.perIpAccount().lo() >>> 8).isNotEqualTo(k.member() >>> 8);
+            assertThat(k.pair().hi()).isNotEqualTo(k.address().hi());
+            assertThat(k.pair().lo() >>> 8).isNotEqualTo(k.member() >>> 8);
         }
     }
 
@@ -101,16 +101,16 @@ class PairKeysTest {
         List<CounterKey> seen = new ArrayList<>();
         for (String realm : List.of("a", "b")) {
             for (String id : List.of("alice", "bob", "carol")) {
-                seen.add(KEYS.forAttempt(realm, "198.51.100.1", id, 64).perIpAccount());
+                seen.add(KEYS.forAttempt(realm, "198.51.100.1", id, 64).pair());
             }
         }
-        seen.add(new GateKeys(r -> "another".getBytes(StandardCharsets.UTF_8)).forAttempt("a", "198.51.100.1", "alice", 64).perIpAccount());
+        seen.add(new GateKeys(r -> "another".getBytes(StandardCharsets.UTF_8)).forAttempt("a", "198.51.100.1", "alice", 64).pair());
         assertThat(seen).doesNotHaveDuplicates();
         assertThat(seen.stream().map(CounterKey::toString).distinct().count()).isEqualTo(seen.size());
     }
     /**
-     * What the admin resource does (GateAdminResource: {@code forAttempt(realm, address, identifier, prefix)} on
-     * the gate's own keys, then count and clear the pair): it finds the counter that layer 2 counted, whichever
+     * What the admin resource does (GateAdminResource: {@link AbuseGate#state} and {@link AbuseGate#clear} with the
+     * address and identifier the operator typed): it finds the counter that layer 2 counted, whichever
      * spelling the operator types, and clearing it lets the pair through again.
      */
     @Test
@@ -128,10 +128,12 @@ class PairKeysTest {
                 assertThat(f.evaluate(o, c[0], "Alice").outcome()).isEqualTo(Outcome.ALLOW);
             }
             assertThat(f.evaluate(o, c[0], "alice").outcome()).isEqualTo(Outcome.BLOCKED);
-            GateKeys.Keys admin = f.gate.keys().forAttempt(GateFixture.REALM, c[1], " alice ", Integer.parseInt(c[2]));
-            assertThat(f.store.count(admin.perIpAccount(), f.clock.millis())).as(Arrays.toString(c)).isGreaterThanOrEqualTo(3);
-            assertThat(f.store.remainingMillis(admin.perIpAccount(), f.clock.millis())).isPositive();
-            f.store.clear(admin.perIpAccount());
+            int prefix = Integer.parseInt(c[2]);
+            SubjectState.Pair seen = f.gate.state(GateFixture.REALM, c[1], " alice ", prefix).pair();
+            assertThat(seen.attempts()).as(Arrays.toString(c)).isGreaterThanOrEqualTo(3);
+            assertThat(seen.remainingMillis()).isPositive();
+            assertThat(f.gate.clear(GateFixture.REALM, c[1], " alice ", prefix)).contains(SubjectState.Part.PAIR);
+            assertThat(f.gate.state(GateFixture.REALM, c[0], "Alice", prefix).pair().attempts()).isZero();
             assertThat(f.evaluate(o, c[0], "alice").outcome()).as(Arrays.toString(c)).isEqualTo(Outcome.ALLOW);
         }
     }

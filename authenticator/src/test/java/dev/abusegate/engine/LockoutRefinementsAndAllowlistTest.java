@@ -10,8 +10,12 @@ import java.security.SecureRandom;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
-/** Device cookies, repeated identical wrong passwords, progressive lockout and the allowlist. */
-class BeyondTheAnchorsTest {
+/**
+ * The options that refine the lockout and the address layers: a device cookie keeps the owner in while strangers
+ * have the account locked; a repeated identical wrong password never locks; consecutive locks grow up to a cap;
+ * an allowlisted address skips layers 1, 2 and 4 but never layer 3.
+ */
+class LockoutRefinementsAndAllowlistTest {
 
     private static final byte[] DEVICE_KEY = "device-key-for-tests-0123456789ab".getBytes(StandardCharsets.UTF_8);
 
@@ -23,11 +27,11 @@ class BeyondTheAnchorsTest {
                 .deviceCookie(true, 2, 30).build();
 
         private String deviceOf(String token, String identifier) {
-            return DeviceTokens.verify(DEVICE_KEY, token, f.gate.keys().identifierTag(REALM, identifier), f.clock.millis() / 1000);
+            return DeviceTokens.verify(DEVICE_KEY, token, f.gate.identifierTag(REALM, identifier), f.clock.millis() / 1000);
         }
 
         private String issue(String identifier) {
-            return DeviceTokens.issue(DEVICE_KEY, f.gate.keys().identifierTag(REALM, identifier),
+            return DeviceTokens.issue(DEVICE_KEY, f.gate.identifierTag(REALM, identifier),
                     f.clock.millis() / 1000 + 30 * 86_400, new SecureRandom());
         }
 
@@ -71,7 +75,7 @@ class BeyondTheAnchorsTest {
             assertThat(deviceOf(forged, "alice")).isNull();
             assertThat(deviceOf(token, "bob")).as("bound to alice, presented for bob").isNull();
             assertThat(DeviceTokens.verify("another-realm-key-xxxxxxxxxxxxxx".getBytes(StandardCharsets.UTF_8), token,
-                    f.gate.keys().identifierTag(REALM, "alice"), f.clock.millis() / 1000)).isNull();
+                    f.gate.identifierTag(REALM, "alice"), f.clock.millis() / 1000)).isNull();
             f.clock.advanceSeconds(31 * 86_400L);
             assertThat(deviceOf(token, "alice")).as("expired").isNull();
             for (String garbage : new String[] {"", "v1", "v1.a.b.c.d", "x".repeat(10_000), "v2.a.b.1.s"}) {
