@@ -75,12 +75,6 @@ public final class DeviceTokens {
         return parts[2];
     }
 
-    /** The device id inside a token, without checking anything: for re-issuing a verified one. */
-    static String deviceIdOf(String token) {
-        String[] parts = token.split("\\.", -1);
-        return parts.length == 5 ? parts[2] : null;
-    }
-
     private static String sign(byte[] key, String body) {
         return B64.encodeToString(Hmac.sha256(key, body.getBytes(StandardCharsets.UTF_8)));
     }

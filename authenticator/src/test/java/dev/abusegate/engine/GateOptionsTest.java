@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import java.util.List;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -14,18 +15,26 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 class GateOptionsTest {
 
+    /** The Default column of README.md's Configure tables, as literals (the constants would check nothing). */
     @Test
-    void defaults_are_the_contract_defaults() {
-        GateOptions d = GateOptions.defaults();
-        assertPolicy(d.policy(Layer.PER_IP), 100, 300);
-        assertPolicy(d.policy(Layer.PER_IP_ACCOUNT), 10, 900);
-        assertPolicy(d.policy(Layer.ACCOUNT_LOCKOUT), 10, 900);
-        assertThat(d.policy(Layer.ACCOUNT_LOCKOUT).lockoutSeconds()).isEqualTo(900);
-        assertPolicy(d.policy(Layer.CREDENTIAL_STUFFING), 20, 600);
-        assertThat(d.captchaEnabled()).isTrue();
-        assertThat(d.captchaFactor()).isEqualTo(0.5);
-        assertThat(d.ipv6PrefixLength()).isEqualTo(64);
-        assertThat(GateOptions.builder().build()).isEqualTo(d);
+    void defaults_are_the_documented_defaults() {
+        for (GateOptions d : List.of(GateOptions.defaults(), GateOptions.builder().build())) {
+            assertPolicy(d.policy(Layer.PER_IP), 100, 300);
+            assertPolicy(d.policy(Layer.PER_IP_ACCOUNT), 10, 900);
+            assertPolicy(d.policy(Layer.ACCOUNT_LOCKOUT), 10, 900);
+            assertThat(d.policy(Layer.ACCOUNT_LOCKOUT).lockoutSeconds()).isEqualTo(900);
+            assertPolicy(d.policy(Layer.CREDENTIAL_STUFFING), 20, 600);
+            assertThat(d.captchaEnabled()).isTrue();
+            assertThat(d.captchaFactor()).isEqualTo(0.5);
+            assertThat(d.ipv6PrefixLength()).isEqualTo(64);
+            assertThat(d.deviceCookieEnabled()).isFalse();
+            assertThat(d.deviceCookieDays()).isEqualTo(90);
+            assertThat(d.deviceCookieThreshold()).isEqualTo(5);
+            assertThat(d.ignoreRepeatedPasswords()).isFalse();
+            assertThat(d.progressiveFactor()).isEqualTo(1.0);
+            assertThat(d.maxLockoutSeconds()).isEqualTo(86_400);
+            assertThat(d.allowlist().isEmpty()).isTrue();
+        }
     }
 
     private static void assertPolicy(LayerPolicy p, int threshold, long window) {

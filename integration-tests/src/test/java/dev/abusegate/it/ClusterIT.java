@@ -9,6 +9,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -33,8 +35,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Two Keycloak 26.7.3 nodes in production mode ({@code start --cache=ispn}) sharing one PostgreSQL
- * database, clustered through Keycloak's default JGroups stack for 26.x, {@code jdbc-ping} (discovery
- * through the shared database), both bound to 127.0.0.1 with their own JGroups port. The counters live in
+ * database, clustered through the JGroups stack {@code jdbc-ping} (discovery through the shared database),
+ * both bound to 127.0.0.1 with their own JGroups port. The nodes' shared options come from
+ * {@code cluster/keycloak.env}, the file docker-compose.cluster.yml gives its nodes. The counters live in
  * the distributed cache {@code abuse-gate-counters} (DIST_SYNC, 2 owners), so:
  * <ul>
  *   <li>attempts for one address alternating between the nodes count on one counter;</li>
@@ -54,6 +57,9 @@ class ClusterIT {
     private static final String DISTRIBUTED_CACHE_LINE =
             "Abuse gate: counters in cache 'abuse-gate-counters' (distributed, 2 owners";
     private static final String PASSWORD = "correct-horse-1";
+    /** Failsafe runs in integration-tests/; the file sits at the repository root's cluster/. */
+    private static final Path SHARED_NODE_ENV_FILE = Path.of("..", "cluster", "keycloak.env");
+    private static final Map<String, String> SHARED_NODE_ENV = readEnvFile(SHARED_NODE_ENV_FILE);
 
     private static long t0;
     private static PostgresServer db;
@@ -75,13 +81,12 @@ class ClusterIT {
     }
 
     private static KeycloakServer node(String name, int jgroupsPort) {
-        return KeycloakServer.builder(name)
-                .command("start")
+        KeycloakServer.Builder node = KeycloakServer.builder(name).command("start");
+        // cache=ispn, cache-stack=jdbc-ping, db=postgres, http-enabled, hostname-strict=false, proxy headers,
+        // health, metrics: the file docker-compose.cluster.yml gives its nodes (the harness also sets the last three)
+        SHARED_NODE_ENV.forEach(node::env);
+        return node
                 .options(db.keycloakOptions())
-                .option("--cache=ispn")
-                .option("--http-enabled=true")
-                .option("--hostname-strict=false")
-                // --proxy-headers=xforwarded, --health-enabled, --metrics-enabled: set by the harness for every server
                 .option("--cache-embedded-network-bind-address=" + KeycloakServer.HOST)
                 .option("--cache-embedded-network-bind-port=" + jgroupsPort)
                 .env("JAVA_OPTS_KC_HEAP", "-Xms128m -Xmx1g")
@@ -283,6 +288,13 @@ class ClusterIT {
     void neither_node_logs_marshalling_errors_or_abuse_gate_errors() {
         for (KeycloakServer node : List.of(nodeA, nodeB)) {
             String log = node.logText();
+            // First what must be there, so that the absences below are absences from a real, parsed log.
+            assertThat(log).as("log of %s", node.name())
+                    .contains("Keycloak 26.7.3 on JVM")
+                    .contains(DISTRIBUTED_CACHE_LINE);
+            assertThat(KeycloakServer.filterLog(log, "INFO", "dev.abusegate"))
+                    .as("INFO lines from dev.abusegate in %s (the level/category filter reads this log)", node.name())
+                    .anySatisfy(line -> assertThat(line).contains(DISTRIBUTED_CACHE_LINE));
             assertThat(log).as("log of %s", node.name())
                     .doesNotContain("No marshaller registered")
                     .doesNotContain("MarshallingException");
@@ -339,6 +351,30 @@ class ClusterIT {
         } while (System.nanoTime() < deadline);
         throw new AssertionError(node.name() + ": no cluster view with " + size + " members within " + timeout.toSeconds()
                 + " s (views so far: " + sizes + "). Log tail:\n" + node.tail(60));
+    }
+
+    /** KEY=VALUE lines; blank lines and # comments skipped (the subset docker compose's env_file reads the same way). */
+    private static Map<String, String> readEnvFile(Path file) {
+        Map<String, String> env = new LinkedHashMap<>();
+        try {
+            for (String line : Files.readAllLines(file)) {
+                String l = line.strip();
+                if (l.isEmpty() || l.startsWith("#")) {
+                    continue;
+                }
+                int eq = l.indexOf('=');
+                if (eq <= 0 || !l.startsWith("KC_")) {
+                    throw new IllegalStateException(file + ": expected KC_NAME=value, got: " + line);
+                }
+                env.put(l.substring(0, eq), l.substring(eq + 1));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        if (!"ispn".equals(env.get("KC_CACHE")) || !"postgres".equals(env.get("KC_DB"))) {
+            throw new IllegalStateException(file + " must set KC_CACHE=ispn and KC_DB=postgres, has " + env);
+        }
+        return env;
     }
 
     private static int[] freePorts(int count) {

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
  * Lockout-DoS resistance and smarter counting in a real Keycloak, through the browser flow: device
  * cookies, repeated identical wrong passwords, progressive lockout and the allowlist.
  */
-class BeyondTheAnchorsIT extends SharedServerTest {
+class LockoutDosResistanceIT extends SharedServerTest {
 
     private static final String FORM = "abuse-gate-username-password-form";
     private static final String DEVICE_COOKIE = "KC_ABUSE_GATE_DEVICE";

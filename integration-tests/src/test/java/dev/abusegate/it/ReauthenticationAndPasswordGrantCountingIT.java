@@ -12,10 +12,11 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * Paths a code review found: re-authentication (Keycloak already knows the user and ignores any typed
- * name), and the password grant's disabled accounts and empty passwords.
+ * Who is counted where the typed name or the password is not the whole story: on re-authentication
+ * Keycloak already knows the user and ignores any typed name, so the session's user is counted; the
+ * password grant counts guesses against a disabled account and never counts empty passwords.
  */
-class ReviewFindingsIT extends SharedServerTest {
+class ReauthenticationAndPasswordGrantCountingIT extends SharedServerTest {
 
     private static final String ALICE_PW = "alice-secret-1";
     private static final String BOB_PW = "bob-secret-1";
@@ -65,7 +66,7 @@ class ReviewFindingsIT extends SharedServerTest {
 
     @Test
     void password_grant_counts_wrong_passwords_for_a_disabled_account_and_not_empty_passwords() {
-        String realm = importRealm(RealmBuilder.named(RealmBuilder.uniqueName("dg-review"))
+        String realm = importRealm(RealmBuilder.named(RealmBuilder.uniqueName("dg-disabled-empty"))
                 .user("alice", ALICE_PW).user("carol", "carol-secret-1")
                 .gatedDirectGrantFlow("abuse-gate-direct-grant", LOCKOUT_2));
         TokenClient tokens = new TokenClient(server.baseUrl());
