@@ -1,0 +1,127 @@
+package dev.abusegate.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.HashSet;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Test;
+
+/**
+ * How many times one attempt waits for the store, counted: each change is one round trip in a cluster (a
+ * compute on the entry's primary owner), and changes sent before the gate waits for any of them travel
+ * together. A round is the set of changes sent between two waits.
+ */
+class RoundTripsTest {
+
+    /** Tags each change with how many waits came before it; the distinct tags of an attempt are its rounds. */
+    static final class RoundCountingStore implements CounterStore {
+        private final CounterStore delegate;
+        private int waits;
+        private final Set<Integer> rounds = new HashSet<>();
+        int changes;
+
+        RoundCountingStore(CounterStore delegate) {
+            this.delegate = delegate;
+        }
+
+        @Override
+        public synchronized CompletableFuture<long[]> apply(CounterKey key, Change change, long ttlMillis) {
+            rounds.add(waits);
+            changes++;
+            long[] v = delegate.apply(key, change, ttlMillis).join();
+            return new CompletableFuture<>() {
+                {
+                    complete(v);
+                }
+
+                @Override
+                public long[] join() {
+                    synchronized (RoundCountingStore.this) {
+                        waits++;
+                    }
+                    return super.join();
+                }
+            };
+        }
+
+        @Override
+        public long[] read(CounterKey key) {
+            return delegate.read(key);
+        }
+
+        @Override
+        public void remove(CounterKey key) {
+            delegate.remove(key);
+        }
+
+        synchronized int roundsSinceReset() {
+            return rounds.size();
+        }
+
+        synchronized void reset() {
+            rounds.clear();
+            changes = 0;
+        }
+    }
+
+    private final MutableClock clock = new MutableClock();
+    private final RoundCountingStore store = new RoundCountingStore(new ReferenceCounterStore(clock));
+    private final AbuseGate gate = new AbuseGate(store, clock, GateFixture.SECRETS);
+    private final GateOptions defaults = GateOptions.defaults();
+
+    private Attempt attempt(String address, String user) {
+        return new Attempt(GateFixture.REALM, address, user, false);
+    }
+
+    @Test
+    void an_allowed_login_with_all_four_layers_waits_for_the_store_at_most_three_times() {
+        store.reset();
+        Decision d = gate.evaluate(defaults, attempt("192.0.2.1", "alice"));
+        assertThat(d.allowed()).isTrue();
+        gate.passwordSucceeded(d, java.util.List.of("alice", "alice@example.com"));
+        assertThat(store.roundsSinceReset()).isEqualTo(3);
+
+        store.reset();
+        Decision wrong = gate.evaluate(defaults, attempt("192.0.2.1", "alice"));
+        gate.passwordFailed(wrong, 0L, java.util.List.of("alice", "alice@example.com"));
+        assertThat(store.roundsSinceReset()).isEqualTo(3);
+    }
+
+    @Test
+    void an_attempt_blocked_by_an_address_layer_waits_once() {
+        GateOptions tight = defaults.toBuilder().captchaEnabled(false).layer(Layer.PER_IP_ACCOUNT, 2, 900).build();
+        for (int i = 0; i < 2; i++) {
+            gate.passwordFailed(gate.evaluate(tight, attempt("192.0.2.2", "bob")));
+        }
+        store.reset();
+        Decision d = gate.evaluate(tight, attempt("192.0.2.2", "bob"));
+        assertThat(d.outcome()).isEqualTo(Outcome.BLOCKED);
+        assertThat(store.roundsSinceReset()).isEqualTo(1);
+    }
+
+    @Test
+    void an_attempt_on_a_locked_account_waits_twice() {
+        GateOptions tight = defaults.toBuilder().captchaEnabled(false).layer(Layer.ACCOUNT_LOCKOUT, 2, 900).build();
+        for (int i = 0; i < 2; i++) {
+            gate.passwordFailed(gate.evaluate(tight, attempt("198.51.100." + (i + 1), "carol")));
+        }
+        store.reset();
+        Decision d = gate.evaluate(tight, attempt("203.0.113.9", "carol"));
+        assertThat(d.outcome()).isEqualTo(Outcome.BLOCKED);
+        assertThat(d.layer()).isEqualTo(Layer.ACCOUNT_LOCKOUT);
+        assertThat(store.roundsSinceReset()).isEqualTo(2);
+    }
+
+    @Test
+    void an_attempt_in_the_captcha_band_without_a_solution_waits_at_most_twice() {
+        GateOptions o = defaults.toBuilder().layer(Layer.PER_IP_ACCOUNT, 4, 900).build();
+        for (int i = 0; i < 2; i++) {
+            gate.passwordFailed(gate.evaluate(o, attempt("192.0.2.3", "dave")));
+        }
+        store.reset();
+        Decision d = gate.evaluate(o, attempt("192.0.2.3", "dave"));
+        assertThat(d.outcome()).isEqualTo(Outcome.CAPTCHA_REQUIRED);
+        assertThat(store.roundsSinceReset()).isLessThanOrEqualTo(2);
+    }
+}
