@@ -42,6 +42,11 @@ final class CaptchaSupport {
     private static final int TIMEOUT_MILLIS = 5_000;
     private static final int MAX_REPLY_BYTES = 64 * 1024;
     private static final long THIRD_PARTY_TOKEN_TTL_MILLIS = 600_000;
+    /**
+     * Added to a replay record's lifetime: another node whose clock is behind still sees an ALTCHA
+     * challenge as valid for that long after this node's idea of its expiry.
+     */
+    private static final long REPLAY_SKEW_MILLIS = 60_000;
     /** Last WARN per realm, provider and kind of failure: one realm's trouble never hides another's. */
 
     private CaptchaSupport() {
@@ -57,12 +62,17 @@ final class CaptchaSupport {
         String fingerprint;
         long ttlMillis;
         if (cfg.provider() == CaptchaProvider.ALTCHA) {
-            Altcha.Verified v = Altcha.verify(altchaKey(session, realm, cfg, secrets), token.trim(), now / 1000);
+            byte[] key = altchaKey(session, realm, cfg, secrets);
+            if (key == null) {
+                return false;
+            }
+            Altcha.Verified v = Altcha.verify(key, cfg.altchaMaxNumber(), token.trim(), now / 1000);
             if (!v.ok()) {
                 LOG.debugf("Abuse gate: ALTCHA solution refused in realm '%s': %s", realm.getName(), v.status());
                 return false;
             }
             fingerprint = v.challenge();
+            // The expiry is signed (Altcha), so the record outlives every moment the challenge verifies.
             ttlMillis = Math.max(1_000, v.expiresAtSeconds() * 1000 - now);
         } else {
             SiteVerifier.Status s = SiteVerifier.verify(poster(session), cfg.effectiveVerifyUrl(), cfg.secret(), token.trim(),
@@ -77,8 +87,10 @@ final class CaptchaSupport {
             ttlMillis = THIRD_PARTY_TOKEN_TTL_MILLIS;
         }
         try {
+            // Replay guard. The TTL argument (ttlMillis + REPLAY_SKEW_MILLIS) is the part to keep when this call
+            // becomes an engine operation: the record lives until the solution's real expiry plus clock skew.
             return store.increment(CounterKey.ofDigest(realm.getId(), CounterKey.Kind.USED, digest(cfg.provider().id() + ':' + fingerprint)),
-                    ttlMillis, now) == 1;
+                    ttlMillis + REPLAY_SKEW_MILLIS, now) == 1;
         } catch (RuntimeException e) {
             // Without the store no solution can be proven fresh: treat it as unsolved.
             LOG.debugf("Abuse gate: replay check unavailable in realm '%s'", realm.getName());
@@ -96,8 +108,11 @@ final class CaptchaSupport {
         Locale locale = session.getContext().resolveLocale(null);
         w.put("lang", locale == null ? "en" : locale.getLanguage());
         if (cfg.provider() == CaptchaProvider.ALTCHA) {
-            long expires = System.currentTimeMillis() / 1000 + cfg.altchaExpirySeconds();
-            w.put("challengeJson", Altcha.challengeJson(altchaKey(session, realm, cfg, secrets), cfg.altchaMaxNumber(), expires, RANDOM));
+            String challenge = altchaChallenge(session, realm, cfg, secrets);
+            if (challenge == null) {
+                return null; // no key to sign with: no ALTCHA is offered
+            }
+            w.put("challengeJson", challenge);
         } else {
             form.addScript(cfg.provider().scriptUrl());
             SecurityHeadersProvider headers = session.getProvider(SecurityHeadersProvider.class);
@@ -110,18 +125,33 @@ final class CaptchaSupport {
         return w;
     }
 
-    /** A fresh ALTCHA challenge as JSON, for API clients (direct grant). */
+    /** A fresh ALTCHA challenge as JSON (for the page and for API clients); null when there is no key to sign it. */
     static String altchaChallenge(KeycloakSession session, RealmModel realm, CaptchaConfig cfg, RealmSecrets secrets) {
+        byte[] key = altchaKey(session, realm, cfg, secrets);
+        if (key == null) {
+            return null;
+        }
         long expires = System.currentTimeMillis() / 1000 + cfg.altchaExpirySeconds();
-        return Altcha.challengeJson(altchaKey(session, realm, cfg, secrets), cfg.altchaMaxNumber(), expires, RANDOM);
+        return Altcha.challengeJson(key, cfg.altchaMaxNumber(), expires, RANDOM);
     }
 
     /**
      * The key that signs and verifies challenges: bound to the difficulty, so a challenge issued by an
-     * easier step of the realm does not verify on a harder one.
+     * easier step of the realm does not verify on a harder one. Null when no captcha secret is configured
+     * and the realm has no HMAC key (never a key derived from public data).
      */
     private static byte[] altchaKey(KeycloakSession session, RealmModel realm, CaptchaConfig cfg, RealmSecrets secrets) {
-        byte[] base = cfg.secret() != null ? cfg.secret().getBytes(StandardCharsets.UTF_8) : secrets.altchaKey(session, realm);
+        byte[] base;
+        if (cfg.secret() != null) {
+            base = cfg.secret().getBytes(StandardCharsets.UTF_8);
+        } else {
+            try {
+                base = secrets.altchaKey(session, realm);
+            } catch (RuntimeException e) {
+                GateSupport.warnNoKey(realm, e);
+                return null;
+            }
+        }
         return Altcha.keyFor(base, cfg.altchaMaxNumber());
     }
 

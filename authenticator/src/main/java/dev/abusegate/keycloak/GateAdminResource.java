@@ -11,7 +11,9 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.keycloak.events.admin.OperationType;
 import org.keycloak.events.admin.ResourceType;
@@ -23,7 +25,8 @@ import org.keycloak.services.resources.admin.fgap.AdminPermissionEvaluator;
 /**
  * {@code /admin/realms/{realm}/abuse-gate}: look up and clear the gate's state for an address, an
  * identifier, or the pair. Needs manage-users in the realm (or an equivalent fine-grained permission).
- * Each clear is an admin event. Responses never echo the identifier.
+ * Each clear is an admin event whose representation records the address and identifier as the operator
+ * typed them and the counters that were reset. Responses never echo the identifier.
  */
 public class GateAdminResource {
 
@@ -49,7 +52,12 @@ public class GateAdminResource {
         if (bad != null) {
             return bad;
         }
-        GateKeys.Keys k = keys(address, identifier, ipv6Prefix);
+        GateKeys.Keys k;
+        try {
+            k = keys(address, identifier, ipv6Prefix);
+        } catch (RealmSecrets.NoRealmKey e) {
+            return noKey(e);
+        }
         CounterStore store = GateSupport.store(session);
         long now = System.currentTimeMillis();
         Map<String, Object> out = new LinkedHashMap<>();
@@ -96,38 +104,74 @@ public class GateAdminResource {
         if (bad != null) {
             return bad;
         }
-        GateKeys.Keys k = keys(address, identifier, ipv6Prefix);
+        GateKeys.Keys k;
+        try {
+            k = keys(address, identifier, ipv6Prefix);
+        } catch (RealmSecrets.NoRealmKey e) {
+            return noKey(e);
+        }
         CounterStore store = GateSupport.store(session);
         Map<String, Object> cleared = new LinkedHashMap<>();
+        List<String> reset = new ArrayList<>();
         try {
             if (present(address)) {
                 store.clear(k.perIp());
+                reset.add("per_ip.attempts");
                 store.clear(k.identifiers());
+                reset.add("credential_stuffing.distinct_identifiers");
                 cleared.put("address", true);
             }
             if (present(identifier)) {
                 store.clear(k.failures());
+                reset.add("account_lockout.failures");
                 store.clear(k.lock());
+                reset.add("account_lockout.lock");
                 store.clear(k.lockCount());
+                reset.add("account_lockout.consecutive_locks");
                 store.clear(k.recentWrongPasswords());
+                reset.add("account_lockout.recent_wrong_passwords");
                 cleared.put("identifier", true);
             }
             if (present(address) && present(identifier)) {
                 store.clear(k.perIpAccount());
+                reset.add("per_ip_account.attempts");
                 cleared.put("pair", true);
             }
         } catch (RuntimeException e) {
             return error(Response.Status.SERVICE_UNAVAILABLE, "counter_store_unavailable", "The counter store cannot answer right now.");
         }
+        // The audit trail says what the operator asked for, exactly as typed, and what was reset. It is
+        // Keycloak's admin event store (shown to realm administrators only when "Include representation" is
+        // on), not a log line; the HTTP answer still never echoes the identifier.
+        Map<String, Object> audit = new LinkedHashMap<>();
+        if (present(address)) {
+            audit.put("address", address);
+            String canonical = AddressKeys.canonical(address, prefix(ipv6Prefix));
+            audit.put("addressKey", canonical == null ? address : canonical);
+        }
+        if (present(identifier)) {
+            audit.put("identifier", identifier);
+        }
+        if (ipv6Prefix != null) {
+            audit.put("ipv6Prefix", ipv6Prefix);
+        }
+        audit.put("reset", reset);
         adminEvent.operation(OperationType.DELETE)
                 .resourcePath(session.getContext().getUri())
-                .representation(cleared)
+                .representation(audit)
                 .success();
         return Response.ok(Map.of("cleared", cleared)).build();
     }
 
     private GateKeys.Keys keys(String address, String identifier, Integer ipv6Prefix) {
         return GateSupport.keys(session, realm).forAttempt(realm.getId(), address, identifier, prefix(ipv6Prefix));
+    }
+
+    /** The realm has no HMAC key: the gate keeps no state it could show or clear. */
+    private Response noKey(RuntimeException e) {
+        GateSupport.warnNoKey(realm, e);
+        return error(Response.Status.SERVICE_UNAVAILABLE, "no_realm_key",
+                "The realm has no active HMAC key; add or enable an HMAC key provider in Realm settings > Keys.");
     }
 
     private static int prefix(Integer ipv6Prefix) {
