@@ -3,6 +3,8 @@ package dev.abusegate.keycloak;
 import dev.abusegate.captcha.Altcha;
 import dev.abusegate.captcha.CaptchaProvider;
 import dev.abusegate.captcha.SiteVerifier;
+import dev.abusegate.captcha.VerificationBudget;
+import dev.abusegate.engine.AddressKeys;
 import dev.abusegate.engine.CounterKey;
 import dev.abusegate.engine.CounterStore;
 import java.io.ByteArrayOutputStream;
@@ -47,6 +49,12 @@ final class CaptchaSupport {
      * challenge as valid for that long after this node's idea of its expiry.
      */
     private static final long REPLAY_SKEW_MILLIS = 60_000;
+    /** Outgoing siteverify calls one node makes at once; more tokens are not sent (they count as unsolved). */
+    static final int MAX_IN_FLIGHT = 32;
+    /** Addresses whose verification budget one node tracks (about 100 bytes each). */
+    private static final int MAX_BUDGET_ADDRESSES = 100_000;
+    private static final VerificationBudget BUDGET = new VerificationBudget(MAX_IN_FLIGHT, MAX_BUDGET_ADDRESSES,
+            CaptchaConfig.VERIFY_WINDOW_SECONDS * 1000);
     /** Last WARN per realm, provider and kind of failure: one realm's trouble never hides another's. */
 
     private CaptchaSupport() {
@@ -54,7 +62,7 @@ final class CaptchaSupport {
 
     /** Whether {@code token} is a fresh, valid solution for this realm's provider. Never throws. */
     static boolean solved(KeycloakSession session, RealmModel realm, CaptchaConfig cfg, RealmSecrets secrets,
-                          CounterStore store, String token, String remoteAddr) {
+                          CounterStore store, String token, String remoteAddr, int ipv6Prefix) {
         if (token == null || token.isBlank()) {
             return false;
         }
@@ -75,8 +83,25 @@ final class CaptchaSupport {
             // The expiry is signed (Altcha), so the record outlives every moment the challenge verifies.
             ttlMillis = Math.max(1_000, v.expiresAtSeconds() * 1000 - now);
         } else {
-            SiteVerifier.Status s = SiteVerifier.verify(poster(session), cfg.effectiveVerifyUrl(), cfg.secret(), token.trim(),
-                    remoteAddr, cfg.minScore());
+            VerificationBudget.Answer go = BUDGET.tryStart(budgetKey(remoteAddr, ipv6Prefix), cfg.verifyBudget(), now);
+            if (go != VerificationBudget.Answer.GO) {
+                // Not sent to the vendor: the token counts as unsolved, which counts nothing and escalates nothing.
+                if (go == VerificationBudget.Answer.ADDRESS_BUDGET_SPENT) {
+                    LOG.debugf("Abuse gate: captcha verification budget of an address spent in realm '%s'", realm.getName());
+                } else {
+                    GateSupport.warnEvery("captcha-budget:" + realm.getId(), "Abuse gate: " + cfg.provider().id()
+                            + " verifications refused in realm '" + realm.getName() + "' (" + (go == VerificationBudget.Answer.TOO_MANY_IN_FLIGHT
+                            ? MAX_IN_FLIGHT + " verifications already in flight on this node" : "too many addresses verifying at once")
+                            + "); their captchas count as unsolved (further warnings suppressed for 60 s)");
+                }
+                return false;
+            }
+            SiteVerifier.Status s;
+            try {
+                s = SiteVerifier.verify(poster(session), cfg.effectiveVerifyUrl(), cfg.secret(), token.trim(), remoteAddr, cfg.minScore());
+            } finally {
+                BUDGET.finish();
+            }
             if (s == SiteVerifier.Status.UNREACHABLE || s == SiteVerifier.Status.GARBAGE) {
                 warn(realm, cfg.provider(), s);
             }
@@ -153,6 +178,15 @@ final class CaptchaSupport {
             }
         }
         return Altcha.keyFor(base, cfg.altchaMaxNumber());
+    }
+
+    /** An address's budget is its network, as the layers count it: one IPv6 host cannot rotate through its subnet. */
+    private static String budgetKey(String remoteAddr, int ipv6Prefix) {
+        if (remoteAddr == null) {
+            return "";
+        }
+        String canonical = AddressKeys.canonical(remoteAddr, ipv6Prefix);
+        return canonical != null ? canonical : remoteAddr.length() > 64 ? remoteAddr.substring(0, 64) : remoteAddr;
     }
 
     private static SiteVerifier.FormPoster poster(KeycloakSession session) {

@@ -183,7 +183,8 @@ final class GateSupport {
                     ? DeviceCookies.deviceOf(ctx, g, SECRETS.deviceKey(session, realm), identifier) : null;
             // The solution is verified only if the answer depends on it (see AbuseGate#evaluate).
             d = g.evaluate(options, new Attempt(realm.getId(), address, identifier, false, device),
-                    submitted ? () -> CaptchaSupport.solved(session, realm, captcha, SECRETS, g.store(), token, address) : null);
+                    submitted ? () -> CaptchaSupport.solved(session, realm, captcha, SECRETS, g.store(), token, address,
+                            options.ipv6PrefixLength()) : null);
         } catch (RuntimeException e) {
             // The realm's key material could not be had: no key can be derived (and none is ever derived
             // from public data), so every layer is unavailable and follows its own failure mode, no device
