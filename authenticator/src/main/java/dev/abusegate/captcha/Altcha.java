@@ -9,22 +9,32 @@ import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.util.Base64;
 import java.util.HexFormat;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import dev.abusegate.engine.Hmac;
 
 /**
  * ALTCHA proof of work, server side (the classic SHA-256 challenge the altcha 2.x widget solves).
  *
- * <p>A challenge is {@code sha256(salt + n)} for a secret random {@code n} in {@code [0, maxNumber]};
- * the salt carries its expiry ({@code ?expires=<unix seconds>}) and the challenge is signed with an HMAC
- * key only the server holds, so the server needs no state to issue one. The browser finds {@code n} by
- * brute force and submits it base64-encoded as JSON. Verification checks the signature, the work, and
- * the expiry; the caller enforces single use with {@link Verified#challenge()}.
+ * <p>A challenge is {@code sha256(salt + n)} for a secret random {@code n} in {@code [0, maxNumber]}. The
+ * salt carries its expiry as a parameter list terminated by {@code '&'} ({@code <hex>?expires=<unix
+ * seconds>&}), as the ALTCHA project's fix for challenge splicing (GHSA-6gvq-jcmp-8959, CVE-2025-68113)
+ * prescribes: without the terminator, leading digits of {@code n} could be moved into {@code expires} and
+ * the hash would stay the same. The server needs no state to issue a challenge: an HMAC with a key only
+ * the server holds covers everything verification later trusts (algorithm, difficulty, salt with its
+ * parameters, challenge). The browser finds {@code n} by brute force and submits it base64-encoded as
+ * JSON. Verification checks the salt's form, {@code n <= maxNumber}, the signature, the work, and the
+ * expiry; the caller enforces single use with {@link Verified#challenge()} until {@link
+ * Verified#expiresAtSeconds()}, which is signed and so real.
  */
 public final class Altcha {
 
     public static final String ALGORITHM = "SHA-256";
     /** Payloads larger than this are garbage, not worth decoding. */
     static final int MAX_PAYLOAD_CHARS = 4096;
+    /** The only salt this server issues: 12 random bytes in hex, then the terminated parameter list. */
+    private static final Pattern SALT = Pattern.compile("[0-9a-f]{24}\\?expires=([0-9]{1,12})&");
+    private static final Pattern HEX64 = Pattern.compile("[0-9a-f]{64}");
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final HexFormat HEX = HexFormat.of();
@@ -44,7 +54,7 @@ public final class Altcha {
     public static String challengeJson(byte[] hmacKey, long maxNumber, long expiresAtSeconds, SecureRandom random) {
         byte[] saltBytes = new byte[12];
         random.nextBytes(saltBytes);
-        String salt = HEX.formatHex(saltBytes) + "?expires=" + expiresAtSeconds;
+        String salt = HEX.formatHex(saltBytes) + "?expires=" + expiresAtSeconds + "&";
         long number = (long) (random.nextDouble() * (maxNumber + 1));
         String challenge = sha256Hex(salt + number);
         ObjectNode node = JSON.createObjectNode();
@@ -52,8 +62,17 @@ public final class Altcha {
         node.put("challenge", challenge);
         node.put("maxnumber", maxNumber);
         node.put("salt", salt);
-        node.put("signature", hmacHex(hmacKey, challenge));
+        node.put("signature", hmacHex(hmacKey, signed(ALGORITHM, maxNumber, salt, challenge)));
         return node.toString();
+    }
+
+    /**
+     * What the signature covers, one field per line. None of the fields can hold a line break (the salt
+     * and challenge are checked against their exact forms before the signature is), so the fields cannot
+     * be shifted against each other.
+     */
+    static String signed(String algorithm, long maxNumber, String salt, String challenge) {
+        return "altcha-challenge v2\n" + algorithm + "\n" + maxNumber + "\n" + salt + "\n" + challenge;
     }
 
     /** Why a payload was not accepted, or that it was. */
@@ -61,7 +80,7 @@ public final class Altcha {
 
     /**
      * The verification result. {@code challenge} identifies the solved challenge, so the caller can
-     * accept each one once; {@code expiresAtSeconds} says how long it must be remembered.
+     * accept each one once; {@code expiresAtSeconds} (signed) says how long it must be remembered.
      */
     public record Verified(Status status, String challenge, long expiresAtSeconds) {
         public boolean ok() {
@@ -69,8 +88,11 @@ public final class Altcha {
         }
     }
 
-    /** Verifies a submitted payload (base64 JSON). Never throws on bad input. */
-    public static Verified verify(byte[] hmacKey, String payload, long nowSeconds) {
+    /**
+     * Verifies a submitted payload (base64 JSON) against the difficulty the server issues, {@code
+     * maxNumber}. Never throws on bad input.
+     */
+    public static Verified verify(byte[] hmacKey, long maxNumber, String payload, long nowSeconds) {
         if (payload == null || payload.isEmpty() || payload.length() > MAX_PAYLOAD_CHARS) {
             return new Verified(Status.MALFORMED, null, 0);
         }
@@ -88,41 +110,28 @@ public final class Altcha {
         String salt = node.path("salt").asText("");
         String signature = node.path("signature").asText("");
         JsonNode numberNode = node.get("number");
-        if (!ALGORITHM.equals(algorithm) || challenge.length() != 64 || salt.isEmpty() || salt.length() > 200
-                || numberNode == null || !numberNode.canConvertToLong() || numberNode.asLong() < 0) {
+        Matcher saltForm = SALT.matcher(salt);
+        if (!ALGORITHM.equals(algorithm) || !HEX64.matcher(challenge).matches() || !saltForm.matches()
+                || numberNode == null || !numberNode.isIntegralNumber() || !numberNode.canConvertToLong()) {
             return new Verified(Status.MALFORMED, null, 0);
         }
-        if (!MessageDigest.isEqual(hmacHex(hmacKey, challenge).getBytes(StandardCharsets.US_ASCII),
+        long number = numberNode.asLong();
+        if (number < 0 || number > maxNumber) {
+            return new Verified(Status.MALFORMED, null, 0);
+        }
+        if (!MessageDigest.isEqual(hmacHex(hmacKey, signed(algorithm, maxNumber, salt, challenge)).getBytes(StandardCharsets.US_ASCII),
                 signature.getBytes(StandardCharsets.US_ASCII))) {
             return new Verified(Status.BAD_SIGNATURE, null, 0);
         }
-        if (!MessageDigest.isEqual(sha256Hex(salt + numberNode.asLong()).getBytes(StandardCharsets.US_ASCII),
+        if (!MessageDigest.isEqual(sha256Hex(salt + number).getBytes(StandardCharsets.US_ASCII),
                 challenge.getBytes(StandardCharsets.US_ASCII))) {
             return new Verified(Status.WRONG_SOLUTION, null, 0);
         }
-        long expires = expiresOf(salt);
+        long expires = Long.parseLong(saltForm.group(1));
         if (expires <= nowSeconds) {
             return new Verified(Status.EXPIRED, challenge, expires);
         }
         return new Verified(Status.VERIFIED, challenge, expires);
-    }
-
-    /** The {@code expires} parameter of a salt, 0 when it has none (a challenge without expiry is refused). */
-    static long expiresOf(String salt) {
-        int q = salt.indexOf('?');
-        if (q < 0) {
-            return 0;
-        }
-        for (String param : salt.substring(q + 1).split("&")) {
-            if (param.startsWith("expires=")) {
-                try {
-                    return Long.parseLong(param.substring("expires=".length()));
-                } catch (NumberFormatException e) {
-                    return 0;
-                }
-            }
-        }
-        return 0;
     }
 
     /** Solves a challenge by brute force, as the widget does. For tests and API clients. */

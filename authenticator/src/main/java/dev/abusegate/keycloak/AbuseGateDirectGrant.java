@@ -100,7 +100,10 @@ public class AbuseGateDirectGrant extends AbstractDirectGrantAuthenticator {
             body.put("captcha_site_key", check.captcha.siteKey() == null ? "" : check.captcha.siteKey());
             if (check.captcha.provider() == CaptchaProvider.ALTCHA) {
                 try {
-                    body.put("captcha_challenge", JsonSerialization.readValue(GateSupport.altchaChallenge(ctx, check.captcha), Map.class));
+                    String challenge = GateSupport.altchaChallenge(ctx, check.captcha);
+                    if (challenge != null) { // null: no key to sign with, no ALTCHA offered
+                        body.put("captcha_challenge", JsonSerialization.readValue(challenge, Map.class));
+                    }
                 } catch (IOException e) {
                     throw new IllegalStateException("cannot build the ALTCHA challenge", e);
                 }

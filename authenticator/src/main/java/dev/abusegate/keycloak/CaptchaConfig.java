@@ -20,7 +20,8 @@ record CaptchaConfig(
         String verifyUrl,
         long altchaMaxNumber,
         long altchaExpirySeconds,
-        double minScore) {
+        double minScore,
+        int verifyBudget) {
 
     static final String PROVIDER = "captcha.provider";
     static final String SITE_KEY = "captcha.siteKey";
@@ -29,10 +30,14 @@ record CaptchaConfig(
     static final String ALTCHA_MAX_NUMBER = "captcha.altcha.maxNumber";
     static final String ALTCHA_EXPIRY_SECONDS = "captcha.altcha.expirySeconds";
     static final String MIN_SCORE = "captcha.recaptcha.minScore";
+    static final String VERIFY_BUDGET = "captcha.verifyBudget";
 
     static final long DEFAULT_MAX_NUMBER = 100_000;
     static final long DEFAULT_EXPIRY_SECONDS = 600;
     static final double DEFAULT_MIN_SCORE = 0.5;
+    static final int DEFAULT_VERIFY_BUDGET = 10;
+    /** The window of {@link #VERIFY_BUDGET}: fixed, from an address's first verification. */
+    static final long VERIFY_WINDOW_SECONDS = 600;
 
     /** Keycloak shows a stored secret back as this mask; it is never a real secret. */
     private static final String MASK = "**********";
@@ -42,7 +47,7 @@ record CaptchaConfig(
     public String toString() {
         return "CaptchaConfig[provider=" + provider.id() + ", siteKey=" + siteKey + ", secret=" + (secret == null ? "unset" : "(set)")
                 + ", verifyUrl=" + verifyUrl + ", altchaMaxNumber=" + altchaMaxNumber + ", altchaExpirySeconds="
-                + altchaExpirySeconds + ", minScore=" + minScore + "]";
+                + altchaExpirySeconds + ", minScore=" + minScore + ", verifyBudget=" + verifyBudget + "]";
     }
 
     /** The form field that carries the solution for this provider. */
@@ -81,7 +86,8 @@ record CaptchaConfig(
         return new CaptchaConfig(provider, trimmed(c.get(SITE_KEY)), secret, url,
                 GateConfig.number(c, ALTCHA_MAX_NUMBER, DEFAULT_MAX_NUMBER, 1_000, 10_000_000, realm),
                 GateConfig.number(c, ALTCHA_EXPIRY_SECONDS, DEFAULT_EXPIRY_SECONDS, 30, 86_400, realm),
-                GateConfig.decimal(c, MIN_SCORE, DEFAULT_MIN_SCORE, 0, 1, realm));
+                GateConfig.decimal(c, MIN_SCORE, DEFAULT_MIN_SCORE, 0, 1, realm),
+                (int) GateConfig.number(c, VERIFY_BUDGET, DEFAULT_VERIFY_BUDGET, 1, 1000, realm));
     }
 
     private static String trimmed(String s) {
@@ -122,6 +128,14 @@ record CaptchaConfig(
                 .helpText("When reCAPTCHA answers with a score (v3), tokens scoring below this (0 to 1) count as unsolved. "
                         + "Default " + DEFAULT_MIN_SCORE + ".")
                 .type(ProviderConfigProperty.STRING_TYPE).defaultValue(String.valueOf(DEFAULT_MIN_SCORE)).add()
+                .property().name(VERIFY_BUDGET).label("Captcha verifications per address")
+                .helpText("turnstile, hcaptcha, recaptcha: how many captcha tokens from one client address (IPv6: its network "
+                        + "of the configured prefix length) are sent to the vendor's siteverify endpoint per "
+                        + (VERIFY_WINDOW_SECONDS / 60) + " minutes, per node (1 to 1000). Further tokens are not sent and the "
+                        + "answer stays captcha_required, so a flood of bogus tokens cannot be amplified against the vendor or tie "
+                        + "up Keycloak's threads. A wrong captcha answer still counts against no layer. Default "
+                        + DEFAULT_VERIFY_BUDGET + ".")
+                .type(ProviderConfigProperty.STRING_TYPE).defaultValue(String.valueOf(DEFAULT_VERIFY_BUDGET)).add()
                 .build();
     }
 }

@@ -4,6 +4,8 @@ import dev.abusegate.engine.AbuseGate;
 import dev.abusegate.captcha.Altcha;
 import dev.abusegate.captcha.CaptchaProvider;
 import dev.abusegate.captcha.SiteVerifier;
+import dev.abusegate.captcha.VerificationBudget;
+import dev.abusegate.engine.AddressKeys;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -41,6 +43,17 @@ final class CaptchaSupport {
     private static final int TIMEOUT_MILLIS = 5_000;
     private static final int MAX_REPLY_BYTES = 64 * 1024;
     private static final long THIRD_PARTY_TOKEN_TTL_MILLIS = 600_000;
+    /**
+     * Added to a replay record's lifetime: another node whose clock is behind still sees an ALTCHA
+     * challenge as valid for that long after this node's idea of its expiry.
+     */
+    private static final long REPLAY_SKEW_MILLIS = 60_000;
+    /** Outgoing siteverify calls one node makes at once; more tokens are not sent (they count as unsolved). */
+    static final int MAX_IN_FLIGHT = 32;
+    /** Addresses whose verification budget one node tracks (about 100 bytes each). */
+    private static final int MAX_BUDGET_ADDRESSES = 100_000;
+    private static final VerificationBudget BUDGET = new VerificationBudget(MAX_IN_FLIGHT, MAX_BUDGET_ADDRESSES,
+            CaptchaConfig.VERIFY_WINDOW_SECONDS * 1000);
     /** Last WARN per realm, provider and kind of failure: one realm's trouble never hides another's. */
 
     private CaptchaSupport() {
@@ -48,7 +61,7 @@ final class CaptchaSupport {
 
     /** Whether {@code token} is a fresh, valid solution for this realm's provider. Never throws. */
     static boolean solved(KeycloakSession session, RealmModel realm, CaptchaConfig cfg, RealmSecrets secrets,
-                          AbuseGate gate, String token, String remoteAddr) {
+                          AbuseGate gate, String token, String remoteAddr, int ipv6Prefix) {
         if (token == null || token.isBlank()) {
             return false;
         }
@@ -56,16 +69,38 @@ final class CaptchaSupport {
         String fingerprint;
         long ttlMillis;
         if (cfg.provider() == CaptchaProvider.ALTCHA) {
-            Altcha.Verified v = Altcha.verify(altchaKey(session, realm, cfg, secrets), token.trim(), now / 1000);
+            byte[] key = altchaKey(session, realm, cfg, secrets);
+            if (key == null) {
+                return false;
+            }
+            Altcha.Verified v = Altcha.verify(key, cfg.altchaMaxNumber(), token.trim(), now / 1000);
             if (!v.ok()) {
                 LOG.debugf("Abuse gate: ALTCHA solution refused in realm '%s': %s", realm.getName(), v.status());
                 return false;
             }
             fingerprint = v.challenge();
+            // The expiry is signed (Altcha), so the record outlives every moment the challenge verifies.
             ttlMillis = Math.max(1_000, v.expiresAtSeconds() * 1000 - now);
         } else {
-            SiteVerifier.Status s = SiteVerifier.verify(poster(session), cfg.effectiveVerifyUrl(), cfg.secret(), token.trim(),
-                    remoteAddr, cfg.minScore());
+            VerificationBudget.Answer go = BUDGET.tryStart(budgetKey(remoteAddr, ipv6Prefix), cfg.verifyBudget(), now);
+            if (go != VerificationBudget.Answer.GO) {
+                // Not sent to the vendor: the token counts as unsolved, which counts nothing and escalates nothing.
+                if (go == VerificationBudget.Answer.ADDRESS_BUDGET_SPENT) {
+                    LOG.debugf("Abuse gate: captcha verification budget of an address spent in realm '%s'", realm.getName());
+                } else {
+                    GateSupport.warnEvery("captcha-budget:" + realm.getId(), "Abuse gate: " + cfg.provider().id()
+                            + " verifications refused in realm '" + realm.getName() + "' (" + (go == VerificationBudget.Answer.TOO_MANY_IN_FLIGHT
+                            ? MAX_IN_FLIGHT + " verifications already in flight on this node" : "too many addresses verifying at once")
+                            + "); their captchas count as unsolved (further warnings suppressed for 60 s)");
+                }
+                return false;
+            }
+            SiteVerifier.Status s;
+            try {
+                s = SiteVerifier.verify(poster(session), cfg.effectiveVerifyUrl(), cfg.secret(), token.trim(), remoteAddr, cfg.minScore());
+            } finally {
+                BUDGET.finish();
+            }
             if (s == SiteVerifier.Status.UNREACHABLE || s == SiteVerifier.Status.GARBAGE) {
                 warn(realm, cfg.provider(), s);
             }
@@ -76,7 +111,9 @@ final class CaptchaSupport {
             ttlMillis = THIRD_PARTY_TOKEN_TTL_MILLIS;
         }
         try {
-            return gate.firstUse(realm.getId(), digest(cfg.provider().id() + ':' + fingerprint), now + ttlMillis);
+            // Replay guard: the record lives until the solution's real expiry plus clock skew between nodes.
+            return gate.firstUse(realm.getId(), digest(cfg.provider().id() + ':' + fingerprint),
+                    now + ttlMillis + REPLAY_SKEW_MILLIS);
         } catch (RuntimeException e) {
             // Without the store no solution can be proven fresh: treat it as unsolved.
             LOG.debugf("Abuse gate: replay check unavailable in realm '%s'", realm.getName());
@@ -94,8 +131,11 @@ final class CaptchaSupport {
         Locale locale = session.getContext().resolveLocale(null);
         w.put("lang", locale == null ? "en" : locale.getLanguage());
         if (cfg.provider() == CaptchaProvider.ALTCHA) {
-            long expires = System.currentTimeMillis() / 1000 + cfg.altchaExpirySeconds();
-            w.put("challengeJson", Altcha.challengeJson(altchaKey(session, realm, cfg, secrets), cfg.altchaMaxNumber(), expires, RANDOM));
+            String challenge = altchaChallenge(session, realm, cfg, secrets);
+            if (challenge == null) {
+                return null; // no key to sign with: no ALTCHA is offered
+            }
+            w.put("challengeJson", challenge);
         } else {
             form.addScript(cfg.provider().scriptUrl());
             SecurityHeadersProvider headers = session.getProvider(SecurityHeadersProvider.class);
@@ -108,19 +148,43 @@ final class CaptchaSupport {
         return w;
     }
 
-    /** A fresh ALTCHA challenge as JSON, for API clients (direct grant). */
+    /** A fresh ALTCHA challenge as JSON (for the page and for API clients); null when there is no key to sign it. */
     static String altchaChallenge(KeycloakSession session, RealmModel realm, CaptchaConfig cfg, RealmSecrets secrets) {
+        byte[] key = altchaKey(session, realm, cfg, secrets);
+        if (key == null) {
+            return null;
+        }
         long expires = System.currentTimeMillis() / 1000 + cfg.altchaExpirySeconds();
-        return Altcha.challengeJson(altchaKey(session, realm, cfg, secrets), cfg.altchaMaxNumber(), expires, RANDOM);
+        return Altcha.challengeJson(key, cfg.altchaMaxNumber(), expires, RANDOM);
     }
 
     /**
      * The key that signs and verifies challenges: bound to the difficulty, so a challenge issued by an
-     * easier step of the realm does not verify on a harder one.
+     * easier step of the realm does not verify on a harder one. Null when no captcha secret is configured
+     * and the realm has no HMAC key (never a key derived from public data).
      */
     private static byte[] altchaKey(KeycloakSession session, RealmModel realm, CaptchaConfig cfg, RealmSecrets secrets) {
-        byte[] base = cfg.secret() != null ? cfg.secret().getBytes(StandardCharsets.UTF_8) : secrets.altchaKey(session, realm);
+        byte[] base;
+        if (cfg.secret() != null) {
+            base = cfg.secret().getBytes(StandardCharsets.UTF_8);
+        } else {
+            try {
+                base = secrets.altchaKey(session, realm);
+            } catch (RuntimeException e) {
+                GateSupport.warnNoKey(realm, e);
+                return null;
+            }
+        }
         return Altcha.keyFor(base, cfg.altchaMaxNumber());
+    }
+
+    /** An address's budget is its network, as the layers count it: one IPv6 host cannot rotate through its subnet. */
+    private static String budgetKey(String remoteAddr, int ipv6Prefix) {
+        if (remoteAddr == null) {
+            return "";
+        }
+        String canonical = AddressKeys.canonical(remoteAddr, ipv6Prefix);
+        return canonical != null ? canonical : remoteAddr.length() > 64 ? remoteAddr.substring(0, 64) : remoteAddr;
     }
 
     private static SiteVerifier.FormPoster poster(KeycloakSession session) {

@@ -10,7 +10,9 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.keycloak.events.admin.OperationType;
@@ -23,7 +25,8 @@ import org.keycloak.services.resources.admin.fgap.AdminPermissionEvaluator;
 /**
  * {@code /admin/realms/{realm}/abuse-gate}: look up and clear the gate's state for an address, an
  * identifier, or the pair. Needs manage-users in the realm (or an equivalent fine-grained permission).
- * Each clear is an admin event. Responses never echo the identifier.
+ * Each clear is an admin event whose representation records the address and identifier as the operator
+ * typed them and the counters that were reset. Responses never echo the identifier.
  */
 public class GateAdminResource {
 
@@ -78,6 +81,8 @@ public class GateAdminResource {
                 p.put("identifierSeenFromAddress", st.pair().identifierSeenFromAddress());
                 out.put("pair", p);
             }
+        } catch (RealmSecrets.NoRealmKey e) {
+            return noKey(e);
         } catch (RuntimeException e) {
             return error(Response.Status.SERVICE_UNAVAILABLE, "counter_store_unavailable", "The counter store cannot answer right now.");
         }
@@ -95,19 +100,59 @@ public class GateAdminResource {
             return bad;
         }
         Map<String, Object> cleared = new LinkedHashMap<>();
+        List<String> reset = new ArrayList<>();
         try {
             for (SubjectState.Part part : GateSupport.gate(session, realm).clear(realm.getId(), present(address) ? address : null,
                     present(identifier) ? identifier : null, prefix(ipv6Prefix))) {
                 cleared.put(part.name().toLowerCase(Locale.ROOT), true);
+                switch (part) {
+                    case ADDRESS:
+                        reset.add("per_ip.attempts");
+                        reset.add("credential_stuffing.distinct_identifiers");
+                        break;
+                    case IDENTIFIER:
+                        reset.add("account_lockout.failures");
+                        reset.add("account_lockout.lock");
+                        reset.add("account_lockout.consecutive_locks");
+                        reset.add("account_lockout.recent_wrong_passwords");
+                        break;
+                    default:
+                        reset.add("per_ip_account.attempts");
+                }
             }
+        } catch (RealmSecrets.NoRealmKey e) {
+            return noKey(e);
         } catch (RuntimeException e) {
             return error(Response.Status.SERVICE_UNAVAILABLE, "counter_store_unavailable", "The counter store cannot answer right now.");
         }
+        // The audit trail says what the operator asked for, exactly as typed, and what was reset. It is
+        // Keycloak's admin event store (shown to realm administrators only when "Include representation" is
+        // on), not a log line; the HTTP answer still never echoes the identifier.
+        Map<String, Object> audit = new LinkedHashMap<>();
+        if (present(address)) {
+            audit.put("address", address);
+            String canonical = AddressKeys.canonical(address, prefix(ipv6Prefix));
+            audit.put("addressKey", canonical == null ? address : canonical);
+        }
+        if (present(identifier)) {
+            audit.put("identifier", identifier);
+        }
+        if (ipv6Prefix != null) {
+            audit.put("ipv6Prefix", ipv6Prefix);
+        }
+        audit.put("reset", reset);
         adminEvent.operation(OperationType.DELETE)
                 .resourcePath(session.getContext().getUri())
-                .representation(cleared)
+                .representation(audit)
                 .success();
         return Response.ok(Map.of("cleared", cleared)).build();
+    }
+
+    /** The realm has no HMAC key: the gate keeps no state it could show or clear. */
+    private Response noKey(RuntimeException e) {
+        GateSupport.warnNoKey(realm, e);
+        return error(Response.Status.SERVICE_UNAVAILABLE, "no_realm_key",
+                "The realm has no active HMAC key; add or enable an HMAC key provider in Realm settings > Keys.");
     }
 
     private static int prefix(Integer ipv6Prefix) {

@@ -73,6 +73,15 @@ final class GateSupport {
     private GateSupport() {
     }
 
+    /** One WARN per realm a minute: why the gate cannot key its counters, and how to fix it. */
+    static void warnNoKey(RealmModel realm, RuntimeException e) {
+        warnEvery("keys:" + realm.getId(), "Abuse gate: realm '" + realm.getName() + "' has no usable HMAC key ("
+                + (e instanceof RealmSecrets.NoRealmKey ? "no active HS512 or HS256 key" : e.getClass().getSimpleName())
+                + "); every layer follows its failure mode, device cookies are neither issued nor honoured and no "
+                + "ALTCHA challenge is offered. Fix: Realm settings > Keys > Providers, add or enable an 'hmac-generated' "
+                + "provider (further warnings for this realm suppressed for 60 s)");
+    }
+
     /** The outcome of running the gate for one attempt. */
     static final class Check {
         final Decision decision;
@@ -171,23 +180,28 @@ final class GateSupport {
         boolean submitted = token != null && !token.isBlank();
         String device = null;
         Decision d;
+        boolean keyless = false;
         try {
             SECRETS.prime(session, realm);
             device = browser && options.deviceCookieEnabled()
                     ? DeviceCookies.deviceOf(ctx, g, SECRETS.deviceKey(session, realm), identifier) : null;
             // The solution is verified only if the answer depends on it (see AbuseGate#evaluate).
             d = g.evaluate(options, new Attempt(realm.getId(), address, identifier, false, device),
-                    submitted ? () -> CaptchaSupport.solved(session, realm, captcha, SECRETS, g, token, address) : null);
+                    submitted ? () -> CaptchaSupport.solved(session, realm, captcha, SECRETS, g, token, address,
+                            options.ipv6PrefixLength()) : null);
         } catch (RuntimeException e) {
-            // The realm's key material could not be had: no key can be derived, so every layer is
-            // unavailable and follows its own failure mode, as for a store outage.
-            warnEvery("keys:" + realm.getId(), "Abuse gate: realm '" + realm.getName()
-                    + "' has no usable HMAC key for the gate (" + e.getClass().getSimpleName()
-                    + "); each layer follows its failure mode (further warnings suppressed for 60 s)");
+            // The realm's key material could not be had: no key can be derived (and none is ever derived
+            // from public data), so every layer is unavailable and follows its own failure mode, no device
+            // cookie is read or issued, and no captcha is offered (the band needs the layers' counts).
+            warnNoKey(realm, e);
             d = g.unavailable(options);
             device = null;
+            keyless = true;
         }
-        storeTrouble(ctx, realm, d.unavailable(), d.storeFull());
+        if (!keyless) {
+            // Without keys it is not the store that failed: the WARN above says what did.
+            storeTrouble(ctx, realm, d.unavailable(), d.storeFull());
+        }
         GateMetrics.decision(realm.getName(), d.outcome(), d.layer());
         if (!d.allowed()) {
             ctx.getEvent()

@@ -3,8 +3,6 @@ package dev.abusegate.keycloak;
 import dev.abusegate.engine.Hmac;
 import dev.abusegate.engine.SecretSource;
 import java.nio.charset.StandardCharsets;
-import java.security.GeneralSecurityException;
-import java.security.MessageDigest;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import javax.crypto.SecretKey;
@@ -19,8 +17,21 @@ import org.keycloak.models.RealmModel;
  * which Keycloak generates per realm, stores in its database and so shares across cluster nodes. The
  * key itself is never used directly: a derivation with a fixed label separates this use from token
  * signing. Rotating the realm's HMAC key starts the gate's identifier counters afresh.
+ *
+ * <p>No key is ever derived from public data (a label and the realm id): without an active HS512/HS256
+ * key every method throws {@link NoRealmKey}, and the callers answer as the layers' failure modes say,
+ * issue and honour no device cookie, and offer no ALTCHA challenge signed with a realm-derived key.
+ * (Keycloak 26.7.3's default key manager creates a random "fallback-HS512" key when a realm has none
+ * active, so this matters for other key managers and for a failed fallback.)
  */
 final class RealmSecrets implements SecretSource {
+
+    /** The realm has no active HMAC key the gate can derive its keys from. */
+    static final class NoRealmKey extends IllegalStateException {
+        NoRealmKey(String realmName) {
+            super("realm '" + realmName + "' has no active HS512 or HS256 key");
+        }
+    }
 
     private static final byte[] LABEL = "keycloak-abuse-gate identifier key v1".getBytes(StandardCharsets.UTF_8);
     private static final byte[] ALTCHA_LABEL = "keycloak-abuse-gate altcha key v1".getBytes(StandardCharsets.UTF_8);
@@ -35,9 +46,18 @@ final class RealmSecrets implements SecretSource {
     private record Derived(String kid, byte[] secret) {
     }
 
-    /** Makes sure the realm's current secret is known before the gate asks for it. */
+    /**
+     * Makes sure the realm's current secret is known before the gate asks for it.
+     *
+     * @throws NoRealmKey when the realm has no active HMAC key (the identifier secret is forgotten too)
+     */
     void prime(KeycloakSession session, RealmModel realm) {
-        derived(session, realm, byRealm, LABEL);
+        try {
+            derived(session, realm, byRealm, LABEL);
+        } catch (NoRealmKey e) {
+            byRealm.remove(realm.getId());
+            throw e;
+        }
     }
 
     /** The HMAC key that signs this realm's ALTCHA challenges when no captcha secret is configured. */
@@ -60,14 +80,16 @@ final class RealmSecrets implements SecretSource {
         if (key == null || key.getSecretKey() == null) {
             key = session.keys().getActiveKey(realm, KeyUse.SIG, Algorithm.HS256);
         }
-        String kid = key == null || key.getSecretKey() == null ? "none" : String.valueOf(key.getKid());
+        if (key == null || key.getSecretKey() == null) {
+            cache.remove(realm.getId());
+            throw new NoRealmKey(realm.getName());
+        }
+        String kid = String.valueOf(key.getKid());
         Derived d = cache.get(realm.getId());
         if (d != null && d.kid().equals(kid)) {
             return d.secret();
         }
-        byte[] secret = key == null || key.getSecretKey() == null
-                ? fallback(realm.getId(), label)
-                : derive(key.getSecretKey(), label);
+        byte[] secret = derive(key.getSecretKey(), label);
         cache.put(realm.getId(), new Derived(kid, secret));
         return secret;
     }
@@ -83,16 +105,5 @@ final class RealmSecrets implements SecretSource {
 
     private static byte[] derive(SecretKey key, byte[] label) {
         return Hmac.sha256(key.getEncoded(), label);
-    }
-
-    /** A realm without any HMAC key (an operator removed them all): still keyed per realm, but weaker. */
-    private static byte[] fallback(String realmId, byte[] label) {
-        try {
-            MessageDigest md = MessageDigest.getInstance("SHA-256");
-            md.update(label);
-            return md.digest(realmId.getBytes(StandardCharsets.UTF_8));
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException("SHA-256 unavailable", e);
-        }
     }
 }

@@ -13,10 +13,12 @@ class AltchaTest {
 
     private static final byte[] KEY = "realm-derived-key-for-tests-0001".getBytes(StandardCharsets.UTF_8);
     private static final long NOW = 1_800_000_000L;
+    private static final long MAX = 5_000;
+    private static final ObjectMapper JSON = new ObjectMapper();
     private final SecureRandom random = new SecureRandom();
 
     private String challenge(long expiresAt) {
-        return Altcha.challengeJson(KEY, 5_000, expiresAt, random);
+        return Altcha.challengeJson(KEY, MAX, expiresAt, random);
     }
 
     @Test
@@ -24,7 +26,7 @@ class AltchaTest {
         String json = challenge(NOW + 600);
         String payload = Altcha.solve(json);
 
-        Altcha.Verified v = Altcha.verify(KEY, payload, NOW);
+        Altcha.Verified v = Altcha.verify(KEY, MAX, payload, NOW);
 
         assertThat(v.ok()).isTrue();
         assertThat(v.challenge()).isEqualTo(new ObjectMapper().readTree(json).path("challenge").asText());
@@ -45,14 +47,14 @@ class AltchaTest {
     @Test
     void an_expired_challenge_is_refused_even_when_solved() {
         String payload = Altcha.solve(challenge(NOW + 10));
-        assertThat(Altcha.verify(KEY, payload, NOW + 10).status()).isEqualTo(Altcha.Status.EXPIRED);
-        assertThat(Altcha.verify(KEY, payload, NOW + 9).status()).isEqualTo(Altcha.Status.VERIFIED);
+        assertThat(Altcha.verify(KEY, MAX, payload, NOW + 10).status()).isEqualTo(Altcha.Status.EXPIRED);
+        assertThat(Altcha.verify(KEY, MAX, payload, NOW + 9).status()).isEqualTo(Altcha.Status.VERIFIED);
     }
 
     @Test
     void a_challenge_signed_with_another_key_is_refused() {
         String foreign = Altcha.challengeJson("another-realm-key-xxxxxxxxxxxxxx".getBytes(StandardCharsets.UTF_8), 5_000, NOW + 60, random);
-        assertThat(Altcha.verify(KEY, Altcha.solve(foreign), NOW).status()).isEqualTo(Altcha.Status.BAD_SIGNATURE);
+        assertThat(Altcha.verify(KEY, MAX, Altcha.solve(foreign), NOW).status()).isEqualTo(Altcha.Status.BAD_SIGNATURE);
     }
 
     @Test
@@ -61,18 +63,87 @@ class AltchaTest {
         ObjectNode p = (ObjectNode) json.readTree(Base64.getDecoder().decode(Altcha.solve(challenge(NOW + 60))));
         p.put("number", p.path("number").asLong() + 1);
         String tampered = Base64.getEncoder().encodeToString(json.writeValueAsBytes(p));
-        assertThat(Altcha.verify(KEY, tampered, NOW).status()).isEqualTo(Altcha.Status.WRONG_SOLUTION);
+        assertThat(Altcha.verify(KEY, MAX, tampered, NOW).status()).isEqualTo(Altcha.Status.WRONG_SOLUTION);
     }
 
     @Test
     void a_salt_without_expiry_is_refused_because_it_could_be_replayed_forever() throws Exception {
-        ObjectMapper json = new ObjectMapper();
-        String salt = "abcdef";
+        String salt = "0123456789abcdef01234567?";
         String challenge = Altcha.sha256Hex(salt + 42);
-        ObjectNode p = json.createObjectNode().put("algorithm", "SHA-256").put("challenge", challenge).put("number", 42)
-                .put("salt", salt).put("signature", Altcha.hmacHex(KEY, challenge));
-        String payload = Base64.getEncoder().encodeToString(json.writeValueAsBytes(p));
-        assertThat(Altcha.verify(KEY, payload, NOW).status()).isEqualTo(Altcha.Status.EXPIRED);
+        String payload = payload(salt, 42, challenge, Altcha.hmacHex(KEY, Altcha.signed("SHA-256", MAX, salt, challenge)));
+        assertThat(Altcha.verify(KEY, MAX, payload, NOW).status()).isEqualTo(Altcha.Status.MALFORMED);
+    }
+
+    @Test
+    void the_salt_parameters_are_terminated_so_nothing_can_be_appended_to_them() throws Exception {
+        String salt = JSON.readTree(challenge(NOW + 60)).path("salt").asText();
+        assertThat(salt).matches("[0-9a-f]{24}\\?expires=" + (NOW + 60) + "&");
+    }
+
+    /**
+     * Challenge splicing (GHSA-6gvq-jcmp-8959): leading digits of the number moved to the end of the salt
+     * leave {@code salt + number} and so the hash unchanged, and turn {@code expires=E} into a date
+     * centuries away. The spliced payload of a genuinely solved challenge is refused, before and long
+     * after the challenge's real expiry.
+     */
+    @Test
+    void a_spliced_payload_of_a_genuinely_solved_challenge_is_refused_before_and_after_its_expiry() throws Exception {
+        String genuine = solvedWithAtLeastTwoDigits(NOW + 60);
+        assertThat(Altcha.verify(KEY, MAX, genuine, NOW).ok()).as("control: the genuine payload").isTrue();
+        ObjectNode p = (ObjectNode) JSON.readTree(Base64.getDecoder().decode(genuine));
+        String digits = String.valueOf(p.path("number").asLong());
+        for (int moved = 1; moved < digits.length(); moved++) {
+            String rest = digits.substring(moved);
+            if (rest.length() > 1 && rest.startsWith("0")) {
+                continue; // a JSON number has no leading zeros
+            }
+            String spliced = payload(p.path("salt").asText() + digits.substring(0, moved), Long.parseLong(rest),
+                    p.path("challenge").asText(), p.path("signature").asText());
+            assertThat(Altcha.sha256Hex(p.path("salt").asText() + digits.substring(0, moved) + rest))
+                    .as("the splice keeps the hash").isEqualTo(p.path("challenge").asText());
+            for (long at : new long[] {NOW, NOW + 61, NOW + 86_400L * 365 * 100}) {
+                assertThat(Altcha.verify(KEY, MAX, spliced, at).ok()).as("%d digit(s) moved, verified at %d", moved, at).isFalse();
+            }
+        }
+    }
+
+    @Test
+    void a_number_above_maxnumber_is_refused_even_with_a_valid_signature_and_hash() throws Exception {
+        String salt = "0123456789abcdef01234567?expires=" + (NOW + 60) + "&";
+        long number = MAX + 1;
+        String challenge = Altcha.sha256Hex(salt + number);
+        String payload = payload(salt, number, challenge, Altcha.hmacHex(KEY, Altcha.signed("SHA-256", MAX, salt, challenge)));
+        assertThat(Altcha.verify(KEY, MAX, payload, NOW).status()).isEqualTo(Altcha.Status.MALFORMED);
+        String within = payload(salt, MAX, Altcha.sha256Hex(salt + MAX),
+                Altcha.hmacHex(KEY, Altcha.signed("SHA-256", MAX, salt, Altcha.sha256Hex(salt + MAX))));
+        assertThat(Altcha.verify(KEY, MAX, within, NOW).ok()).as("control: maxnumber itself").isTrue();
+    }
+
+    @Test
+    void the_signature_covers_salt_difficulty_and_algorithm_not_just_the_challenge() throws Exception {
+        ObjectNode p = (ObjectNode) JSON.readTree(Base64.getDecoder().decode(Altcha.solve(challenge(NOW + 60))));
+        String challenge = p.path("challenge").asText();
+        String signedChallengeOnly = payload(p.path("salt").asText(), p.path("number").asLong(), challenge, Altcha.hmacHex(KEY, challenge));
+        assertThat(Altcha.verify(KEY, MAX, signedChallengeOnly, NOW).status()).isEqualTo(Altcha.Status.BAD_SIGNATURE);
+        String genuine = payload(p.path("salt").asText(), p.path("number").asLong(), challenge, p.path("signature").asText());
+        assertThat(Altcha.verify(KEY, MAX * 2, genuine, NOW).status()).as("verified under another difficulty")
+                .isEqualTo(Altcha.Status.BAD_SIGNATURE);
+        assertThat(Altcha.verify(KEY, MAX, genuine, NOW).ok()).as("control").isTrue();
+    }
+
+    private String solvedWithAtLeastTwoDigits(long expiresAt) throws Exception {
+        while (true) {
+            String payload = Altcha.solve(challenge(expiresAt));
+            if (JSON.readTree(Base64.getDecoder().decode(payload)).path("number").asLong() >= 10) {
+                return payload;
+            }
+        }
+    }
+
+    private static String payload(String salt, long number, String challenge, String signature) throws Exception {
+        ObjectNode p = JSON.createObjectNode().put("algorithm", "SHA-256").put("challenge", challenge).put("number", number)
+                .put("salt", salt).put("signature", signature).put("took", 1);
+        return Base64.getEncoder().encodeToString(JSON.writeValueAsBytes(p));
     }
 
     @Test
@@ -80,8 +151,8 @@ class AltchaTest {
         byte[] easy = Altcha.keyFor(KEY, 1_000);
         byte[] hard = Altcha.keyFor(KEY, 1_000_000);
         String payload = Altcha.solve(Altcha.challengeJson(easy, 1_000, NOW + 60, random));
-        assertThat(Altcha.verify(easy, payload, NOW).ok()).isTrue();
-        assertThat(Altcha.verify(hard, payload, NOW).status()).isEqualTo(Altcha.Status.BAD_SIGNATURE);
+        assertThat(Altcha.verify(easy, 1_000, payload, NOW).ok()).isTrue();
+        assertThat(Altcha.verify(hard, 1_000_000, payload, NOW).status()).isEqualTo(Altcha.Status.BAD_SIGNATURE);
     }
 
     @Test
@@ -89,7 +160,7 @@ class AltchaTest {
         for (String bad : new String[] {null, "", "not base64 !!", Base64.getEncoder().encodeToString("[1,2]".getBytes()),
                 Base64.getEncoder().encodeToString("{\"algorithm\":\"SHA-1\"}".getBytes()), "x".repeat(100_000),
                 Base64.getEncoder().encodeToString("{\"algorithm\":\"SHA-256\",\"challenge\":\"00\",\"number\":\"x\"}".getBytes())}) {
-            assertThat(Altcha.verify(KEY, bad, NOW).status()).as(String.valueOf(bad).substring(0, Math.min(20, String.valueOf(bad).length())))
+            assertThat(Altcha.verify(KEY, MAX, bad, NOW).status()).as(String.valueOf(bad).substring(0, Math.min(20, String.valueOf(bad).length())))
                     .isEqualTo(Altcha.Status.MALFORMED);
         }
     }

@@ -150,6 +150,12 @@ class AdminResourceIT {
         assertThat(cleared.status()).as(cleared.body()).isEqualTo(200);
         assertThat(cleared.jsonMap()).isEqualTo(Map.of("cleared", Map.of("identifier", true)));
         assertThat(cleared.body()).doesNotContainIgnoringCase("carol");
+        Map<String, Object> audit = awaitClearEvent(e -> String.valueOf(e.get("representation")).contains("carol"));
+        assertThat(Json.parseMap((String) audit.get("representation")))
+                .as("an identifier-only clear names the identifier and resets only its counters")
+                .containsEntry("identifier", "carol").doesNotContainKey("address")
+                .containsEntry("reset", List.of("account_lockout.failures", "account_lockout.lock",
+                        "account_lockout.consecutive_locks", "account_lockout.recent_wrong_passwords"));
 
         TokenResponse after = grant("carol", "carol-secret-1", "203.0.113.24");
         assertThat(after.status()).as(after.toString()).isEqualTo(200);
@@ -168,6 +174,10 @@ class AdminResourceIT {
         AdminClient.Response cleared = state("DELETE", "address=" + ip, null);
         assertThat(cleared.status()).as(cleared.body()).isEqualTo(200);
         assertThat(cleared.jsonMap()).isEqualTo(Map.of("cleared", Map.of("address", true)));
+        Map<String, Object> audit = awaitClearEvent(e -> String.valueOf(e.get("representation")).contains(ip));
+        assertThat(Json.parseMap((String) audit.get("representation")))
+                .containsEntry("address", ip).containsEntry("addressKey", ip).doesNotContainKey("identifier")
+                .containsEntry("reset", List.of("per_ip.attempts", "credential_stuffing.distinct_identifiers"));
 
         TokenResponse after = grant("alice", "alice-secret-1", ip);
         assertThat(after.status()).as(after.toString()).isEqualTo(200);
@@ -204,7 +214,14 @@ class AdminResourceIT {
         assertThat(event.get("operationType")).isEqualTo("DELETE");
         assertThat(event.get("resourceType")).isEqualTo("CUSTOM");
         assertThat((String) event.get("resourcePath")).startsWith("abuse-gate/state");
-        assertThat(Json.write(event)).doesNotContain("zed-secret-name");
+        // the audit trail: what the operator typed and which counters were reset
+        assertThat(event.get("representation")).as("representation of %s", event).isInstanceOf(String.class);
+        Map<String, Object> representation = Json.parseMap((String) event.get("representation"));
+        assertThat(representation).containsEntry("address", "203.0.113.51").containsEntry("identifier", "zed-secret-name");
+        assertThat((List<String>) representation.get("reset")).containsExactlyInAnyOrder(
+                "per_ip.attempts", "credential_stuffing.distinct_identifiers", "account_lockout.failures",
+                "account_lockout.lock", "account_lockout.consecutive_locks", "account_lockout.recent_wrong_passwords",
+                "per_ip_account.attempts");
         Map<String, Object> authDetails = (Map<String, Object>) event.get("authDetails");
         assertThat(authDetails).isNotNull();
         assertThat(authDetails.get("userId")).isNotNull();
@@ -299,6 +316,19 @@ class AdminResourceIT {
         return admin.getList("/admin/realms/" + seg(realm) + "/admin-events?resourceTypes=CUSTOM&max=1000").stream()
                 .filter(e -> "CUSTOM".equals(e.get("resourceType")))
                 .toList();
+    }
+
+    /** The newest clear event matching {@code match}, waiting up to 15 s for it to be stored. */
+    private static Map<String, Object> awaitClearEvent(java.util.function.Predicate<Map<String, Object>> match) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
+        while (true) {
+            java.util.Optional<Map<String, Object>> hit = clearEvents().stream().filter(match).findFirst();
+            if (hit.isPresent()) {
+                return hit.get();
+            }
+            assertThat(System.nanoTime()).as("a clear event matching; events: %s", clearEvents()).isLessThan(deadline);
+            sleep(200);
+        }
     }
 
     private static void grantRealmManagementRole(String realmName, String username, String role) {

@@ -1,0 +1,99 @@
+package dev.abusegate.keycloak;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.lang.reflect.Proxy;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.concurrent.atomic.AtomicReference;
+import javax.crypto.spec.SecretKeySpec;
+import org.junit.jupiter.api.Test;
+import org.keycloak.crypto.KeyWrapper;
+import org.keycloak.models.KeyManager;
+import org.keycloak.models.KeycloakSession;
+import org.keycloak.models.RealmModel;
+
+/**
+ * Without an active HMAC key the gate has no key at all: nothing is derived from public data (a label
+ * and the realm id), so nobody can forge device cookies or ALTCHA challenges from what is public.
+ */
+class RealmSecretsTest {
+
+    private final AtomicReference<KeyWrapper> activeKey = new AtomicReference<>();
+    private final RealmModel realm = proxy(RealmModel.class, (m, a) -> switch (m) {
+        case "getId" -> "9b1d6a0e-realm-id";
+        case "getName" -> "acme";
+        default -> null;
+    });
+    private final KeyManager keys = proxy(KeyManager.class, (m, a) -> "getActiveKey".equals(m) ? activeKey.get() : null);
+    private final KeycloakSession session = proxy(KeycloakSession.class, (m, a) -> "keys".equals(m) ? keys : null);
+
+    @Test
+    void without_an_active_hmac_key_no_key_is_derived_at_all() {
+        RealmSecrets secrets = new RealmSecrets();
+        assertThatThrownBy(() -> secrets.altchaKey(session, realm)).isInstanceOf(RealmSecrets.NoRealmKey.class);
+        assertThatThrownBy(() -> secrets.deviceKey(session, realm)).isInstanceOf(RealmSecrets.NoRealmKey.class);
+        assertThatThrownBy(() -> secrets.typoKey(session, realm)).isInstanceOf(RealmSecrets.NoRealmKey.class);
+        assertThatThrownBy(() -> secrets.prime(session, realm)).isInstanceOf(RealmSecrets.NoRealmKey.class);
+        assertThatThrownBy(() -> secrets.secretFor(realm.getId())).isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
+    void a_key_removed_after_use_is_forgotten_not_kept_or_replaced_by_a_public_one() {
+        RealmSecrets secrets = new RealmSecrets();
+        activeKey.set(hmacKey("kid-1", "a-realm-secret-of-32-bytes-00001"));
+        secrets.prime(session, realm);
+        byte[] device = secrets.deviceKey(session, realm);
+        assertThat(device).isNotEqualTo(publicDerivation("keycloak-abuse-gate device cookie key v1"));
+
+        activeKey.set(null);
+        assertThatThrownBy(() -> secrets.deviceKey(session, realm)).isInstanceOf(RealmSecrets.NoRealmKey.class);
+        assertThatThrownBy(() -> secrets.prime(session, realm)).isInstanceOf(RealmSecrets.NoRealmKey.class);
+        assertThatThrownBy(() -> secrets.secretFor(realm.getId())).as("the identifier secret is not used any more")
+                .isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
+    void with_a_key_each_use_gets_its_own_derived_secret() {
+        RealmSecrets secrets = new RealmSecrets();
+        activeKey.set(hmacKey("kid-1", "a-realm-secret-of-32-bytes-00001"));
+        secrets.prime(session, realm);
+        assertThat(secrets.altchaKey(session, realm)).isNotEqualTo(secrets.deviceKey(session, realm))
+                .isNotEqualTo(secrets.secretFor(realm.getId()));
+    }
+
+    private byte[] publicDerivation(String label) {
+        try {
+            MessageDigest md = MessageDigest.getInstance("SHA-256");
+            md.update(label.getBytes(StandardCharsets.UTF_8));
+            return md.digest(realm.getId().getBytes(StandardCharsets.UTF_8));
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static KeyWrapper hmacKey(String kid, String secret) {
+        KeyWrapper k = new KeyWrapper();
+        k.setKid(kid);
+        k.setSecretKey(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA512"));
+        return k;
+    }
+
+    private interface Answer {
+        Object answer(String method, Object[] args);
+    }
+
+    private static <T> T proxy(Class<T> type, Answer answer) {
+        return type.cast(Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[] {type}, (p, m, a) -> {
+            if (m.getDeclaringClass() == Object.class) {
+                return switch (m.getName()) {
+                    case "hashCode" -> System.identityHashCode(p);
+                    case "equals" -> p == a[0];
+                    default -> type.getSimpleName() + " stub";
+                };
+            }
+            return answer.answer(m.getName(), a);
+        }));
+    }
+}
