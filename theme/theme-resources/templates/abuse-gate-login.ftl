@@ -1,7 +1,9 @@
 <#--
   Keycloak Abuse Gate: the login page answered with HTTP 429 (blocked or captcha_required).
   Renders inside the realm's own login theme (template.ftl). The element #abuse-gate-status carries the
-  stable, machine-readable code; the message never says which layer fired.
+  stable, machine-readable code; the message never says which layer fired. abuseGate.passwordOnly drops the
+  username field (identity-first password page, re-authentication), abuseGate.usernameOnly the password
+  field (identity-first username page).
   A realm theme can override this template by shipping its own abuse-gate-login.ftl.
 -->
 <#import "template.ftl" as layout>
@@ -27,6 +29,7 @@
                     </span>
                 </div>
                 </#if>
+                <#if !(abuseGate.usernameOnly!false)>
                 <div class="${properties.kcFormGroupClass!}">
                     <label for="password" class="${properties.kcFormLabelClass!}">
                         <span class="${properties.kcFormLabelTextClass!}">${msg("password")}</span>
@@ -36,6 +39,7 @@
                                <#if abuseGate.passwordOnly || abuseGate.username?has_content>autofocus</#if>/>
                     </span>
                 </div>
+                </#if>
                 <#if realm.rememberMe && !abuseGate.passwordOnly>
                 <div class="${properties.kcFormGroupClass!}">
                     <div class="${properties.kcFormOptionsWrapperClass!}">

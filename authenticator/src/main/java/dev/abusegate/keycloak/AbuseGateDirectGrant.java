@@ -16,11 +16,12 @@ import org.keycloak.authentication.FlowStatus;
 import org.keycloak.authentication.authenticators.directgrant.AbstractDirectGrantAuthenticator;
 import org.keycloak.authentication.authenticators.directgrant.ValidatePassword;
 import org.keycloak.authentication.authenticators.directgrant.ValidateUsername;
+import org.keycloak.events.Details;
+import org.keycloak.events.Errors;
 import org.keycloak.models.AuthenticationExecutionModel;
 import org.keycloak.models.KeycloakSession;
 import org.keycloak.models.RealmModel;
 import org.keycloak.models.UserModel;
-import org.keycloak.models.utils.KeycloakModelUtils;
 import org.keycloak.provider.ProviderConfigProperty;
 import org.keycloak.services.managers.AuthenticationManager;
 import org.keycloak.theme.Theme;
@@ -56,37 +57,34 @@ public class AbuseGateDirectGrant extends AbstractDirectGrantAuthenticator {
             return;
         }
         String pw = params.getFirst(org.keycloak.representations.idm.CredentialRepresentation.PASSWORD);
+        if (identifier != null && GateSupport.blankPassword(pw)) {
+            // Decided from the request alone, before any lookup: Keycloak's answer to wrong credentials,
+            // and nothing verified, for every name alike (a missing username is left to Keycloak: it
+            // answers that without a lookup).
+            GateSupport.abandon(context, check);
+            context.getEvent().detail(Details.USERNAME, identifier.trim()).error(Errors.INVALID_USER_CREDENTIALS);
+            context.forceChallenge(errorResponse(Response.Status.BAD_REQUEST.getStatusCode(), "invalid_grant", "Invalid user credentials"));
+            return;
+        }
         try {
             username.authenticate(context);
-            FlowStatus afterUser = context.getStatus();
-            if (afterUser != FlowStatus.SUCCESS) {
-                // An unknown user got Keycloak's dummy hash, and a disabled user's password is checked by
-                // Keycloak too: both are failed verifications like any other. A missing username, or
-                // Keycloak's own brute-force lock, checked no password.
-                boolean verified = identifier != null
-                        && (afterUser == FlowStatus.FAILED || (afterUser == FlowStatus.FORCE_CHALLENGE && disabledUser(context, identifier)));
-                GateSupport.settleDirect(context, check, verified ? Boolean.FALSE : null, pw);
+            if (context.getStatus() != FlowStatus.SUCCESS) {
+                // An unknown name (Keycloak's dummy hash), a service account, a disabled account (Keycloak
+                // checks its password) and Keycloak's own brute-force lock (dummy hash) all answer
+                // "invalid_grant" and are all counted as failed verifications, so the gate's counters never
+                // tell them apart. A missing username checked no password.
+                GateSupport.settleDirect(context, check, identifier != null ? Boolean.FALSE : null, pw);
                 return;
             }
             password.authenticate(context);
             FlowStatus status = context.getStatus();
             Boolean verdict = status == FlowStatus.SUCCESS ? Boolean.TRUE
-                    : status == FlowStatus.FAILED && pw != null && !pw.isEmpty() ? Boolean.FALSE
+                    : status == FlowStatus.FAILED ? Boolean.FALSE
                     : null;
             GateSupport.settleDirect(context, check, verdict, pw);
         } catch (RuntimeException e) {
             GateSupport.abandon(context, check);
             throw e;
-        }
-    }
-
-    /** Whether the identifier names a disabled account (Keycloak checks such an account's password). */
-    private static boolean disabledUser(AuthenticationFlowContext context, String identifier) {
-        try {
-            UserModel user = KeycloakModelUtils.findUserByNameOrEmail(context.getSession(), context.getRealm(), identifier.trim());
-            return user != null && !user.isEnabled();
-        } catch (RuntimeException e) {
-            return false;
         }
     }
 

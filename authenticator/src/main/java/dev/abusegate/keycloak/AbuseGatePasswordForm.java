@@ -5,12 +5,14 @@ import org.keycloak.authentication.AuthenticationFlowContext;
 import org.keycloak.authentication.authenticators.browser.AbstractUsernameFormAuthenticator;
 import org.keycloak.authentication.authenticators.browser.PasswordForm;
 import org.keycloak.models.KeycloakSession;
-import org.keycloak.representations.idm.CredentialRepresentation;
 import org.keycloak.models.UserModel;
+import org.keycloak.services.validation.Validation;
 
 /**
- * Keycloak's Password Form (identity-first flows: "Username Form", then this) with the gate in front.
- * The identifier is the one chosen on the username page.
+ * Keycloak's Password Form (identity-first flows) with the gate in front. The identifier is the one chosen
+ * on the username page. After the gated username step ({@link AbuseGateUsernameForm}) counted this attempt
+ * on layers 1, 2 and 4, only layer 3 runs here; on its own (after the stock Username Form, on
+ * re-authentication, on a retry on this page) every layer runs.
  */
 public class AbuseGatePasswordForm extends PasswordForm {
 
@@ -20,7 +22,20 @@ public class AbuseGatePasswordForm extends PasswordForm {
 
     @Override
     protected boolean validateForm(AuthenticationFlowContext context, MultivaluedMap<String, String> formData) {
-        return GateSupport.gated(context, chosenIdentifier(context), formData, true, () -> super.validateForm(context, formData));
+        return GateSupport.gated(context, chosenIdentifier(context), formData, GateSupport.Page.PASSWORD,
+                GateSupport.passwordStepScope(context), () -> super.validateForm(context, formData),
+                () -> GateSupport.answerMissingPassword(context, null, context.getUser(),
+                        () -> challenge(context, getDefaultChallengeMessage(context), Validation.FIELD_PASSWORD)));
+    }
+
+    @Override
+    public boolean validatePassword(AuthenticationFlowContext context, UserModel user, MultivaluedMap<String, String> inputData,
+                                    boolean clearUser) {
+        boolean ok = super.validatePassword(context, user, inputData, clearUser);
+        if (ok) {
+            GateSupport.passwordAccepted(context);
+        }
+        return ok;
     }
 
     /** The account Keycloak already found on the username page (one budget whether typed as name or e-mail). */

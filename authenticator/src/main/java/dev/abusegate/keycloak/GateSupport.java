@@ -23,6 +23,9 @@ import java.util.stream.Collectors;
 import org.jboss.logging.Logger;
 import org.keycloak.authentication.AuthenticationFlowContext;
 import org.keycloak.authentication.FlowStatus;
+import org.keycloak.authentication.authenticators.util.AuthenticatorUtils;
+import org.keycloak.events.Details;
+import org.keycloak.events.Errors;
 import org.keycloak.events.EventBuilder;
 import org.keycloak.forms.login.LoginFormsProvider;
 import org.keycloak.models.KeycloakSession;
@@ -134,25 +137,110 @@ final class GateSupport {
         return g;
     }
 
+    /** Which fields a form's 429 page offers again. */
+    enum Page {
+        USERNAME_AND_PASSWORD, PASSWORD, USERNAME
+    }
+
+    /**
+     * Which layers one step runs. A single-page form runs them all. The identity-first username step runs
+     * layers 1, 2 and 4 (and their captcha band) before the lookup; the password step that follows it runs
+     * only layer 3, for the one password check the username step let through.
+     */
+    enum Scope {
+        ALL, BEFORE_LOOKUP, LOCKOUT_ONLY;
+
+        GateOptions apply(GateOptions options) {
+            switch (this) {
+                case BEFORE_LOOKUP:
+                    return options.toBuilder().disable(Layer.ACCOUNT_LOCKOUT).build();
+                case LOCKOUT_ONLY:
+                    return options.toBuilder().disable(Layer.PER_IP).disable(Layer.PER_IP_ACCOUNT)
+                            .disable(Layer.CREDENTIAL_STUFFING).build();
+                default:
+                    return options;
+            }
+        }
+    }
+
+    /**
+     * Auth note set by the gated username step when it let an attempt through and Keycloak chose a user:
+     * {@code <user id>|<client address>}. Server-side (the client cannot set it), single-use, and read only
+     * by the gated password step of the same authentication session.
+     */
+    static final String HANDOVER_NOTE = "abuse-gate.username-step";
+    /** Session attribute: Keycloak accepted the password in this request (see {@link #passwordAccepted}). */
+    private static final String ACCEPTED = "abuse-gate.password-accepted";
+
+    /**
+     * Whether a submitted password counts as missing: absent, empty or only whitespace (Keycloak refuses
+     * such a password when one is set, {@code Validation.isBlank}). Decided from the request alone.
+     */
+    static boolean blankPassword(String password) {
+        return password == null || password.trim().isEmpty();
+    }
+
+    /**
+     * Keycloak's answer to a missing password, given without looking anybody up: the form again with
+     * "invalid username or password" (or the form's own message) and event {@code invalid_user_credentials};
+     * a force challenge, so Keycloak's brute-force detection counts it no more than it counts its own.
+     *
+     * @param knownUser the user Keycloak already chose before this form (re-authentication, identity-first),
+     *                  else null; {@code challenge} builds the page (after the re-authentication attributes)
+     */
+    static void answerMissingPassword(AuthenticationFlowContext ctx, String typedUsername, UserModel knownUser,
+                                      java.util.function.Supplier<Response> challenge) {
+        EventBuilder event = ctx.getEvent();
+        if (knownUser != null) {
+            event.user(knownUser);
+        } else if (typedUsername != null && !typedUsername.isEmpty()) {
+            event.detail(Details.USERNAME, typedUsername.trim());
+        }
+        event.error(Errors.INVALID_USER_CREDENTIALS);
+        AuthenticatorUtils.setupReauthenticationInUsernamePasswordFormError(ctx);
+        ctx.forceChallenge(challenge.get());
+    }
+
+    /** Called by the gated forms when Keycloak's own check accepted the password in this request. */
+    static void passwordAccepted(AuthenticationFlowContext ctx) {
+        ctx.getSession().setAttribute(ACCEPTED, Boolean.TRUE);
+    }
+
     /**
      * Runs the gate for a login form. When it does not allow the attempt, the 429 page has been sent (as
      * a force challenge, which Keycloak's own brute-force protection does not count) and the caller stops.
      */
-    static Check check(AuthenticationFlowContext ctx, String identifier, MultivaluedMap<String, String> form, boolean passwordOnly) {
-        Check check = run(ctx, identifier, captcha -> form == null ? null : form.getFirst(captcha.formField()), true);
+    static Check check(AuthenticationFlowContext ctx, String identifier, MultivaluedMap<String, String> form, Page page,
+                       Scope scope) {
+        Check check = run(ctx, identifier, captcha -> form == null ? null : form.getFirst(captcha.formField()), true, scope);
         if (!check.allowed()) {
-            answerPage(ctx, check, identifier, passwordOnly, form != null && "on".equalsIgnoreCase(form.getFirst("rememberMe")));
+            answerPage(ctx, check, identifier, page, form != null && "on".equalsIgnoreCase(form.getFirst("rememberMe")));
         }
         return check;
     }
 
-    /** The body both gated forms share: the gate first, then Keycloak's own check, then layer 3 is fed. */
+    /**
+     * The body the gated password forms share: the gate first; then a missing password is answered from the
+     * request alone, without looking anybody up; else Keycloak's own check runs and its outcome feeds layer 3.
+     *
+     * @param missingPassword renders Keycloak's answer to a missing password (no lookup, no hash)
+     */
     static boolean gated(AuthenticationFlowContext ctx, String identifier, MultivaluedMap<String, String> form,
-                         boolean passwordOnly, java.util.function.BooleanSupplier keycloakCheck) {
-        Check check = check(ctx, identifier, form, passwordOnly);
+                         Page page, Scope scope, java.util.function.BooleanSupplier keycloakCheck, Runnable missingPassword) {
+        Check check = check(ctx, identifier, form, page, scope);
         if (!check.allowed()) {
             return false;
         }
+        // This attempt has been counted: a hand-over from the username step is used up.
+        ctx.getAuthenticationSession().removeAuthNote(HANDOVER_NOTE);
+        String password = form.getFirst(org.keycloak.representations.idm.CredentialRepresentation.PASSWORD);
+        if (blankPassword(password)) {
+            // The same answer and bookkeeping for every name, known or not: nothing was verified.
+            abandon(ctx, check);
+            missingPassword.run();
+            return false;
+        }
+        ctx.getSession().removeAttribute(ACCEPTED);
         boolean ok;
         try {
             ok = keycloakCheck.getAsBoolean();
@@ -160,8 +248,48 @@ final class GateSupport {
             abandon(ctx, check);
             throw e;
         }
-        settle(ctx, check, ok, form.getFirst(org.keycloak.representations.idm.CredentialRepresentation.PASSWORD));
+        settle(ctx, check, ok, password);
         return ok;
+    }
+
+    /**
+     * The identity-first username step: layers 1, 2 and 4 before Keycloak looks the name up; when Keycloak
+     * then chooses a user, the gated password step is told (server-side) that this attempt was counted.
+     */
+    static boolean usernameStep(AuthenticationFlowContext ctx, String identifier, MultivaluedMap<String, String> form,
+                                java.util.function.BooleanSupplier keycloakCheck) {
+        ctx.getAuthenticationSession().removeAuthNote(HANDOVER_NOTE);
+        Check check = check(ctx, identifier, form, Page.USERNAME, Scope.BEFORE_LOOKUP);
+        if (!check.allowed()) {
+            return false;
+        }
+        boolean ok = keycloakCheck.getAsBoolean();
+        if (ok && ctx.getUser() != null) {
+            ctx.getAuthenticationSession().setAuthNote(HANDOVER_NOTE, handover(ctx, ctx.getUser().getId()));
+        }
+        return ok;
+    }
+
+    /**
+     * The password step's scope: layer 3 only when the gated username step of this authentication session
+     * counted this attempt for the same user from the same address; otherwise all layers. A note that does
+     * not match is dropped.
+     */
+    static Scope passwordStepScope(AuthenticationFlowContext ctx) {
+        String note = ctx.getAuthenticationSession().getAuthNote(HANDOVER_NOTE);
+        if (note == null) {
+            return Scope.ALL;
+        }
+        if (ctx.getUser() != null && note.equals(handover(ctx, ctx.getUser().getId()))) {
+            return Scope.LOCKOUT_ONLY;
+        }
+        ctx.getAuthenticationSession().removeAuthNote(HANDOVER_NOTE);
+        return Scope.ALL;
+    }
+
+    private static String handover(AuthenticationFlowContext ctx, String userId) {
+        String address = ctx.getConnection() == null ? null : ctx.getConnection().getRemoteAddr();
+        return userId + "|" + address;
     }
 
     /**
@@ -170,9 +298,14 @@ final class GateSupport {
      */
     static Check run(AuthenticationFlowContext ctx, String identifier, Function<CaptchaConfig, String> captchaToken,
                      boolean browser) {
+        return run(ctx, identifier, captchaToken, browser, Scope.ALL);
+    }
+
+    private static Check run(AuthenticationFlowContext ctx, String identifier, Function<CaptchaConfig, String> captchaToken,
+                             boolean browser, Scope scope) {
         KeycloakSession session = ctx.getSession();
         RealmModel realm = ctx.getRealm();
-        GateOptions options = GateConfig.options(ctx.getAuthenticatorConfig(), realm.getName());
+        GateOptions options = scope.apply(GateConfig.options(ctx.getAuthenticatorConfig(), realm.getName()));
         AbuseGate g = gate(session);
         String address = ctx.getConnection() == null ? null : ctx.getConnection().getRemoteAddr();
         CaptchaConfig captcha = options.captchaEnabled() ? CaptchaConfig.of(ctx.getAuthenticatorConfig(), realm.getName()) : null;
@@ -183,7 +316,7 @@ final class GateSupport {
         boolean keyless = false;
         try {
             SECRETS.prime(session, realm);
-            device = browser && options.deviceCookieEnabled()
+            device = browser && options.deviceCookieEnabled() && scope != Scope.BEFORE_LOOKUP
                     ? DeviceCookies.deviceOf(ctx, g, SECRETS.deviceKey(session, realm), identifier) : null;
             // The solution is verified only if the answer depends on it (see AbuseGate#evaluate).
             d = g.evaluate(options, new Attempt(realm.getId(), address, identifier, false, device),
@@ -229,10 +362,14 @@ final class GateSupport {
                             + ctx.getRealm().getName() + "' (" + e.getClass().getSimpleName() + ")");
                 }
             }
-        } else if (ctx.getStatus() == FlowStatus.FAILURE_CHALLENGE || ctx.getStatus() == FlowStatus.FAILED) {
+        } else if (ctx.getStatus() == FlowStatus.FAILURE_CHALLENGE || ctx.getStatus() == FlowStatus.FAILED
+                || (ctx.getStatus() == FlowStatus.FORCE_CHALLENGE && ctx.getSession().getAttribute(ACCEPTED) == null)) {
+            // A wrong password, an unknown name (Keycloak's dummy hash), or Keycloak's own brute-force lock
+            // (which answers before the hash): all counted alike, so a lock never tells a real account
+            // from an unknown name. (A missing password never gets here: see gated.)
             trouble = check.gate.passwordFailed(check.decision, passwordTag(ctx, check, password), otherNames(ctx));
         } else {
-            // Empty password, disabled user, Keycloak's own lock: no password was verified.
+            // The right password for a disabled account: Keycloak says so only to whoever knows the password.
             trouble = check.gate.notVerified(check.decision);
         }
         storeTrouble(ctx, ctx.getRealm(), trouble, false);
@@ -284,14 +421,16 @@ final class GateSupport {
         storeTrouble(ctx, ctx.getRealm(), check.gate.notVerified(check.decision), false);
     }
 
-    private static void answerPage(AuthenticationFlowContext ctx, Check check, String identifier, boolean passwordOnly,
+    private static void answerPage(AuthenticationFlowContext ctx, Check check, String identifier, Page shown,
                                    boolean rememberMe) {
+        boolean passwordOnly = shown == Page.PASSWORD;
         boolean blocked = check.blocked();
         Map<String, Object> page = new HashMap<>();
         page.put("code", check.decision.outcome().code());
         page.put("message", blocked ? "abuseGateBlocked" : "abuseGateCaptchaRequired");
         page.put("username", passwordOnly || identifier == null ? "" : clip(identifier));
         page.put("passwordOnly", passwordOnly);
+        page.put("usernameOnly", shown == Page.USERNAME);
         page.put("rememberMe", rememberMe);
         LoginFormsProvider form = ctx.form()
                 .setExecution(ctx.getExecution().getId())

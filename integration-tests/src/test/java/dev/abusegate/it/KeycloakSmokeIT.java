@@ -60,7 +60,7 @@ class KeycloakSmokeIT {
         Map<String, Object> systemInfo = (Map<String, Object>) info.get("systemInfo");
         assertThat(systemInfo.get("version")).isEqualTo("26.7.3");
         assertThat(admin.providerIds("authenticator")).contains("auth-username-password-form",
-                "abuse-gate-username-password-form", "abuse-gate-password-form", "abuse-gate-direct-grant");
+                "abuse-gate-username-password-form", "abuse-gate-username-form", "abuse-gate-password-form", "abuse-gate-direct-grant");
         assertThat(admin.realmExists(realm)).isTrue();
     }
 

@@ -21,6 +21,8 @@ public final class GateIt {
 
     /** Provider id of the gated username+password form. */
     public static final String USERNAME_PASSWORD_FORM = "abuse-gate-username-password-form";
+    /** Provider id of the gated username form (identity-first, first step). */
+    public static final String USERNAME_FORM = "abuse-gate-username-form";
     /** Provider id of the gated password form (identity-first). */
     public static final String PASSWORD_FORM = "abuse-gate-password-form";
 

@@ -40,6 +40,7 @@ public final class RealmBuilder {
     private String browserProviderId;
     private Map<String, String> browserConfig;
     private boolean identityFirst;
+    private String usernameStepProviderId = "auth-username-form";
     private String directGrantProviderId;
     private Map<String, String> directGrantConfig;
 
@@ -96,6 +97,17 @@ public final class RealmBuilder {
         return this;
     }
 
+    /**
+     * Identity-first with both steps chosen: {@code usernameProviderId} (e.g. {@code abuse-gate-username-form})
+     * then {@code passwordProviderId}, both REQUIRED; a non-stock username step gets its own copy of
+     * {@code config} ("{@value #GATED_BROWSER_FLOW} username config").
+     */
+    public RealmBuilder identityFirstGatedBrowserFlow(String usernameProviderId, String passwordProviderId, Map<String, String> config) {
+        identityFirstGatedBrowserFlow(passwordProviderId, config);
+        this.usernameStepProviderId = usernameProviderId;
+        return this;
+    }
+
     /** Direct grant flow {@value #GATED_DIRECT_GRANT_FLOW} with only {@code providerId} REQUIRED (and its config). */
     public RealmBuilder gatedDirectGrantFlow(String providerId, Map<String, String> config) {
         this.directGrantProviderId = providerId;
@@ -140,7 +152,12 @@ public final class RealmBuilder {
             String configAlias = browserConfig == null ? null : GATED_BROWSER_FLOW + " config";
             List<Map<String, Object>> formExecutions = new ArrayList<>();
             if (identityFirst) {
-                formExecutions.add(execution("auth-username-form", "REQUIRED", 10, null));
+                boolean stock = "auth-username-form".equals(usernameStepProviderId);
+                String usernameConfig = stock || browserConfig == null ? null : GATED_BROWSER_FLOW + " username config";
+                formExecutions.add(execution(usernameStepProviderId, "REQUIRED", 10, usernameConfig));
+                if (usernameConfig != null) {
+                    configs.add(config(usernameConfig, browserConfig));
+                }
             }
             formExecutions.add(execution(browserProviderId, "REQUIRED", 20, configAlias));
             flows.add(flow(GATED_BROWSER_FLOW, true, List.of(
