@@ -1,34 +1,43 @@
 package dev.abusegate.engine;
 
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
 /**
  * The name of one entry in the {@link CounterStore}: a realm, a kind and a 128-bit subject. The subject is
  * either a keyed 128-bit tag (identifiers, devices, anything that must not be readable), a client address kept
  * as its bits (IPv4, or an IPv6 prefix), or, for a pair, an address word with the first 56 bits of an
  * identifier's keyed tag (see {@link GateKeys}): the address can be read back from it, the identifier cannot.
  *
- * <p>A store keys its entries by {@link #toString()}, a stable form such as {@code realm/acct/<22 base64url
- * chars>} or {@code realm/ip/203.0.113.7}, built once per key. What each kind holds is in {@link Entries}.
+ * <p>A store keys its entries by {@link #storeKey()}: a short tag of the realm, a letter for the kind and the
+ * subject, built once per key. {@link #toString()} is the readable form, such as {@code realm/acct/<22
+ * base64url chars>} or {@code realm/ip/203.0.113.7}. What each kind holds is in {@link Entries}.
  */
 public final class CounterKey {
 
     /** What an entry holds. The label is part of the text form and never changes. */
     public enum Kind {
         /** Layers 1 and 4: an address's attempts and the distinct identifiers it tried. */
-        ADDRESS("ip", false),
+        ADDRESS("ip", 'a', false),
         /** Layer 2: attempts for one address and identifier. */
-        PAIR("pair", false),
+        PAIR("pair", 'p', false),
         /** Layer 3: an identifier's failures, lock, run of locks and recent wrong passwords. */
-        ACCOUNT("acct", true),
+        ACCOUNT("acct", 'l', true),
         /** Layer 3 for a known device: its own failures and lock. */
-        DEVICE("dev", true),
+        DEVICE("dev", 'd', true),
         /** A captcha solution already accepted (replay check). */
-        USED("used", true);
+        USED("used", 'u', true);
 
         private final String label;
+        private final char code;
         private final boolean protective;
 
-        Kind(String label, boolean protective) {
+        Kind(String label, char code, boolean protective) {
             this.label = label;
+            this.code = code;
             this.protective = protective;
         }
 
@@ -59,6 +68,7 @@ public final class CounterKey {
     private final long hi;
     private final long lo;
     private String text;
+    private String storeKey;
 
     CounterKey(String realm, Kind kind, int shape, long hi, long lo) {
         if (realm == null || kind == null) {
@@ -128,6 +138,34 @@ public final class CounterKey {
             text = t;
         }
         return t;
+    }
+
+    /**
+     * The key a store files the entry under: the realm's tag ({@value #REALM_TAG_CHARS} chars), the kind's letter
+     * and the subject. Shorter than {@link #toString()} (a realm id is 36 chars), because every entry holds it.
+     */
+    public String storeKey() {
+        String k = storeKey;
+        if (k == null) {
+            k = realmTag(realm) + kind.code + subjectText(shape, hi, lo);
+            storeKey = k;
+        }
+        return k;
+    }
+
+    static final int REALM_TAG_CHARS = 11;
+    private static final Map<String, String> REALM_TAGS = new ConcurrentHashMap<>();
+
+    /** The first 64 bits of SHA-256 of the realm id, base64url: realms never share a key, by 2^-64. */
+    static String realmTag(String realm) {
+        return REALM_TAGS.computeIfAbsent(realm, r -> {
+            try {
+                byte[] d = MessageDigest.getInstance("SHA-256").digest(r.getBytes(StandardCharsets.UTF_8));
+                return base64Url(be64(d, 0), 0).substring(0, REALM_TAG_CHARS);
+            } catch (NoSuchAlgorithmException e) {
+                throw new IllegalStateException(e);
+            }
+        });
     }
 
     /** The subject part of the text form. */

@@ -236,14 +236,17 @@ class IdentifierKeysTest {
                     CounterKey.Kind.ACCOUNT, CounterKey.Kind.DEVICE, CounterKey.Kind.USED);
             assertThat(built).doesNotHaveDuplicates();
             assertThat(built.stream().map(CounterKey::toString).distinct().count()).isEqualTo(built.size());
+            assertThat(built.stream().map(CounterKey::storeKey).distinct().count()).isEqualTo(built.size());
             for (CounterKey subject : built) {
                 java.util.Set<String> texts = new java.util.HashSet<>();
+                java.util.Set<String> storeKeys = new java.util.HashSet<>();
                 java.util.Set<CounterKey> all = new java.util.HashSet<>();
                 for (String realm : List.of("realm-a", "realm-b")) {
                     for (CounterKey.Kind kind : CounterKey.Kind.values()) {
                         CounterKey same = new CounterKey(realm, kind, subject.shape(), subject.hi(), subject.lo());
                         all.add(same);
                         texts.add(same.toString());
+                        storeKeys.add(same.storeKey());
                         if (realm.equals(subject.realm()) && kind == subject.kind()) {
                             assertThat(same).isEqualTo(subject).hasSameHashCodeAs(subject).hasToString(subject.toString());
                         }
@@ -251,6 +254,9 @@ class IdentifierKeysTest {
                 }
                 assertThat(all).as("%s under every kind and realm", subject).hasSize(2 * CounterKey.Kind.values().length);
                 assertThat(texts).as("%s under every kind and realm", subject).hasSize(2 * CounterKey.Kind.values().length);
+                assertThat(storeKeys).as("store keys of %s under every kind and realm", subject)
+                        .hasSize(2 * CounterKey.Kind.values().length)
+                        .allSatisfy(key -> assertThat(key).doesNotContain("realm-").doesNotContain("alice"));
             }
         }
     }

@@ -38,7 +38,7 @@ public final class ReferenceCounterStore implements CounterStore {
         ConcurrentHashMap<String, Entry> map = map(key);
         boolean create = map.size() < (key.kind().protective() ? maxProtective : maxCheap);
         long now = clock.millis();
-        Entry e = map.compute(key.toString(), (k, old) -> {
+        Entry e = map.compute(key.storeKey(), (k, old) -> {
             long[] next = change.applyTo(old == null || old.expiresAt <= now ? null : old.value, create);
             return next == null ? null : new Entry(next, now + ttlMillis);
         });
@@ -47,13 +47,13 @@ public final class ReferenceCounterStore implements CounterStore {
 
     @Override
     public long[] read(CounterKey key) {
-        Entry e = map(key).get(key.toString());
+        Entry e = map(key).get(key.storeKey());
         return e == null || e.expiresAt <= clock.millis() ? null : e.value;
     }
 
     @Override
     public void remove(CounterKey key) {
-        map(key).remove(key.toString());
+        map(key).remove(key.storeKey());
     }
 
     /** Entries held (expired ones not yet dropped included): cheap, protective. */

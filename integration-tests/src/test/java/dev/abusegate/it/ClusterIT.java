@@ -4,7 +4,9 @@ import dev.abusegate.it.support.AdminClient;
 import dev.abusegate.it.support.BrowserLogin;
 import dev.abusegate.it.support.KeycloakServer;
 import dev.abusegate.it.support.PostgresServer;
+import dev.abusegate.it.support.GateIt;
 import dev.abusegate.it.support.RealmBuilder;
+import dev.abusegate.it.support.StoreFlood;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -55,11 +57,14 @@ class ClusterIT {
     private static final Pattern CLUSTER_VIEW = Pattern.compile(
             "ISPN000094: Received new cluster view for channel \\S+: \\[[^\\]]*\\] \\((\\d+)\\)");
     private static final String DISTRIBUTED_CACHE_LINE =
-            "Abuse gate: counters in cache 'abuse-gate-counters' (distributed, 2 owners";
+            "Abuse gate: cache 'abuse-gate-counters' (distributed, 2 owners";
     private static final String PASSWORD = "correct-horse-1";
     /** Failsafe runs in integration-tests/; the file sits at the repository root's cluster/. */
     private static final Path SHARED_NODE_ENV_FILE = Path.of("..", "cluster", "keycloak.env");
     private static final Map<String, String> SHARED_NODE_ENV = readEnvFile(SHARED_NODE_ENV_FILE);
+
+    /** Small enough for a flood test to pass it tenfold in seconds; the other tests stay far below it. */
+    private static final int MAX_ENTRIES = 300;
 
     private static long t0;
     private static PostgresServer db;
@@ -89,6 +94,7 @@ class ClusterIT {
                 .options(db.keycloakOptions())
                 .option("--cache-embedded-network-bind-address=" + KeycloakServer.HOST)
                 .option("--cache-embedded-network-bind-port=" + jgroupsPort)
+                .option("--spi-abuse-gate-store--infinispan--max-entries=" + MAX_ENTRIES)
                 .env("JAVA_OPTS_KC_HEAP", "-Xms128m -Xmx1g")
                 // the first node builds the production image (~95 s on a loaded 2-core machine) and creates the schema
                 .startTimeout(Duration.ofSeconds(Math.max(420, Long.getLong("keycloak.it.startTimeoutSeconds", 180))))
@@ -252,6 +258,22 @@ class ClusterIT {
 
     @Test
     @Order(5)
+    void a_flood_over_both_nodes_of_ten_times_max_entries_cheap_requests_never_erases_a_lock() {
+        String realm = StoreFlood.realm(nodeA.admin(), "cluster-flood");
+        realms.add(realm);
+        List<KeycloakServer> both = List.of(nodeA, nodeB);
+        StoreFlood.lockVictim(realm, both);
+        StoreFlood.flood(realm, both, 10 * MAX_ENTRIES);
+        StoreFlood.assertVictimLocked(realm, both);
+        double full = nodeA.metricValue("abuse_gate_store_failures_total", Map.of("realm", realm, "reason", "full"))
+                + nodeB.metricValue("abuse_gate_store_failures_total", Map.of("realm", realm, "reason", "full"));
+        assertThat(full).as("decisions made at the bound are counted").isPositive();
+        // the flood's entries expire with its 5 s windows and are purged within 5 s more: room for the next tests
+        GateIt.sleep(12_000);
+    }
+
+    @Test
+    @Order(6)
     void node_b_keeps_blocked_addresses_and_locked_accounts_when_node_a_stops() {
         String realm = importRealm("cluster-failover", Map.of(
                 "perIp.threshold", "3",
@@ -284,7 +306,7 @@ class ClusterIT {
     }
 
     @Test
-    @Order(6)
+    @Order(7)
     void neither_node_logs_marshalling_errors_or_abuse_gate_errors() {
         for (KeycloakServer node : List.of(nodeA, nodeB)) {
             String log = node.logText();

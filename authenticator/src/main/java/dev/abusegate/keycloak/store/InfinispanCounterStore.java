@@ -51,7 +51,7 @@ public final class InfinispanCounterStore implements CounterStore {
         long a0 = arg(a, 0), a1 = arg(a, 1), a2 = arg(a, 2), a3 = arg(a, 3), a4 = arg(a, 4), a5 = arg(a, 5),
                 a6 = arg(a, 6), a7 = arg(a, 7), a8 = arg(a, 8), a9 = arg(a, 9);
         try {
-            return b.cache.computeAsync(key.toString(),
+            return b.cache.computeAsync(key.storeKey(),
                     (k, old) -> bytes(Entries.apply(code, args(n, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9), create, longs(old))),
                     Math.max(1, ttlMillis), TimeUnit.MILLISECONDS).thenApply(InfinispanCounterStore::longs);
         } catch (RuntimeException e) {
@@ -103,7 +103,7 @@ public final class InfinispanCounterStore implements CounterStore {
     @Override
     public long[] read(CounterKey key) {
         try {
-            return longs(of(key).cache.get(key.toString()));
+            return longs(of(key).cache.get(key.storeKey()));
         } catch (RuntimeException e) {
             throw new CounterStoreException("read failed", e);
         }
@@ -112,7 +112,7 @@ public final class InfinispanCounterStore implements CounterStore {
     @Override
     public void remove(CounterKey key) {
         try {
-            of(key).cache.remove(key.toString());
+            of(key).cache.remove(key.storeKey());
         } catch (RuntimeException e) {
             throw new CounterStoreException("remove failed", e);
         }

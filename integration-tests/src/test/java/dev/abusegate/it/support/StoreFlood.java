@@ -1,0 +1,66 @@
+package dev.abusegate.it.support;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The attack of issue "a flood must not erase a lock": an account is locked, then cheap token-endpoint
+ * requests (blank passwords, which the gate counts on layers 1, 2 and 4 and answers without a user lookup or a
+ * hash) with fresh usernames from fresh addresses create address and pair entries far beyond the store's
+ * {@code max-entries} bound. Afterwards the right password must still be refused.
+ */
+public final class StoreFlood {
+
+    public static final String PASSWORD = "flood-Passw0rd!";
+    /** Short windows, so that the flood's entries expire soon after the test and leave room for others. */
+    public static final Map<String, String> CONFIG = Map.of(
+            "captcha.enabled", "false",
+            "accountLockout.threshold", "3",
+            "accountLockout.windowSeconds", "900",
+            "accountLockout.lockoutSeconds", "900",
+            "perIp.threshold", "5",
+            "perIp.windowSeconds", "5",
+            "perIpAccount.windowSeconds", "5",
+            "credentialStuffing.windowSeconds", "5");
+
+    private StoreFlood() {
+    }
+
+    /** A realm with the victim and the gate on the token endpoint, imported through {@code admin}. */
+    public static String realm(AdminClient admin, String prefix) {
+        return admin.importRealm(RealmBuilder.named(RealmBuilder.uniqueName(prefix))
+                .user("victim", PASSWORD)
+                .gatedDirectGrantFlow("abuse-gate-direct-grant", CONFIG));
+    }
+
+    /** Locks the victim with three wrong passwords from three addresses, through the given servers in turn. */
+    public static void lockVictim(String realm, List<KeycloakServer> nodes) {
+        for (int i = 0; i < 3; i++) {
+            TokenClient.TokenResponse r = new TokenClient(nodes.get(i % nodes.size()).baseUrl())
+                    .passwordGrant(realm, "victim", "wrong-" + i, null, "198.51.100." + (10 + i));
+            assertThat(r.status()).as("wrong password %d: %s", i, r).isEqualTo(400);
+        }
+        assertVictimLocked(realm, nodes);
+    }
+
+    /** The right password is refused through every node. */
+    public static void assertVictimLocked(String realm, List<KeycloakServer> nodes) {
+        for (KeycloakServer node : nodes) {
+            TokenClient.TokenResponse r = new TokenClient(node.baseUrl()).passwordGrant(realm, "victim", PASSWORD, null, "203.0.113.200");
+            assertThat(r.status()).as("right password through %s: %s", node.name(), r).isEqualTo(429);
+            assertThat(r.body()).contains("blocked");
+        }
+    }
+
+    /** {@code requests} cheap requests with fresh usernames, from fresh addresses, spread over the nodes. */
+    public static void flood(String realm, List<KeycloakServer> nodes, int requests) {
+        List<TokenClient> clients = nodes.stream().map(n -> new TokenClient(n.baseUrl())).toList();
+        for (int i = 0; i < requests; i++) {
+            String address = "10." + (i >> 16 & 0xff) + "." + (i >> 8 & 0xff) + "." + (i & 0xff);
+            TokenClient.TokenResponse r = clients.get(i % clients.size()).passwordGrant(realm, "flood-" + i, "", null, address);
+            assertThat(r.status()).as("flood request %d: %s", i, r).isIn(400, 401, 429);
+        }
+    }
+}
