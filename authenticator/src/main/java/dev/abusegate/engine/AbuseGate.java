@@ -266,13 +266,13 @@ public final class AbuseGate {
         SubjectState.Pair p = null;
         long[] av = address == null ? null : store.read(k.address());
         if (address != null) {
-            a = new SubjectState.Address(Entries.attempts(av, now), Entries.distinct(av, now),
-                    Entries.remaining(CounterKey.Kind.ADDRESS, av, now));
+            a = new SubjectState.Address(Entries.attempts(av, now), Entries.attemptsRemaining(av, now),
+                    Entries.distinct(av, now), Entries.distinctRemaining(av, now));
         }
         if (identifier != null) {
             long[] v = store.read(k.lockout());
-            i = new SubjectState.Identifier(Entries.units(v, now), Entries.confirmed(v, now), Entries.lockRemaining(v, now),
-                    Entries.lockRun(v, now), Entries.remaining(CounterKey.Kind.ACCOUNT, v, now));
+            i = new SubjectState.Identifier(Entries.units(v, now), Entries.confirmed(v, now), Entries.failuresRemaining(v, now),
+                    Entries.lockRemaining(v, now), Entries.lockRun(v, now));
         }
         if (address != null && identifier != null) {
             long[] v = store.read(k.pair());

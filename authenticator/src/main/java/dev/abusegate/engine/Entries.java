@@ -452,6 +452,21 @@ public final class Entries {
         return lockout != null && lockout[L_RUN_EXP] > now ? lockout[L_RUN] : 0;
     }
 
+    /** Milliseconds until layer 1's attempts in an address value expire. */
+    public static long attemptsRemaining(long[] address, long now) {
+        return address == null ? 0 : Math.max(0, address[A_COUNT_EXP] - now);
+    }
+
+    /** Milliseconds until layer 4's distinct identifiers in an address value expire. */
+    public static long distinctRemaining(long[] address, long now) {
+        return address == null ? 0 : Math.max(0, address[A_IDS_EXP] - now);
+    }
+
+    /** Milliseconds until layer 3's failures in a lockout value expire. */
+    public static long failuresRemaining(long[] lockout, long now) {
+        return lockout == null ? 0 : Math.max(0, lockout[L_EXP] - now);
+    }
+
     /** Milliseconds until the last part of a value expires, as of {@code now}. */
     public static long remaining(CounterKey.Kind kind, long[] v, long now) {
         if (v == null) {

@@ -2,7 +2,7 @@ package dev.abusegate.engine;
 
 /**
  * What the gate holds about an address, an identifier and their pair, for operators. Each part is null when
- * it was not asked for. Remaining times are milliseconds until the entry's last part expires (0: nothing).
+ * it was not asked for. Remaining times are milliseconds until that part expires (0: nothing).
  */
 public record SubjectState(Address address, Identifier identifier, Pair pair) {
 
@@ -10,14 +10,14 @@ public record SubjectState(Address address, Identifier identifier, Pair pair) {
     public enum Part { ADDRESS, IDENTIFIER, PAIR }
 
     /** Layers 1 and 4 of an address. */
-    public record Address(long attempts, int distinctIdentifiers, long remainingMillis) {
+    public record Address(long attempts, long attemptsRemainingMillis, int distinctIdentifiers, long distinctRemainingMillis) {
     }
 
     /**
      * Layer 3 of an identifier: {@code units} are confirmed failures plus attempts let through whose password
      * is still being checked; {@code lockRun} counts locks in a row (progressive lockout).
      */
-    public record Identifier(long units, long failures, long lockRemainingMillis, long lockRun, long remainingMillis) {
+    public record Identifier(long units, long failures, long failuresRemainingMillis, long lockRemainingMillis, long lockRun) {
         public boolean locked() {
             return lockRemainingMillis > 0;
         }

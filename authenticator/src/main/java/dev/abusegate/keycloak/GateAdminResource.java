@@ -61,15 +61,15 @@ public class GateAdminResource {
                 String canonical = AddressKeys.canonical(address, prefix(ipv6Prefix));
                 a.put("key", canonical == null ? "(not an IP address; keyed as itself)" : canonical);
                 a.put("attempts", st.address().attempts());
-                a.put("attemptsSecondsLeft", seconds(st.address().remainingMillis()));
+                a.put("attemptsSecondsLeft", seconds(st.address().attemptsRemainingMillis()));
                 a.put("distinctIdentifiers", st.address().distinctIdentifiers());
-                a.put("distinctIdentifiersSecondsLeft", seconds(st.address().remainingMillis()));
+                a.put("distinctIdentifiersSecondsLeft", seconds(st.address().distinctRemainingMillis()));
                 out.put("address", a);
             }
             if (st.identifier() != null) {
                 Map<String, Object> i = new LinkedHashMap<>();
                 i.put("failures", st.identifier().units());
-                i.put("failuresSecondsLeft", seconds(st.identifier().remainingMillis()));
+                i.put("failuresSecondsLeft", seconds(st.identifier().failuresRemainingMillis()));
                 i.put("locked", st.identifier().locked());
                 i.put("lockSecondsLeft", seconds(st.identifier().lockRemainingMillis()));
                 out.put("identifier", i);
