@@ -97,8 +97,8 @@ public final class AbuseGate {
         // Step 2: layer 3's reservation.
         boolean reserved = false;
         if (p3 != null) {
-            int r = reserve(p3, options, k, captcha.solved, now, out);
-            if (r == Entries.BAND) {
+            Verdict r = reserve(p3, options, k, captcha.solved, now, out);
+            if (r == Verdict.BAND) {
                 if (captcha.check()) {
                     r = reserve(p3, options, k, true, now, out);
                 } else {
@@ -106,10 +106,10 @@ public final class AbuseGate {
                     return new Decision(Outcome.CAPTCHA_REQUIRED, Layer.ACCOUNT_LOCKOUT, out.toSet(), out.full, options, k, false, lockout, device);
                 }
             }
-            if (r == Entries.BLOCK || r == CLOSED) {
+            if (r.blocks()) {
                 return new Decision(Outcome.BLOCKED, Layer.ACCOUNT_LOCKOUT, out.toSet(), out.full, options, k, false, lockout, device);
             }
-            reserved = r == Entries.ALLOW;
+            reserved = r == Verdict.COUNTED;
         }
         return new Decision(Outcome.ALLOW, null, out.toSet(), out.full, options, k, reserved, lockout, device);
     }
@@ -150,23 +150,20 @@ public final class AbuseGate {
         for (CounterKey other : others) {
             pending.add(store.apply(other, fail(p3, o, factor, passwordTag, typos, false, now), ttl));
         }
+        long[][] values = new long[pending.size()][];
         long lockedUntil = 0;
-        boolean anyOpen = false;
-        List<long[]> values = new ArrayList<>(pending.size());
-        for (CompletableFuture<long[]> f : pending) {
-            long[] v = join(f, p3, out);
-            values.add(v);
-            if (Entries.answer(v) == Entries.LOCKED) {
-                lockedUntil = Math.max(lockedUntil, now + Entries.lockRemaining(v, now));
-            } else {
-                anyOpen = true;
+        for (int i = 0; i < values.length; i++) {
+            values[i] = join(pending.get(i), p3, out);
+            if (Entries.answer(values[i]) == Entries.LOCKED) {
+                lockedUntil = Math.max(lockedUntil, now + Entries.lockRemaining(values[i], now));
             }
         }
-        if (lockedUntil > 0 && anyOpen) {
-            // one of the account's names reached the threshold: the lock holds for every name
+        if (lockedUntil > 0 && values.length > 1) {
+            // one of the account's names reached the threshold: the same lock, as long as the longest one, holds
+            // for every name, so that no name is a way around it (nor a shorter progressive lock)
             List<CompletableFuture<long[]>> locks = new ArrayList<>();
-            for (int i = 0; i < values.size(); i++) {
-                if (Entries.answer(values.get(i)) != Entries.LOCKED) {
+            for (int i = 0; i < values.length; i++) {
+                if (now + Entries.lockRemaining(values[i], now) < lockedUntil) {
                     CounterKey key = i == 0 ? d.keys.lockout() : others.get(i - 1);
                     locks.add(store.apply(key, new CounterStore.Change(Entries.LOCK, now, lockedUntil), ttl));
                 }
@@ -306,10 +303,39 @@ public final class AbuseGate {
 
     // ---------------------------------------------------------------------------------------------
 
-    /** A store failure under FAIL_CLOSED. */
-    private static final int CLOSED = -2;
-    /** A store failure under FAIL_OPEN: the layer passes. */
-    private static final int OPEN = -1;
+    /** What one layer answered for one attempt. */
+    private enum Verdict {
+        /** The layer is off for this attempt. */
+        OFF,
+        /** Counted, under the threshold. */
+        COUNTED,
+        /** In the captcha band without a solved captcha: nothing counted. */
+        BAND,
+        /** At the threshold, or locked. */
+        BLOCKED,
+        /** The store failed and the layer fails open: it passes. */
+        FAILED_OPEN,
+        /** The store failed and the layer fails closed: it blocks. */
+        FAILED_CLOSED;
+
+        /** A layer's part of an {@link Entries} answer. */
+        static Verdict of(int answer) {
+            switch (answer) {
+                case Entries.ALLOW:
+                    return COUNTED;
+                case Entries.BAND:
+                    return BAND;
+                case Entries.BLOCK:
+                    return BLOCKED;
+                default:
+                    return OFF;
+            }
+        }
+
+        boolean blocks() {
+            return this == BLOCKED || this == FAILED_CLOSED;
+        }
+    }
 
     private static LayerPolicy active(GateOptions options, Layer layer) {
         LayerPolicy p = options.policy(layer);
@@ -326,14 +352,14 @@ public final class AbuseGate {
         return p3.windowMillis() + lock;
     }
 
-    private int reserve(LayerPolicy p3, GateOptions o, GateKeys.Keys k, boolean solved, long now, Outages out) {
+    private Verdict reserve(LayerPolicy p3, GateOptions o, GateKeys.Keys k, boolean solved, long now, Outages out) {
         try {
             long[] v = store.apply(k.lockout(), new CounterStore.Change(Entries.RESERVE, now, solved ? 1 : 0, p3.threshold(),
                     bandStart(o, p3), p3.windowMillis()), lockoutTtl(p3, o)).join();
             if (v == null) {
                 throw new CounterStoreFullException("no room for a new identifier");
             }
-            return Entries.answer(v);
+            return Verdict.of(Entries.answer(v));
         } catch (RuntimeException e) {
             return failed(p3, e, out);
         }
@@ -372,9 +398,9 @@ public final class AbuseGate {
         }
     }
 
-    private static int failed(LayerPolicy p, RuntimeException e, Outages out) {
+    private static Verdict failed(LayerPolicy p, RuntimeException e, Outages out) {
         out.add(p.layer(), e);
-        return p.failureMode() == FailureMode.FAIL_CLOSED ? CLOSED : OPEN;
+        return p.failureMode() == FailureMode.FAIL_CLOSED ? Verdict.FAILED_CLOSED : Verdict.FAILED_OPEN;
     }
 
     /** Step 1: the address's and the pair's changes, sent together. */
@@ -386,10 +412,10 @@ public final class AbuseGate {
         private final LayerPolicy p4;
         private final long now;
         private final Outages out;
-        /** Answers: layer 1 and 4 from the address's change, layer 2 from the pair's; OPEN or CLOSED on failure. */
-        private int r1 = Entries.NONE;
-        private int r2 = Entries.NONE;
-        private int r4 = Entries.NONE;
+        /** Layer 1 and 4 from the address's change, layer 2 from the pair's. */
+        private Verdict r1 = Verdict.OFF;
+        private Verdict r2 = Verdict.OFF;
+        private Verdict r4 = Verdict.OFF;
         private boolean added;
         private boolean addressCounted;
 
@@ -436,13 +462,13 @@ public final class AbuseGate {
                         throw new CounterStoreFullException("no room for a new address");
                     }
                     int answer = Entries.answer(v);
-                    r1 = Entries.perIp(answer);
-                    r4 = Entries.identifiers(answer);
+                    r1 = Verdict.of(Entries.perIp(answer));
+                    r4 = Verdict.of(Entries.identifiers(answer));
                     added |= (answer & Entries.ADDED) != 0;
                     addressCounted |= (answer & Entries.COUNTED) != 0;
                 } catch (RuntimeException e) {
-                    r1 = p1 == null ? Entries.NONE : failed(p1, e, out);
-                    r4 = p4 == null ? Entries.NONE : failed(p4, e, out);
+                    r1 = p1 == null ? Verdict.OFF : failed(p1, e, out);
+                    r4 = p4 == null ? Verdict.OFF : failed(p4, e, out);
                 }
             }
             if (fp != null) {
@@ -451,7 +477,7 @@ public final class AbuseGate {
                     if (v == null) {
                         throw new CounterStoreFullException("no room for a new pair");
                     }
-                    r2 = Entries.answer(v);
+                    r2 = Verdict.of(Entries.answer(v));
                 } catch (RuntimeException e) {
                     r2 = failed(p2, e, out);
                 }
@@ -472,17 +498,17 @@ public final class AbuseGate {
         }
 
         boolean inBand() {
-            return r1 == Entries.BAND || r2 == Entries.BAND || r4 == Entries.BAND;
+            return r1 == Verdict.BAND || r2 == Verdict.BAND || r4 == Verdict.BAND;
         }
 
         Layer bandLayer() {
-            return r1 == Entries.BAND ? Layer.PER_IP : r2 == Entries.BAND ? Layer.PER_IP_ACCOUNT : Layer.CREDENTIAL_STUFFING;
+            return r1 == Verdict.BAND ? Layer.PER_IP : r2 == Verdict.BAND ? Layer.PER_IP_ACCOUNT : Layer.CREDENTIAL_STUFFING;
         }
 
         /** Counts, with a solved captcha, the entries whose change answered BAND (and counted nothing). */
         void rerunBand() {
-            boolean addressBand = r1 == Entries.BAND || r4 == Entries.BAND;
-            boolean pairBand = r2 == Entries.BAND;
+            boolean addressBand = r1 == Verdict.BAND || r4 == Verdict.BAND;
+            boolean pairBand = r2 == Verdict.BAND;
             send(addressBand, pairBand, true);
         }
 
@@ -501,7 +527,7 @@ public final class AbuseGate {
                     p4 == null ? 0 : now + p4.windowMillis()), Math.max(p1 == null ? 0 : p1.windowMillis(),
                     p4 == null ? 0 : p4.windowMillis())))
                     : null;
-            CompletableFuture<long[]> fp = r2 == Entries.ALLOW
+            CompletableFuture<long[]> fp = r2 == Verdict.COUNTED
                     ? started(() -> store.apply(k.pair(), new CounterStore.Change(Entries.UNDO_COUNTER, now, now + p2.windowMillis()),
                     p2.windowMillis()))
                     : null;
@@ -513,8 +539,8 @@ public final class AbuseGate {
             }
         }
 
-        private boolean isBlocked(int r) {
-            return r == Entries.BLOCK || r == CLOSED;
+        private boolean isBlocked(Verdict r) {
+            return r.blocks();
         }
     }
 

@@ -209,9 +209,12 @@ public final class GateKeys {
             return CounterKey.base64Url(idHi, idLo);
         }
 
-        /** Layer 3 counted against a device's own budget for this identifier instead of the account's shared one. */
+        /**
+         * Layer 3 counted against a device's own budget instead of the account's shared one: one budget per
+         * device, whichever of the account's names is typed.
+         */
         public Keys forDevice(String deviceId) {
-            long[] t = hasher.hash("device:" + deviceId + '/' + identifierTag());
+            long[] t = hasher.hash("device:" + deviceId);
             return new Keys(address, pair, hasher.key(CounterKey.Kind.DEVICE, t[0], t[1]), true, idHi, idLo, hasher);
         }
 
