@@ -72,6 +72,8 @@ free_port() {
   echo "no free port" >&2; exit 1
 }
 HTTP_PORT=$(free_port); MGMT_PORT=$(free_port); HTTPS_PORT=$(free_port)
+while [ "$MGMT_PORT" = "$HTTP_PORT" ]; do MGMT_PORT=$(free_port); done
+while [ "$HTTPS_PORT" = "$HTTP_PORT" ] || [ "$HTTPS_PORT" = "$MGMT_PORT" ]; do HTTPS_PORT=$(free_port); done
 KC="http://127.0.0.1:$HTTP_PORT"
 KC_LOG="$WORK/keycloak.log"
 
