@@ -13,7 +13,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 import org.opentest4j.TestAbortedException;
-import org.testcontainers.DockerClientFactory;
 
 /**
  * The container backend of {@link KeycloakServer} ({@code -Dkeycloak.it.backend=container}): the official
@@ -45,7 +44,7 @@ final class KeycloakContainerServer implements KeycloakServer {
 
     /** Starts the container and blocks until Keycloak is ready; skips the caller when there is no Docker engine. */
     static KeycloakServer start(KeycloakServer.Builder b) {
-        if (!dockerAvailable()) {
+        if (!BackendCondition.dockerAvailable()) {
             throw new TestAbortedException("Skipped: -Dkeycloak.it.backend=container needs a Docker engine and "
                     + "testcontainers found none (run without the property to use the Keycloak distribution as a process)");
         }
@@ -89,14 +88,6 @@ final class KeycloakContainerServer implements KeycloakServer {
         KeycloakContainerServer server = new KeycloakContainerServer(b.name(), c, options, Duration.ofNanos(System.nanoTime() - t0));
         log("Keycloak '" + b.name() + "' ready at " + server.baseUrl() + " after " + server.startupTime.toMillis() / 1000.0 + " s");
         return server;
-    }
-
-    private static boolean dockerAvailable() {
-        try {
-            return DockerClientFactory.instance().isDockerAvailable();
-        } catch (RuntimeException | Error e) {
-            return false;
-        }
     }
 
     /** The JAR(s) the pom copied into the unpacked distribution's providers/ (the same ones the process backend runs). */
