@@ -1,6 +1,7 @@
 package dev.abusegate.it;
 
 import dev.abusegate.captcha.Altcha;
+import dev.abusegate.it.support.ProcessBackendOnly;
 import dev.abusegate.it.support.AdminClient;
 import dev.abusegate.it.support.BrowserLogin;
 import dev.abusegate.it.support.HeadlessChromium;
@@ -43,6 +44,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  *
  * <p>Writes docs/screenshots/captcha-required.png and docs/screenshots/blocked.png.
  */
+@ProcessBackendOnly("counts the peer address 127.0.0.1 (no X-Forwarded-For); the browser is local")
 class BrowserCaptchaIT {
 
     private static final String USER = "alice";

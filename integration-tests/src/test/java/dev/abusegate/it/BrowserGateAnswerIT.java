@@ -1,6 +1,7 @@
 package dev.abusegate.it;
 
 import dev.abusegate.captcha.Altcha;
+import dev.abusegate.it.support.CrossVersion;
 import dev.abusegate.it.support.AdminClient;
 import dev.abusegate.it.support.BrowserLogin;
 import dev.abusegate.it.support.BrowserLogin.LoginResult;
@@ -61,6 +62,7 @@ class BrowserGateAnswerIT extends SharedServerTest {
     private record Blocked(String label, String address, String typed, String layer, LoginResult result) {
     }
 
+    @CrossVersion
     @Test
     void blocked_page_is_identical_for_every_layer_and_for_known_and_unknown_accounts() {
         String realm = realm(users("answer", "alice", "bob", "carol")
@@ -143,6 +145,7 @@ class BrowserGateAnswerIT extends SharedServerTest {
         return d == null ? Map.of() : (Map<String, Object>) d;
     }
 
+    @CrossVersion
     @Test
     void a_gate_answer_is_a_login_error_event_and_a_metric_without_username_or_address() {
         String realm = realm(users("evt").gatedBrowserFlow(GateIt.USERNAME_PASSWORD_FORM,

@@ -1,5 +1,6 @@
 package dev.abusegate.it;
 
+import dev.abusegate.it.support.CrossVersion;
 import dev.abusegate.it.support.AdminClient;
 import dev.abusegate.it.support.BrowserLogin;
 import dev.abusegate.it.support.BrowserLogin.LoginResult;
@@ -75,6 +76,7 @@ class BrowserGateConfigIT extends SharedServerTest {
         assertThat(attempt(realm, "bob", PW, a).loginSucceeded()).isTrue();
     }
 
+    @CrossVersion
     @Test
     void a_value_from_an_imported_realm_json_takes_effect() {
         RealmBuilder builder = RealmBuilder.named(RealmBuilder.uniqueName("json")).user("alice", PW)
@@ -138,6 +140,7 @@ class BrowserGateConfigIT extends SharedServerTest {
         return browser.submit(passwordPage.nextPage(), null, password, address, Map.of());
     }
 
+    @CrossVersion
     @Test
     void identity_first_password_page_is_gated_by_the_chosen_identifier() {
         String realm = realm(RealmBuilder.named(RealmBuilder.uniqueName("idfirst")).user("alice", PW).user("bob", PW)

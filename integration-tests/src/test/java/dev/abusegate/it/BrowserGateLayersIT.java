@@ -1,6 +1,7 @@
 package dev.abusegate.it;
 
 import dev.abusegate.it.support.BrowserLogin.LoginResult;
+import dev.abusegate.it.support.CrossVersion;
 import dev.abusegate.it.support.GateIt;
 import dev.abusegate.it.support.RealmBuilder;
 import dev.abusegate.it.support.SharedServerTest;
@@ -51,6 +52,7 @@ class BrowserGateLayersIT extends SharedServerTest {
         assertThat(r.loginSucceeded()).isFalse();
     }
 
+    @CrossVersion
     @Test
     void layer1_counts_successful_attempts_too_and_blocks_the_address_not_the_account() {
         String realm = realm("l1", quietConfig("perIp.threshold", "3"));
@@ -87,6 +89,7 @@ class BrowserGateLayersIT extends SharedServerTest {
         assertBlocked(attempt(realm, "alice", ALICE_PW, a));
     }
 
+    @CrossVersion
     @Test
     void layer3_failures_from_several_addresses_lock_the_account_everywhere_but_not_other_accounts() {
         String realm = realm("l3", quietConfig("accountLockout.threshold", "3", "accountLockout.lockoutSeconds", "600"));

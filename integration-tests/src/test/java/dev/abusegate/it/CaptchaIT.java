@@ -3,6 +3,8 @@ package dev.abusegate.it;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.abusegate.captcha.Altcha;
+import dev.abusegate.it.support.ProcessBackendOnly;
+import dev.abusegate.it.support.CrossVersion;
 import dev.abusegate.it.support.AdminClient;
 import dev.abusegate.it.support.BrowserLogin;
 import dev.abusegate.it.support.KeycloakServer;
@@ -60,6 +62,9 @@ class CaptchaIT {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final SecureRandom RANDOM = new SecureRandom();
     private static final AtomicInteger NEXT_ADDRESS = new AtomicInteger(1);
+
+    /** Why the vendor tests need the process backend. */
+    private static final String SITEVERIFY_STUB_IS_LOCAL = "Keycloak calls the siteverify stub on the test machine's 127.0.0.1";
 
     private static KeycloakServer server;
     private static AdminClient admin;
@@ -164,6 +169,7 @@ class CaptchaIT {
     // ------------------------------------------------------------------------------------------
     // ALTCHA
 
+    @CrossVersion
     @Test
     void altcha_challenge_from_the_page_solved_in_java_is_verified_by_the_server_and_lets_the_right_password_in() throws Exception {
         BrowserLogin browser = server.newBrowser();
@@ -303,6 +309,7 @@ class CaptchaIT {
     // ------------------------------------------------------------------------------------------
     // Turnstile, hCaptcha, reCAPTCHA against the local siteverify stub
 
+    @ProcessBackendOnly(SITEVERIFY_STUB_IS_LOCAL)
     @ParameterizedTest
     @ValueSource(strings = {"turnstile", "hcaptcha", "recaptcha"})
     void vendor_token_accepted_by_siteverify_passes_the_band_and_the_stub_gets_secret_token_and_client_address(String provider) {
@@ -324,6 +331,7 @@ class CaptchaIT {
         });
     }
 
+    @ProcessBackendOnly(SITEVERIFY_STUB_IS_LOCAL)
     @ParameterizedTest
     @ValueSource(strings = {"turnstile", "hcaptcha", "recaptcha"})
     void vendor_token_rejected_by_siteverify_is_challenged_again(String provider) {
@@ -339,6 +347,7 @@ class CaptchaIT {
         assertThat(stub.requestsWithToken(token)).hasSize(1);
     }
 
+    @ProcessBackendOnly(SITEVERIFY_STUB_IS_LOCAL)
     @ParameterizedTest
     @ValueSource(strings = {"turnstile", "hcaptcha", "recaptcha"})
     void vendor_token_is_accepted_only_once_even_when_the_vendor_would_accept_it_again(String provider) {
@@ -357,12 +366,14 @@ class CaptchaIT {
         assertThat(showsCaptchaError(replay)).isTrue();
     }
 
+    @ProcessBackendOnly(SITEVERIFY_STUB_IS_LOCAL)
     @ParameterizedTest
     @ValueSource(strings = {"turnstile", "hcaptcha", "recaptcha"})
     void vendor_timeout_counts_as_unsolved_with_a_warning_and_no_secret_in_log_or_page(String provider) {
         assertVendorTroubleIsUnsolved(provider, "slow-");
     }
 
+    @ProcessBackendOnly(SITEVERIFY_STUB_IS_LOCAL)
     @ParameterizedTest
     @ValueSource(strings = {"turnstile", "hcaptcha", "recaptcha"})
     void vendor_garbage_reply_counts_as_unsolved_with_a_warning_and_no_secret_in_log_or_page(String provider) {
@@ -416,6 +427,7 @@ class CaptchaIT {
         return null;
     }
 
+    @CrossVersion
     @ParameterizedTest
     @ValueSource(strings = {"turnstile", "hcaptcha", "recaptcha"})
     void vendor_captcha_page_loads_the_vendor_script_with_the_site_key_and_opens_the_csp_for_its_frames_only_there(String provider) {
@@ -457,6 +469,7 @@ class CaptchaIT {
         return List.of();
     }
 
+    @ProcessBackendOnly(SITEVERIFY_STUB_IS_LOCAL)
     @Test
     void admin_api_masks_the_captcha_secret_and_saving_the_masked_config_back_keeps_the_real_secret() {
         String secret = "turnstile-secret-" + UUID.randomUUID();

@@ -1,6 +1,7 @@
 package dev.abusegate.it;
 
 import dev.abusegate.captcha.Altcha;
+import dev.abusegate.it.support.CrossVersion;
 import dev.abusegate.it.support.AdminClient;
 import dev.abusegate.it.support.Json;
 import dev.abusegate.it.support.KeycloakServer;
@@ -104,6 +105,7 @@ class DirectGrantIT {
         assertStatus(grant(layersRealm, "alice", "alice-secret-1", "192.0.2.201"), 200);
     }
 
+    @CrossVersion
     @Test
     void layer2_blocks_one_account_from_one_address_after_the_pair_threshold() {
         String ip = "192.0.2.102";
@@ -203,6 +205,7 @@ class DirectGrantIT {
     // ------------------------------------------------------------------------------------------
     // Captcha
 
+    @CrossVersion
     @Test
     void captcha_required_answer_has_the_altcha_challenge_and_the_solution_gets_tokens() {
         String ip = "198.51.100.21";
@@ -268,6 +271,7 @@ class DirectGrantIT {
     // ------------------------------------------------------------------------------------------
     // Keycloak's own answers
 
+    @CrossVersion
     @Test
     void wrong_credentials_keep_keycloaks_own_answer_identical_to_a_stock_realm() {
         String ip = "192.0.2.120";

@@ -1,5 +1,6 @@
 package dev.abusegate.it;
 
+import dev.abusegate.it.support.ProcessBackendOnly;
 import dev.abusegate.it.support.AdminClient;
 import dev.abusegate.it.support.BrowserLogin;
 import dev.abusegate.it.support.KeycloakServer;
@@ -20,6 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * A dedicated Keycloak that trusts X-Forwarded-For only from 192.0.2.1. The test client connects from
  * 127.0.0.1, an untrusted peer: rotating X-Forwarded-For values must not give it fresh addresses.
  */
+@ProcessBackendOnly("the test client must reach Keycloak as the untrusted peer 127.0.0.1")
 class TrustedProxyIT {
 
     private static KeycloakServer server;

@@ -1,40 +1,29 @@
 package dev.abusegate.it.support;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.FileVisitResult;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
-import java.nio.file.Path;
-import java.nio.file.Paths;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collection;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 
 /**
- * A real Keycloak distribution started as an operating-system process ({@code bin/kc.sh start-dev}).
+ * A real Keycloak with our provider JAR deployed, as the integration tests see it. Two backends implement it;
+ * {@code -Dkeycloak.it.backend=…} picks one for the whole run:
+ * <ul>
+ *   <li>{@code process} (default): the distribution {@code org.keycloak:keycloak-quarkus-dist:zip} started
+ *       with {@code bin/kc.sh start-dev} ({@link KeycloakProcess}); needs nothing but a JDK.</li>
+ *   <li>{@code container}: the official image {@code quay.io/keycloak/keycloak:<version>} through
+ *       testcontainers-keycloak ({@link KeycloakContainerServer}); needs a Docker engine, and every test
+ *       is skipped with a message when there is none.</li>
+ * </ul>
+ * {@code -Dkeycloak.it.version=…} picks the Keycloak release under test for either backend (default: the
+ * one the JAR is compiled against). Tests that need what only a process offers (the server's files,
+ * a second node sharing a local database, the peer address 127.0.0.1, a local stub the server calls)
+ * say so with {@link ProcessBackendOnly}.
  *
  * <h2>Shared server</h2>
  * {@link #shared()} starts ONE Keycloak per test JVM on first use and keeps it for every IT in that JVM
@@ -51,123 +40,72 @@ import java.util.stream.Stream;
  *     ...
  * }
  * }</pre>
- * Every server gets its own home directory ({@code target/keycloak-servers/<name>}: a copy of the
- * distribution with the read-only {@code lib/lib} linked, so H2 data and the Quarkus build output are
- * never shared), free random ports on 127.0.0.1 for HTTP and management, and a log file
- * {@code target/keycloak-<name>.log}.
- *
- * <h2>Lifecycle</h2>
- * Servers are stopped (whole process tree: SIGTERM, then SIGKILL after a grace period) by
- * {@link #close()} or by a JVM shutdown hook. A small watchdog in the launcher script also stops the
- * server if the test JVM disappears without running shutdown hooks (e.g. SIGKILL).
- *
- * <p>Configuration (system properties, set by the failsafe configuration in the pom):
- * <ul>
- *   <li>{@code keycloak.dist}: the unpacked distribution (required; contains {@code bin/kc.sh})</li>
- *   <li>{@code keycloak.it.workDir}: where homes and logs go (default: parent of {@code keycloak.dist})</li>
- *   <li>{@code keycloak.it.extraOptions}: extra options for the shared server</li>
- *   <li>{@code keycloak.it.startTimeoutSeconds}: readiness timeout (default 180)</li>
- * </ul>
- * Instances are thread-safe.
+ * Implementations are thread-safe.
  */
-public final class KeycloakServer implements AutoCloseable {
+public interface KeycloakServer extends AutoCloseable {
 
     /** Bootstrap admin of the master realm. */
-    public static final String ADMIN_USERNAME = "admin";
+    String ADMIN_USERNAME = "admin";
     /** Bootstrap admin password. */
-    public static final String ADMIN_PASSWORD = "admin";
+    String ADMIN_PASSWORD = "admin";
     /** Only ever bind to and talk to the loopback address. */
-    public static final String HOST = "127.0.0.1";
-
-    private static final Duration STOP_GRACE = Duration.ofSeconds(30);
-    private static final int TAIL_LINES = 100;
+    String HOST = "127.0.0.1";
     /** Keycloak's default console format: {@code 2026-01-01 12:00:00,000 ERROR [category] (thread) message}. */
-    private static final Pattern LOG_LINE = Pattern.compile(
+    Pattern LOG_LINE = Pattern.compile(
             "^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2},\\d{3}\\s+(TRACE|DEBUG|INFO|WARN|ERROR|FATAL)\\s+\\[([^\\]]*)\\]");
 
-    /**
-     * Runs kc.sh in the background and stops it (SIGTERM, which kc.sh forwards to its java child) when
-     * either this wrapper receives SIGTERM/SIGINT or the watched test JVM (argument 1) is gone.
-     */
-    private static final String LAUNCHER = String.join("\n",
-            "watched=\"$1\"; shift",
-            "\"$@\" &",
-            "kc=$!",
-            "trap 'kill -TERM \"$kc\" 2>/dev/null; wait \"$kc\"; exit $?' TERM INT",
-            "( while kill -0 \"$watched\" 2>/dev/null && kill -0 \"$kc\" 2>/dev/null; do sleep 2; done;",
-            "  kill -TERM \"$kc\" 2>/dev/null ) </dev/null >/dev/null 2>&1 &",
-            "wait \"$kc\"",
-            "exit $?");
+    // ------------------------------------------------------------------------------------------
+    // Choosing and starting
 
-    private static final List<KeycloakServer> RUNNING = new CopyOnWriteArrayList<>();
-    private static volatile KeycloakServer shared;
-    private static Throwable sharedFailure;
-    /** Home of the first server that became ready: its Quarkus build output can seed later homes. */
-    private static Path augmentedHome;
-    private static boolean hookInstalled;
+    /** Where the servers of this run come from ({@code -Dkeycloak.it.backend}). */
+    enum Backend {
+        /** The distribution as an operating-system process (default). */
+        PROCESS,
+        /** The official image through testcontainers-keycloak (needs Docker). */
+        CONTAINER;
 
-    private final String name;
-    private final Path home;
-    private final Path logFile;
-    private final int httpPort;
-    private final int managementPort;
-    private final List<String> options;
-    private final Process process;
-    private volatile Duration startupTime;
-    private final HttpClient http = HttpClient.newBuilder()
-            .connectTimeout(Duration.ofSeconds(5))
-            .followRedirects(HttpClient.Redirect.NEVER)
-            .build();
-    private volatile AdminClient admin;
-    private volatile boolean stopped;
-
-    private KeycloakServer(String name, Path home, Path logFile, int httpPort, int managementPort,
-                           List<String> options, Process process) {
-        this.name = name;
-        this.home = home;
-        this.logFile = logFile;
-        this.httpPort = httpPort;
-        this.managementPort = managementPort;
-        this.options = List.copyOf(options);
-        this.process = process;
+        /** The backend chosen for this run; a value other than process/container fails every test at once. */
+        public static Backend selected() {
+            String v = System.getProperty("keycloak.it.backend", "");
+            if (v.isBlank()) {
+                return PROCESS;
+            }
+            try {
+                return valueOf(v.trim().toUpperCase(Locale.ROOT));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("-Dkeycloak.it.backend=" + v + " is neither 'process' nor 'container'");
+            }
+        }
     }
 
-    // ------------------------------------------------------------------------------------------
-    // Starting
+    /**
+     * The Keycloak release under test ({@code -Dkeycloak.it.version}, set by the pom; defaults to the one
+     * the JAR is compiled against). The process backend unpacks that distribution, the container backend
+     * runs that image tag.
+     */
+    static String version() {
+        String v = System.getProperty("keycloak.it.version", "");
+        if (v.isBlank()) {
+            throw new IllegalStateException("System property keycloak.it.version is not set (run the ITs with `mvn verify`)");
+        }
+        return v.trim();
+    }
 
     /**
      * The one shared server of this test JVM, started on first call (blocks until ready). Later calls
      * return the same instance. Do not {@link #close()} it: the shutdown hook does.
      */
-    public static KeycloakServer shared() {
-        KeycloakServer s = shared;
-        if (s != null) {
-            return s;
-        }
-        synchronized (KeycloakServer.class) {
-            if (sharedFailure != null) {
-                // fail every later IT at once instead of trying (and waiting) again
-                throw new IllegalStateException("The shared Keycloak failed to start earlier in this JVM", sharedFailure);
-            }
-            if (shared == null) {
-                try {
-                    shared = builder("shared").options(splitOptions(System.getProperty("keycloak.it.extraOptions", ""))).start();
-                } catch (RuntimeException | Error e) {
-                    sharedFailure = e;
-                    throw e;
-                }
-            }
-            return shared;
-        }
+    static KeycloakServer shared() {
+        return SharedServer.get();
     }
 
-    /** A builder for a separate server; {@code name} names its home directory and log file. */
-    public static Builder builder(String name) {
+    /** A builder for a separate server; {@code name} names it (home directory, log file, container). */
+    static Builder builder(String name) {
         return new Builder(name);
     }
 
     /** Options and environment of a server to start. */
-    public static final class Builder {
+    final class Builder {
         private final String name;
         private final List<String> extraOptions = new ArrayList<>();
         private final Map<String, String> env = new LinkedHashMap<>();
@@ -193,7 +131,7 @@ public final class KeycloakServer implements AutoCloseable {
             return this;
         }
 
-        /** Sets an environment variable for the server process (e.g. {@code JAVA_OPTS_KC_HEAP}). */
+        /** Sets an environment variable for the server (e.g. {@code JAVA_OPTS_KC_HEAP}). */
         public Builder env(String key, String value) {
             env.put(key, value);
             return this;
@@ -202,6 +140,7 @@ public final class KeycloakServer implements AutoCloseable {
         /**
          * The kc.sh command (default {@code start-dev}); e.g. {@code start} for production mode, which also
          * needs {@code --http-enabled=true --hostname-strict=false} and usually {@code --db=...} options.
+         * Only the process backend runs a command other than {@code start-dev}.
          */
         public Builder command(String command) {
             if (!command.matches("[a-z-]+")) {
@@ -211,455 +150,133 @@ public final class KeycloakServer implements AutoCloseable {
             return this;
         }
 
-        /** How long to wait for {@code /health/ready} (default 180 s). */
+        /** How long to wait for the server to be ready (default {@code keycloak.it.startTimeoutSeconds}, else 180 s). */
         public Builder startTimeout(Duration timeout) {
             this.startTimeout = timeout;
             return this;
         }
 
-        /** Starts the server and blocks until it is ready; fails with the log tail otherwise. */
+        /** Starts the server on the selected backend and blocks until it is ready; fails with the log tail otherwise. */
         public KeycloakServer start() {
-            return KeycloakServer.start(this);
-        }
-    }
-
-    private static KeycloakServer start(Builder b) {
-        Path dist = distribution();
-        Path workDir = Paths.get(System.getProperty("keycloak.it.workDir", dist.getParent().toString())).toAbsolutePath();
-        Path home = workDir.resolve("keycloak-servers").resolve(b.name);
-        Path logFile = workDir.resolve("keycloak-" + b.name + ".log");
-        for (KeycloakServer s : RUNNING) {
-            if (s.home.equals(home)) {
-                throw new IllegalStateException("A server named '" + b.name + "' is already running");
-            }
-        }
-        try {
-            prepareHome(dist, home);
-            try {
-                reuseAugmentation(home);
-            } catch (IOException e) {
-                log("not reusing the Quarkus build output (" + e + "); Keycloak will rebuild");
-            }
-            Files.deleteIfExists(logFile);
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot prepare Keycloak home " + home, e);
+            return Backend.selected() == Backend.CONTAINER ? KeycloakContainerServer.start(this) : KeycloakProcess.start(this);
         }
 
-        int[] ports = freePorts(2);
-        List<String> options = new ArrayList<>(List.of(
-                b.command,
-                "--http-host=" + HOST,
-                "--http-port=" + ports[0],
-                "--http-management-port=" + ports[1],
-                "--proxy-headers=xforwarded",
-                "--metrics-enabled=true",
-                "--health-enabled=true",
-                "--log-level=INFO,dev.abusegate:debug",
-                "--log-console-color=false"));
-        options.addAll(b.extraOptions);
-
-        List<String> command = new ArrayList<>(List.of("/bin/bash", "-c", LAUNCHER, "keycloak-" + b.name,
-                Long.toString(ProcessHandle.current().pid()), home.resolve("bin/kc.sh").toString()));
-        command.addAll(options);
-
-        ProcessBuilder pb = new ProcessBuilder(command)
-                .directory(home.toFile())
-                .redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()))
-                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
-        Map<String, String> env = pb.environment();
-        env.keySet().removeIf(k -> k.startsWith("KC_") || k.startsWith("KEYCLOAK_") || k.startsWith("QUARKUS_")
-                || k.equals("JAVA_OPTS") || k.equals("JAVA_OPTS_APPEND"));
-        env.put("KC_BOOTSTRAP_ADMIN_USERNAME", ADMIN_USERNAME);
-        env.put("KC_BOOTSTRAP_ADMIN_PASSWORD", ADMIN_PASSWORD);
-        env.putAll(b.env);
-
-        long t0 = System.nanoTime();
-        Process process;
-        try {
-            process = pb.start();
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot start " + command, e);
+        String name() {
+            return name;
         }
-        installShutdownHook();
-        KeycloakServer server = new KeycloakServer(b.name, home, logFile, ports[0], ports[1], options, process);
-        RUNNING.add(server);
-        log("starting Keycloak '" + b.name + "' (http " + ports[0] + ", management " + ports[1] + "), log " + logFile);
-        try {
-            server.awaitReady(b.startTimeout);
-        } catch (RuntimeException | Error e) {
-            server.close();
-            throw e;
-        }
-        server.startupTime = Duration.ofNanos(System.nanoTime() - t0);
-        synchronized (KeycloakServer.class) {
-            if (augmentedHome == null) {
-                augmentedHome = home;
-            }
-        }
-        log("Keycloak '" + b.name + "' ready after " + server.startupTime.toMillis() / 1000.0 + " s");
-        return server;
-    }
 
-    private void awaitReady(Duration timeout) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        URI ready = URI.create(managementUrl() + "/health/ready");
-        String last = "no answer yet";
-        while (System.nanoTime() < deadline) {
-            if (!process.isAlive()) {
-                throw new IllegalStateException("Keycloak '" + name + "' exited with code " + process.exitValue()
-                        + " before it was ready. Last " + TAIL_LINES + " log lines (" + logFile + "):\n" + tail(TAIL_LINES));
-            }
-            try {
-                HttpResponse<String> r = http.send(HttpRequest.newBuilder(ready).timeout(Duration.ofSeconds(5)).GET().build(),
-                        HttpResponse.BodyHandlers.ofString());
-                if (r.statusCode() == 200) {
-                    return;
-                }
-                last = "HTTP " + r.statusCode() + " " + r.body();
-            } catch (IOException e) {
-                last = e.toString();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("Interrupted while waiting for Keycloak", e);
-            }
-            sleep(1000);
+        List<String> extraOptions() {
+            return List.copyOf(extraOptions);
         }
-        throw new IllegalStateException("Keycloak '" + name + "' not ready within " + timeout.toSeconds() + " s (" + last
-                + "). Last " + TAIL_LINES + " log lines (" + logFile + "):\n" + tail(TAIL_LINES));
-    }
 
-    private static Path distribution() {
-        String prop = System.getProperty("keycloak.dist");
-        if (prop == null || prop.isBlank()) {
-            throw new IllegalStateException("System property keycloak.dist is not set (run the ITs with `mvn verify`, "
-                    + "which unpacks the distribution into integration-tests/target)");
+        Map<String, String> env() {
+            return Map.copyOf(env);
         }
-        Path dist = Paths.get(prop).toAbsolutePath();
-        if (!Files.isRegularFile(dist.resolve("bin/kc.sh"))) {
-            throw new IllegalStateException("No Keycloak distribution at " + dist + " (bin/kc.sh missing)");
+
+        String command() {
+            return command;
         }
-        return dist;
-    }
 
-    /**
-     * Fresh home per start: a copy of the distribution except {@code lib/lib} (170 MB of read-only jars),
-     * which is a symbolic link. {@code bin/} must be a real copy: kc.sh finds the home from its own path.
-     */
-    private static void prepareHome(Path dist, Path home) throws IOException {
-        deleteTree(home);
-        Files.createDirectories(home);
-        Path sharedLibs = dist.resolve("lib/lib");
-        Files.walkFileTree(dist, new SimpleFileVisitor<>() {
-            @Override
-            public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) throws IOException {
-                Path rel = dist.relativize(dir);
-                if (dir.equals(sharedLibs)) {
-                    Files.createSymbolicLink(home.resolve(rel), sharedLibs);
-                    return FileVisitResult.SKIP_SUBTREE;
-                }
-                if (rel.toString().equals("data")) {
-                    return FileVisitResult.SKIP_SUBTREE;
-                }
-                Files.createDirectories(home.resolve(rel));
-                return FileVisitResult.CONTINUE;
-            }
-
-            @Override
-            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-                Files.copy(file, home.resolve(dist.relativize(file)), StandardCopyOption.COPY_ATTRIBUTES);
-                return FileVisitResult.CONTINUE;
-            }
-        });
-    }
-
-    /**
-     * Seeds {@code lib/quarkus} (the Quarkus build output of start-dev) from an earlier server of this JVM.
-     * Keycloak compares the persisted build options and provider files with the current ones and
-     * re-augments when they differ, so this only skips a build (~30 s) that would produce the same result.
-     */
-    private static void reuseAugmentation(Path home) throws IOException {
-        Path source;
-        synchronized (KeycloakServer.class) {
-            source = augmentedHome;
+        Duration startTimeout() {
+            return startTimeout;
         }
-        if (source == null || source.equals(home) || !Files.isDirectory(source.resolve("lib/quarkus"))) {
-            return;
-        }
-        try (Stream<Path> files = Files.list(source.resolve("lib/quarkus"))) {
-            for (Path f : files.toList()) {
-                if (Files.isRegularFile(f)) {
-                    Files.copy(f, home.resolve("lib/quarkus").resolve(f.getFileName()),
-                            StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.COPY_ATTRIBUTES);
-                }
-            }
-        }
-    }
-
-    private static void deleteTree(Path dir) throws IOException {
-        if (!Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
-            return;
-        }
-        Files.walkFileTree(dir, new SimpleFileVisitor<>() {
-            @Override
-            public FileVisitResult preVisitDirectory(Path d, BasicFileAttributes attrs) throws IOException {
-                if (Files.isSymbolicLink(d)) {
-                    Files.delete(d);
-                    return FileVisitResult.SKIP_SUBTREE;
-                }
-                return FileVisitResult.CONTINUE;
-            }
-
-            @Override
-            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-                Files.delete(file); // also deletes symbolic links themselves, never their targets
-                return FileVisitResult.CONTINUE;
-            }
-
-            @Override
-            public FileVisitResult postVisitDirectory(Path d, IOException exc) throws IOException {
-                Files.delete(d);
-                return FileVisitResult.CONTINUE;
-            }
-        });
-    }
-
-    /** Distinct free TCP ports on 127.0.0.1 (all probed at once so they differ). */
-    static int[] freePorts(int count) {
-        List<ServerSocket> sockets = new ArrayList<>();
-        try {
-            int[] ports = new int[count];
-            for (int i = 0; i < count; i++) {
-                ServerSocket s = new ServerSocket(0, 1, InetAddress.getByName(HOST));
-                s.setReuseAddress(true);
-                sockets.add(s);
-                ports[i] = s.getLocalPort();
-            }
-            return ports;
-        } catch (IOException e) {
-            throw new UncheckedIOException("No free port", e);
-        } finally {
-            for (ServerSocket s : sockets) {
-                try {
-                    s.close();
-                } catch (IOException ignored) {
-                    // best effort
-                }
-            }
-        }
-    }
-
-    static List<String> splitOptions(String s) {
-        return s == null || s.isBlank() ? List.of() : Arrays.asList(s.trim().split("\\s+"));
     }
 
     // ------------------------------------------------------------------------------------------
-    // Stopping
+    // Lifecycle
 
-    private static synchronized void installShutdownHook() {
-        if (!hookInstalled) {
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-                for (KeycloakServer s : RUNNING) {
-                    s.close();
-                }
-            }, "keycloak-it-shutdown"));
-            hookInstalled = true;
-        }
-    }
+    /** True while the server runs. */
+    boolean isAlive();
 
-    /**
-     * Stops the server and its whole process tree: SIGTERM to the launcher (forwarded through kc.sh to
-     * Keycloak), SIGTERM to every remaining descendant after half the grace period, SIGKILL after it.
-     * Idempotent. Do not call it on {@link #shared()}.
-     */
+    /** Stops the server; idempotent. Do not call it on {@link #shared()}. */
     @Override
-    public void close() {
-        synchronized (this) {
-            if (stopped) {
-                return;
-            }
-            stopped = true;
-        }
-        RUNNING.remove(this);
-        Set<ProcessHandle> tree = new HashSet<>();
-        tree.add(process.toHandle());
-        process.descendants().forEach(tree::add);
-        process.destroy();
-        long deadline = System.nanoTime() + STOP_GRACE.toNanos();
-        boolean termSent = false;
-        while (System.nanoTime() < deadline && tree.stream().anyMatch(ProcessHandle::isAlive)) {
-            process.descendants().forEach(tree::add);
-            if (!termSent && System.nanoTime() > deadline - STOP_GRACE.toNanos() / 2) {
-                tree.stream().filter(ProcessHandle::isAlive).forEach(ProcessHandle::destroy);
-                termSent = true;
-            }
-            sleep(200);
-        }
-        for (ProcessHandle h : tree) {
-            if (h.isAlive()) {
-                log("killing leftover process " + h.pid() + " of Keycloak '" + name + "'");
-                h.destroyForcibly();
-            }
-        }
-        try {
-            process.waitFor(10, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        log("Keycloak '" + name + "' stopped");
-    }
+    void close();
 
-    /** True while the server process runs. */
-    public boolean isAlive() {
-        return !stopped && process.isAlive();
-    }
+    /** Server name (home directory / log file / container name part). */
+    String name();
+
+    /** Server options it was started with (without the bootstrap admin). */
+    List<String> options();
+
+    /** Time from start to ready. */
+    Duration startupTime();
 
     // ------------------------------------------------------------------------------------------
     // Addresses and clients
 
-    /** Server name (home directory and log file name). */
-    public String name() {
-        return name;
-    }
+    /** {@code http://<host>:<port>} (no trailing slash). */
+    String baseUrl();
 
-    /** {@code http://127.0.0.1:<port>} (no trailing slash). */
-    public String baseUrl() {
-        return "http://" + HOST + ":" + httpPort;
-    }
+    /** {@code http://<host>:<management port>}: /health, /health/ready, /metrics. */
+    String managementUrl();
 
-    /** {@code http://127.0.0.1:<management port>}: /health, /health/ready, /metrics. */
-    public String managementUrl() {
-        return "http://" + HOST + ":" + managementPort;
-    }
+    /** The port of {@link #baseUrl()} as seen from the tests. */
+    int httpPort();
 
-    public int httpPort() {
-        return httpPort;
-    }
-
-    public int managementPort() {
-        return managementPort;
-    }
-
-    /** This server's own copy of the distribution. */
-    public Path home() {
-        return home;
-    }
-
-    /** kc.sh options the server was started with (without the bootstrap admin, which is in the environment). */
-    public List<String> options() {
-        return options;
-    }
-
-    /** Time from process start to /health/ready. */
-    public Duration startupTime() {
-        return startupTime;
-    }
+    /** The port of {@link #managementUrl()} as seen from the tests. */
+    int managementPort();
 
     /** Admin REST client logged in as the bootstrap admin of master (one per server, thread-safe). */
-    public AdminClient admin() {
-        AdminClient a = admin;
-        if (a == null) {
-            synchronized (this) {
-                if (admin == null) {
-                    admin = new AdminClient(baseUrl(), ADMIN_USERNAME, ADMIN_PASSWORD);
-                }
-                a = admin;
-            }
-        }
-        return a;
-    }
+    AdminClient admin();
 
     /** A new simulated browser (own cookie jar) for this server. */
-    public BrowserLogin newBrowser() {
+    default BrowserLogin newBrowser() {
         return new BrowserLogin(baseUrl());
     }
 
     /** The Prometheus text of the management port's {@code /metrics}. */
-    public String metrics() {
-        return Metrics.fetch(http, managementUrl() + "/metrics");
-    }
+    String metrics();
 
     /**
      * Sum of all samples of a metric whose labels include all the given ones (0 if none), e.g.
      * {@code metricValue("abuse_gate_decisions_total", Map.of("realm", r, "outcome", "blocked"))}.
      */
-    public double metricValue(String metricName, Map<String, String> labels) {
+    default double metricValue(String metricName, Map<String, String> labels) {
         return Metrics.sum(metrics(), metricName, labels);
     }
 
     // ------------------------------------------------------------------------------------------
-    // Log
-
-    /** The server's combined stdout/stderr so far. */
-    public Path logFile() {
-        return logFile;
-    }
+    // Log (both backends: the process's log file, the container's stdout/stderr)
 
     /** The whole log so far. */
-    public String logText() {
-        try {
-            return Files.readString(logFile, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
+    String logText();
 
     /** A position in the log; pass it to {@link #logTextSince(long)} to see what a test produced. */
-    public long logMark() {
-        try {
-            return Files.size(logFile);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
+    long logMark();
 
     /** The log written after {@code mark} (from {@link #logMark()}). */
-    public String logTextSince(long mark) {
-        try (InputStream in = Files.newInputStream(logFile)) {
-            in.skipNBytes(mark);
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
+    String logTextSince(long mark);
+
+    /** The last {@code n} log lines as one string. */
+    String tail(int n);
+
+    /** Where the log can be read after the run (a file, or a description). */
+    String logLocation();
 
     /** The log as lines. */
-    public List<String> logLines() {
+    default List<String> logLines() {
         return logText().lines().toList();
     }
 
-    /** The last {@code n} log lines as one string. */
-    public String tail(int n) {
-        try {
-            if (!Files.exists(logFile)) {
-                return "<no log file>";
-            }
-            List<String> lines = Files.readAllLines(logFile, StandardCharsets.ISO_8859_1);
-            return String.join("\n", lines.subList(Math.max(0, lines.size() - n), lines.size()));
-        } catch (IOException e) {
-            return "<cannot read log: " + e + ">";
-        }
-    }
-
     /** Log records of {@code level} (e.g. "ERROR") whose category starts with {@code categoryPrefix} ("" = any). */
-    public List<String> logLines(String level, String categoryPrefix) {
+    default List<String> logLines(String level, String categoryPrefix) {
         return filterLog(logText(), level, categoryPrefix);
     }
 
     /** All ERROR (and FATAL) records of the whole log. */
-    public List<String> errorLines() {
+    default List<String> errorLines() {
         List<String> out = new ArrayList<>(logLines("ERROR", ""));
         out.addAll(logLines("FATAL", ""));
         return out;
     }
 
     /** ERROR records from our own code ({@code dev.abusegate*}). */
-    public List<String> abuseGateErrorLines() {
+    default List<String> abuseGateErrorLines() {
         return logLines("ERROR", "dev.abusegate");
     }
 
     /** Lines of {@code text} that are log records of {@code level} whose category starts with the prefix. */
-    public static List<String> filterLog(String text, String level, String categoryPrefix) {
+    static List<String> filterLog(String text, String level, String categoryPrefix) {
         List<String> out = new ArrayList<>();
         text.lines().forEach(line -> {
             Matcher m = LOG_LINE.matcher(line);
@@ -670,28 +287,4 @@ public final class KeycloakServer implements AutoCloseable {
         return out;
     }
 
-    @Override
-    public String toString() {
-        return "KeycloakServer[" + name + ", " + baseUrl() + ", management " + managementUrl() + "]";
-    }
-
-    // ------------------------------------------------------------------------------------------
-
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("Interrupted", e);
-        }
-    }
-
-    private static void log(String message) {
-        System.out.println("[keycloak-it] " + message);
-    }
-
-    /** Lists the processes of all running servers' trees (for diagnostics). */
-    static Stream<ProcessHandle> runningProcesses() {
-        return RUNNING.stream().flatMap(s -> Stream.concat(Stream.of(s.process.toHandle()), s.process.descendants()));
-    }
 }

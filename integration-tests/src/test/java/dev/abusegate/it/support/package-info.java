@@ -1,9 +1,13 @@
 /**
- * Integration-test harness: a real Keycloak 26.7.3 distribution started as a process.
+ * Integration-test harness: a real Keycloak ({@link dev.abusegate.it.support.KeycloakServer}), by default the
+ * distribution started as a process, or the official image with {@code -Dkeycloak.it.backend=container}.
  *
- * <p>{@code mvn -B verify} (repo root) unpacks {@code org.keycloak:keycloak-quarkus-dist:zip} into
- * {@code integration-tests/target/keycloak-26.7.3}, copies the reactor-built provider jar into its
+ * <p>{@code mvn -B verify} (repo root) unpacks {@code org.keycloak:keycloak-quarkus-dist:<keycloak.it.version>:zip}
+ * into {@code integration-tests/target/keycloak-<version>}, copies the reactor-built provider jar into its
  * {@code providers/}, and failsafe runs every {@code *IT} in one JVM with {@code -Dkeycloak.dist=…}.
+ * {@link dev.abusegate.it.support.CrossVersion} marks the cross-version subset,
+ * {@link dev.abusegate.it.support.ProcessBackendOnly} what the container backend cannot run
+ * (see docs/integration-tests.md).
  *
  * <pre>{@code
  * class LockoutIT {

@@ -1,0 +1,62 @@
+package dev.abusegate.it.support;
+
+import org.junit.jupiter.api.extension.ConditionEvaluationResult;
+import org.junit.jupiter.api.extension.ExecutionCondition;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.platform.commons.support.AnnotationSupport;
+import org.testcontainers.DockerClientFactory;
+
+/**
+ * Decides, before anything of a test class runs, whether the selected backend can run it. Registered for
+ * every class by JUnit's extension auto-detection ({@code junit-platform.properties},
+ * {@code META-INF/services}), and by {@link ProcessBackendOnly} itself.
+ * <ul>
+ *   <li>Process backend: everything runs.</li>
+ *   <li>Container backend without a Docker engine: every {@code *IT} is skipped (reported as skipped, with
+ *       the reason), never failed.</li>
+ *   <li>Container backend: {@link ProcessBackendOnly} classes and methods are skipped with their reason.</li>
+ * </ul>
+ */
+public final class BackendCondition implements ExecutionCondition {
+
+    private static final Object LOCK = new Object();
+    private static Boolean dockerAvailable;
+
+    @Override
+    public ConditionEvaluationResult evaluateExecutionCondition(ExtensionContext context) {
+        KeycloakServer.Backend backend = KeycloakServer.Backend.selected();
+        if (backend == KeycloakServer.Backend.PROCESS) {
+            return ConditionEvaluationResult.enabled("process backend");
+        }
+        boolean integrationTest = context.getTestClass().map(c -> c.getSimpleName().endsWith("IT")).orElse(false);
+        if (integrationTest && !dockerAvailable()) {
+            return ConditionEvaluationResult.disabled("Skipped: -Dkeycloak.it.backend=container needs a Docker engine and "
+                    + "testcontainers found none (without the property the ITs run the Keycloak distribution as a process)");
+        }
+        return context.getElement()
+                .flatMap(e -> AnnotationSupport.findAnnotation(e, ProcessBackendOnly.class))
+                .map(a -> ConditionEvaluationResult.disabled(
+                        "Skipped on the container backend (needs -Dkeycloak.it.backend=process): " + a.value()))
+                .orElseGet(() -> ConditionEvaluationResult.enabled("container backend"));
+    }
+
+    /** Asks testcontainers once per JVM; says the outcome once on the console. */
+    static boolean dockerAvailable() {
+        synchronized (LOCK) {
+            if (dockerAvailable == null) {
+                boolean available;
+                try {
+                    available = DockerClientFactory.instance().isDockerAvailable();
+                } catch (RuntimeException | Error e) {
+                    available = false;
+                }
+                dockerAvailable = available;
+                System.out.println("[keycloak-it] container backend: " + (available
+                        ? "Docker engine found"
+                        : "NO Docker engine found; every integration test is SKIPPED (run without -Dkeycloak.it.backend=container "
+                          + "to test against the Keycloak distribution as a process)"));
+            }
+            return dockerAvailable;
+        }
+    }
+}

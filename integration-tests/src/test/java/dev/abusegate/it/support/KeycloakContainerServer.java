@@ -1,0 +1,219 @@
+package dev.abusegate.it.support;
+
+import dasniko.testcontainers.keycloak.KeycloakContainer;
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.http.HttpClient;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.opentest4j.TestAbortedException;
+
+/**
+ * The container backend of {@link KeycloakServer} ({@code -Dkeycloak.it.backend=container}): the official
+ * image {@code quay.io/keycloak/keycloak:<keycloak.it.version>} (or {@code -Dkeycloak.it.image=…}) through
+ * testcontainers-keycloak, with the JAR the reactor built (every {@code *.jar} in the unpacked
+ * distribution's {@code providers/}, where the pom copies it) deployed as a provider library.
+ *
+ * <p>The server is configured as the process backend's is (start-dev, {@code --proxy-headers=xforwarded},
+ * metrics and health, {@code dev.abusegate} at debug, no console colours) through {@code KC_*} variables;
+ * a builder's extra options are appended to start-dev. Without a Docker engine, starting one aborts the
+ * calling test or class (JUnit assumption: reported as skipped, never as failed).
+ */
+final class KeycloakContainerServer implements KeycloakServer {
+
+    private final String name;
+    private final KeycloakContainer container;
+    private final List<String> options;
+    private final Duration startupTime;
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private volatile AdminClient admin;
+    private volatile boolean stopped;
+
+    private KeycloakContainerServer(String name, KeycloakContainer container, List<String> options, Duration startupTime) {
+        this.name = name;
+        this.container = container;
+        this.options = List.copyOf(options);
+        this.startupTime = startupTime;
+    }
+
+    /** Starts the container and blocks until Keycloak is ready; skips the caller when there is no Docker engine. */
+    static KeycloakServer start(KeycloakServer.Builder b) {
+        if (!BackendCondition.dockerAvailable()) {
+            throw new TestAbortedException("Skipped: -Dkeycloak.it.backend=container needs a Docker engine and "
+                    + "testcontainers found none (run without the property to use the Keycloak distribution as a process)");
+        }
+        if (!"start-dev".equals(b.command())) {
+            throw new TestAbortedException("Skipped on the container backend: kc.sh command '" + b.command()
+                    + "' is only supported by the process backend");
+        }
+        String image = System.getProperty("keycloak.it.image", "");
+        if (image.isBlank()) {
+            image = "quay.io/keycloak/keycloak:" + KeycloakServer.version();
+        }
+        List<File> jars = providerJars().stream().map(Path::toFile).toList();
+        KeycloakContainer c = new KeycloakContainer(image)
+                .withAdminUsername(ADMIN_USERNAME)
+                .withAdminPassword(ADMIN_PASSWORD)
+                .withProviderLibsFrom(jars)
+                .withEnabledMetrics()
+                .withEnv("KC_PROXY_HEADERS", "xforwarded")
+                .withEnv("KC_LOG_LEVEL", "INFO,dev.abusegate:debug")
+                .withEnv("KC_LOG_CONSOLE_COLOR", "false")
+                .withStartupTimeout(b.startTimeout());
+        b.env().forEach(c::withEnv);
+        List<String> options = new ArrayList<>(b.extraOptions());
+        if (!options.isEmpty()) {
+            c.withCustomCommand(String.join(" ", options));
+        }
+        log("starting Keycloak '" + b.name() + "' from image " + image + " with " + jars);
+        long t0 = System.nanoTime();
+        try {
+            c.start();
+        } catch (RuntimeException e) {
+            String logs = "";
+            try {
+                logs = c.getLogs();
+            } catch (RuntimeException ignored) {
+                // the container may be gone
+            }
+            c.stop();
+            throw new IllegalStateException("Keycloak container '" + b.name() + "' did not start. Its log:\n" + logs, e);
+        }
+        KeycloakContainerServer server = new KeycloakContainerServer(b.name(), c, options, Duration.ofNanos(System.nanoTime() - t0));
+        log("Keycloak '" + b.name() + "' ready at " + server.baseUrl() + " after " + server.startupTime.toMillis() / 1000.0 + " s");
+        return server;
+    }
+
+    /** The JAR(s) the pom copied into the unpacked distribution's providers/ (the same ones the process backend runs). */
+    private static List<Path> providerJars() {
+        String dist = System.getProperty("keycloak.dist", "");
+        if (dist.isBlank()) {
+            throw new IllegalStateException("System property keycloak.dist is not set (run the ITs with `mvn verify`)");
+        }
+        Path dir = Paths.get(dist, "providers");
+        try (Stream<Path> files = Files.list(dir)) {
+            List<Path> jars = files.filter(f -> f.getFileName().toString().endsWith(".jar")).sorted().toList();
+            if (jars.isEmpty()) {
+                throw new IllegalStateException("No provider JAR in " + dir);
+            }
+            return jars;
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot list " + dir, e);
+        }
+    }
+
+    @Override
+    public boolean isAlive() {
+        return !stopped && container.isRunning();
+    }
+
+    @Override
+    public synchronized void close() {
+        if (!stopped) {
+            stopped = true;
+            container.stop();
+            log("Keycloak '" + name + "' stopped");
+        }
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public List<String> options() {
+        return options;
+    }
+
+    @Override
+    public Duration startupTime() {
+        return startupTime;
+    }
+
+    @Override
+    public String baseUrl() {
+        return stripSlash(container.getAuthServerUrl());
+    }
+
+    @Override
+    public String managementUrl() {
+        return stripSlash(container.getMgmtServerUrl());
+    }
+
+    @Override
+    public int httpPort() {
+        return container.getHttpPort();
+    }
+
+    @Override
+    public int managementPort() {
+        return container.getHttpMgmtPort();
+    }
+
+    @Override
+    public AdminClient admin() {
+        AdminClient a = admin;
+        if (a == null) {
+            synchronized (this) {
+                if (admin == null) {
+                    admin = new AdminClient(baseUrl(), ADMIN_USERNAME, ADMIN_PASSWORD);
+                }
+                a = admin;
+            }
+        }
+        return a;
+    }
+
+    @Override
+    public String metrics() {
+        return Metrics.fetch(http, managementUrl() + "/metrics");
+    }
+
+    @Override
+    public String logText() {
+        return container.getLogs();
+    }
+
+    /** A position in the log: its length in characters so far. */
+    @Override
+    public long logMark() {
+        return logText().length();
+    }
+
+    @Override
+    public String logTextSince(long mark) {
+        String log = logText();
+        return mark >= log.length() ? "" : log.substring((int) mark);
+    }
+
+    @Override
+    public String tail(int n) {
+        List<String> lines = logText().lines().toList();
+        return String.join("\n", lines.subList(Math.max(0, lines.size() - n), lines.size()));
+    }
+
+    @Override
+    public String logLocation() {
+        return "stdout/stderr of container " + container.getContainerName();
+    }
+
+    @Override
+    public String toString() {
+        return "KeycloakContainerServer[" + name + ", " + baseUrl() + "]";
+    }
+
+    private static String stripSlash(String url) {
+        return url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
+    }
+
+    private static void log(String message) {
+        System.out.println("[keycloak-it] " + message);
+    }
+}

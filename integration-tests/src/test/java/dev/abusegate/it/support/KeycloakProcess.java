@@ -1,0 +1,545 @@
+package dev.abusegate.it.support;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * The process backend of {@link KeycloakServer} (the default, {@code -Dkeycloak.it.backend=process}): a real
+ * Keycloak distribution started as an operating-system process ({@code bin/kc.sh start-dev}).
+ *
+ * <p>Every server gets its own home directory ({@code target/keycloak-servers/<name>}: a copy of the
+ * distribution with the read-only {@code lib/lib} linked, so H2 data and the Quarkus build output are
+ * never shared), free random ports on 127.0.0.1 for HTTP and management, and a log file
+ * {@code target/keycloak-<name>.log}.
+ *
+ * <h2>Lifecycle</h2>
+ * Servers are stopped (whole process tree: SIGTERM, then SIGKILL after a grace period) by
+ * {@link #close()} or by a JVM shutdown hook. A small watchdog in the launcher script also stops the
+ * server if the test JVM disappears without running shutdown hooks (e.g. SIGKILL).
+ *
+ * <p>Configuration (system properties, set by the failsafe configuration in the pom):
+ * <ul>
+ *   <li>{@code keycloak.dist}: the unpacked distribution (required; contains {@code bin/kc.sh})</li>
+ *   <li>{@code keycloak.it.workDir}: where homes and logs go (default: parent of {@code keycloak.dist})</li>
+ * </ul>
+ * Instances are thread-safe.
+ */
+public final class KeycloakProcess implements KeycloakServer {
+
+    private static final Duration STOP_GRACE = Duration.ofSeconds(30);
+    private static final int TAIL_LINES = 100;
+
+    /**
+     * Runs kc.sh in the background and stops it (SIGTERM, which kc.sh forwards to its java child) when
+     * either this wrapper receives SIGTERM/SIGINT or the watched test JVM (argument 1) is gone.
+     */
+    private static final String LAUNCHER = String.join("\n",
+            "watched=\"$1\"; shift",
+            "\"$@\" &",
+            "kc=$!",
+            "trap 'kill -TERM \"$kc\" 2>/dev/null; wait \"$kc\"; exit $?' TERM INT",
+            "( while kill -0 \"$watched\" 2>/dev/null && kill -0 \"$kc\" 2>/dev/null; do sleep 2; done;",
+            "  kill -TERM \"$kc\" 2>/dev/null ) </dev/null >/dev/null 2>&1 &",
+            "wait \"$kc\"",
+            "exit $?");
+
+    private static final List<KeycloakProcess> RUNNING = new CopyOnWriteArrayList<>();
+    /** Home of the first server that became ready: its Quarkus build output can seed later homes. */
+    private static Path augmentedHome;
+    private static boolean hookInstalled;
+
+    private final String name;
+    private final Path home;
+    private final Path logFile;
+    private final int httpPort;
+    private final int managementPort;
+    private final List<String> options;
+    private final Process process;
+    private volatile Duration startupTime;
+    private final HttpClient http = HttpClient.newBuilder()
+            .connectTimeout(Duration.ofSeconds(5))
+            .followRedirects(HttpClient.Redirect.NEVER)
+            .build();
+    private volatile AdminClient admin;
+    private volatile boolean stopped;
+
+    private KeycloakProcess(String name, Path home, Path logFile, int httpPort, int managementPort,
+                           List<String> options, Process process) {
+        this.name = name;
+        this.home = home;
+        this.logFile = logFile;
+        this.httpPort = httpPort;
+        this.managementPort = managementPort;
+        this.options = List.copyOf(options);
+        this.process = process;
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // Starting
+
+    /** Starts a server as a process (see {@link KeycloakServer.Builder#start()}) and blocks until it is ready. */
+    static KeycloakProcess start(KeycloakServer.Builder b) {
+        Path dist = distribution();
+        Path workDir = Paths.get(System.getProperty("keycloak.it.workDir", dist.getParent().toString())).toAbsolutePath();
+        Path home = workDir.resolve("keycloak-servers").resolve(b.name());
+        Path logFile = workDir.resolve("keycloak-" + b.name() + ".log");
+        for (KeycloakProcess s : RUNNING) {
+            if (s.home.equals(home)) {
+                throw new IllegalStateException("A server named '" + b.name() + "' is already running");
+            }
+        }
+        try {
+            prepareHome(dist, home);
+            try {
+                reuseAugmentation(home);
+            } catch (IOException e) {
+                log("not reusing the Quarkus build output (" + e + "); Keycloak will rebuild");
+            }
+            Files.deleteIfExists(logFile);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot prepare Keycloak home " + home, e);
+        }
+
+        int[] ports = freePorts(2);
+        List<String> options = new ArrayList<>(List.of(
+                b.command(),
+                "--http-host=" + HOST,
+                "--http-port=" + ports[0],
+                "--http-management-port=" + ports[1],
+                "--proxy-headers=xforwarded",
+                "--metrics-enabled=true",
+                "--health-enabled=true",
+                "--log-level=INFO,dev.abusegate:debug",
+                "--log-console-color=false"));
+        options.addAll(b.extraOptions());
+
+        List<String> command = new ArrayList<>(List.of("/bin/bash", "-c", LAUNCHER, "keycloak-" + b.name(),
+                Long.toString(ProcessHandle.current().pid()), home.resolve("bin/kc.sh").toString()));
+        command.addAll(options);
+
+        ProcessBuilder pb = new ProcessBuilder(command)
+                .directory(home.toFile())
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()))
+                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+        Map<String, String> env = pb.environment();
+        env.keySet().removeIf(k -> k.startsWith("KC_") || k.startsWith("KEYCLOAK_") || k.startsWith("QUARKUS_")
+                || k.equals("JAVA_OPTS") || k.equals("JAVA_OPTS_APPEND"));
+        env.put("KC_BOOTSTRAP_ADMIN_USERNAME", ADMIN_USERNAME);
+        env.put("KC_BOOTSTRAP_ADMIN_PASSWORD", ADMIN_PASSWORD);
+        env.putAll(b.env());
+
+        long t0 = System.nanoTime();
+        Process process;
+        try {
+            process = pb.start();
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot start " + command, e);
+        }
+        installShutdownHook();
+        KeycloakProcess server = new KeycloakProcess(b.name(), home, logFile, ports[0], ports[1], options, process);
+        RUNNING.add(server);
+        log("starting Keycloak '" + b.name() + "' (http " + ports[0] + ", management " + ports[1] + "), log " + logFile);
+        try {
+            server.awaitReady(b.startTimeout());
+        } catch (RuntimeException | Error e) {
+            server.close();
+            throw e;
+        }
+        server.startupTime = Duration.ofNanos(System.nanoTime() - t0);
+        synchronized (KeycloakProcess.class) {
+            if (augmentedHome == null) {
+                augmentedHome = home;
+            }
+        }
+        log("Keycloak '" + b.name() + "' ready after " + server.startupTime.toMillis() / 1000.0 + " s");
+        return server;
+    }
+
+    private void awaitReady(Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        URI ready = URI.create(managementUrl() + "/health/ready");
+        String last = "no answer yet";
+        while (System.nanoTime() < deadline) {
+            if (!process.isAlive()) {
+                throw new IllegalStateException("Keycloak '" + name + "' exited with code " + process.exitValue()
+                        + " before it was ready. Last " + TAIL_LINES + " log lines (" + logFile + "):\n" + tail(TAIL_LINES));
+            }
+            try {
+                HttpResponse<String> r = http.send(HttpRequest.newBuilder(ready).timeout(Duration.ofSeconds(5)).GET().build(),
+                        HttpResponse.BodyHandlers.ofString());
+                if (r.statusCode() == 200) {
+                    return;
+                }
+                last = "HTTP " + r.statusCode() + " " + r.body();
+            } catch (IOException e) {
+                last = e.toString();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("Interrupted while waiting for Keycloak", e);
+            }
+            sleep(1000);
+        }
+        throw new IllegalStateException("Keycloak '" + name + "' not ready within " + timeout.toSeconds() + " s (" + last
+                + "). Last " + TAIL_LINES + " log lines (" + logFile + "):\n" + tail(TAIL_LINES));
+    }
+
+    private static Path distribution() {
+        String prop = System.getProperty("keycloak.dist");
+        if (prop == null || prop.isBlank()) {
+            throw new IllegalStateException("System property keycloak.dist is not set (run the ITs with `mvn verify`, "
+                    + "which unpacks the distribution into integration-tests/target)");
+        }
+        Path dist = Paths.get(prop).toAbsolutePath();
+        if (!Files.isRegularFile(dist.resolve("bin/kc.sh"))) {
+            throw new IllegalStateException("No Keycloak distribution at " + dist + " (bin/kc.sh missing)");
+        }
+        return dist;
+    }
+
+    /**
+     * Fresh home per start: a copy of the distribution except {@code lib/lib} (170 MB of read-only jars),
+     * which is a symbolic link. {@code bin/} must be a real copy: kc.sh finds the home from its own path.
+     */
+    private static void prepareHome(Path dist, Path home) throws IOException {
+        deleteTree(home);
+        Files.createDirectories(home);
+        Path sharedLibs = dist.resolve("lib/lib");
+        Files.walkFileTree(dist, new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) throws IOException {
+                Path rel = dist.relativize(dir);
+                if (dir.equals(sharedLibs)) {
+                    Files.createSymbolicLink(home.resolve(rel), sharedLibs);
+                    return FileVisitResult.SKIP_SUBTREE;
+                }
+                if (rel.toString().equals("data")) {
+                    return FileVisitResult.SKIP_SUBTREE;
+                }
+                Files.createDirectories(home.resolve(rel));
+                return FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
+                Files.copy(file, home.resolve(dist.relativize(file)), StandardCopyOption.COPY_ATTRIBUTES);
+                return FileVisitResult.CONTINUE;
+            }
+        });
+    }
+
+    /**
+     * Seeds {@code lib/quarkus} (the Quarkus build output of start-dev) from an earlier server of this JVM.
+     * Keycloak compares the persisted build options and provider files with the current ones and
+     * re-augments when they differ, so this only skips a build (~30 s) that would produce the same result.
+     */
+    private static void reuseAugmentation(Path home) throws IOException {
+        Path source;
+        synchronized (KeycloakProcess.class) {
+            source = augmentedHome;
+        }
+        if (source == null || source.equals(home) || !Files.isDirectory(source.resolve("lib/quarkus"))) {
+            return;
+        }
+        try (Stream<Path> files = Files.list(source.resolve("lib/quarkus"))) {
+            for (Path f : files.toList()) {
+                if (Files.isRegularFile(f)) {
+                    Files.copy(f, home.resolve("lib/quarkus").resolve(f.getFileName()),
+                            StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.COPY_ATTRIBUTES);
+                }
+            }
+        }
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        if (!Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
+            return;
+        }
+        Files.walkFileTree(dir, new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult preVisitDirectory(Path d, BasicFileAttributes attrs) throws IOException {
+                if (Files.isSymbolicLink(d)) {
+                    Files.delete(d);
+                    return FileVisitResult.SKIP_SUBTREE;
+                }
+                return FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
+                Files.delete(file); // also deletes symbolic links themselves, never their targets
+                return FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult postVisitDirectory(Path d, IOException exc) throws IOException {
+                Files.delete(d);
+                return FileVisitResult.CONTINUE;
+            }
+        });
+    }
+
+    /** Distinct free TCP ports on 127.0.0.1 (all probed at once so they differ). */
+    static int[] freePorts(int count) {
+        List<ServerSocket> sockets = new ArrayList<>();
+        try {
+            int[] ports = new int[count];
+            for (int i = 0; i < count; i++) {
+                ServerSocket s = new ServerSocket(0, 1, InetAddress.getByName(HOST));
+                s.setReuseAddress(true);
+                sockets.add(s);
+                ports[i] = s.getLocalPort();
+            }
+            return ports;
+        } catch (IOException e) {
+            throw new UncheckedIOException("No free port", e);
+        } finally {
+            for (ServerSocket s : sockets) {
+                try {
+                    s.close();
+                } catch (IOException ignored) {
+                    // best effort
+                }
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // Stopping
+
+    private static synchronized void installShutdownHook() {
+        if (!hookInstalled) {
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                for (KeycloakProcess s : RUNNING) {
+                    s.close();
+                }
+            }, "keycloak-it-shutdown"));
+            hookInstalled = true;
+        }
+    }
+
+    /**
+     * Stops the server and its whole process tree: SIGTERM to the launcher (forwarded through kc.sh to
+     * Keycloak), SIGTERM to every remaining descendant after half the grace period, SIGKILL after it.
+     * Idempotent. Do not call it on {@link #shared()}.
+     */
+    @Override
+    public void close() {
+        synchronized (this) {
+            if (stopped) {
+                return;
+            }
+            stopped = true;
+        }
+        RUNNING.remove(this);
+        Set<ProcessHandle> tree = new HashSet<>();
+        tree.add(process.toHandle());
+        process.descendants().forEach(tree::add);
+        process.destroy();
+        long deadline = System.nanoTime() + STOP_GRACE.toNanos();
+        boolean termSent = false;
+        while (System.nanoTime() < deadline && tree.stream().anyMatch(ProcessHandle::isAlive)) {
+            process.descendants().forEach(tree::add);
+            if (!termSent && System.nanoTime() > deadline - STOP_GRACE.toNanos() / 2) {
+                tree.stream().filter(ProcessHandle::isAlive).forEach(ProcessHandle::destroy);
+                termSent = true;
+            }
+            sleep(200);
+        }
+        for (ProcessHandle h : tree) {
+            if (h.isAlive()) {
+                log("killing leftover process " + h.pid() + " of Keycloak '" + name + "'");
+                h.destroyForcibly();
+            }
+        }
+        try {
+            process.waitFor(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        log("Keycloak '" + name + "' stopped");
+    }
+
+    /** True while the server process runs. */
+    @Override
+    public boolean isAlive() {
+        return !stopped && process.isAlive();
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // Addresses and clients
+
+    /** Server name (home directory and log file name). */
+    @Override
+    public String name() {
+        return name;
+    }
+
+    /** {@code http://127.0.0.1:<port>} (no trailing slash). */
+    @Override
+    public String baseUrl() {
+        return "http://" + HOST + ":" + httpPort;
+    }
+
+    /** {@code http://127.0.0.1:<management port>}: /health, /health/ready, /metrics. */
+    @Override
+    public String managementUrl() {
+        return "http://" + HOST + ":" + managementPort;
+    }
+
+    @Override
+    public int httpPort() {
+        return httpPort;
+    }
+
+    @Override
+    public int managementPort() {
+        return managementPort;
+    }
+
+    /** This server's own copy of the distribution. */
+    public Path home() {
+        return home;
+    }
+
+    /** kc.sh options the server was started with (without the bootstrap admin, which is in the environment). */
+    @Override
+    public List<String> options() {
+        return options;
+    }
+
+    /** Time from process start to /health/ready. */
+    @Override
+    public Duration startupTime() {
+        return startupTime;
+    }
+
+    /** Admin REST client logged in as the bootstrap admin of master (one per server, thread-safe). */
+    @Override
+    public AdminClient admin() {
+        AdminClient a = admin;
+        if (a == null) {
+            synchronized (this) {
+                if (admin == null) {
+                    admin = new AdminClient(baseUrl(), ADMIN_USERNAME, ADMIN_PASSWORD);
+                }
+                a = admin;
+            }
+        }
+        return a;
+    }
+
+    /** The Prometheus text of the management port's {@code /metrics}. */
+    @Override
+    public String metrics() {
+        return Metrics.fetch(http, managementUrl() + "/metrics");
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // Log
+
+    /** The server's combined stdout/stderr so far. */
+    public Path logFile() {
+        return logFile;
+    }
+
+    @Override
+    public String logLocation() {
+        return logFile.toString();
+    }
+
+    /** The whole log so far. */
+    @Override
+    public String logText() {
+        try {
+            return Files.readString(logFile, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** A position in the log; pass it to {@link #logTextSince(long)} to see what a test produced. */
+    @Override
+    public long logMark() {
+        try {
+            return Files.size(logFile);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The log written after {@code mark} (from {@link #logMark()}). */
+    @Override
+    public String logTextSince(long mark) {
+        try (InputStream in = Files.newInputStream(logFile)) {
+            in.skipNBytes(mark);
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The last {@code n} log lines as one string. */
+    @Override
+    public String tail(int n) {
+        try {
+            if (!Files.exists(logFile)) {
+                return "<no log file>";
+            }
+            List<String> lines = Files.readAllLines(logFile, StandardCharsets.ISO_8859_1);
+            return String.join("\n", lines.subList(Math.max(0, lines.size() - n), lines.size()));
+        } catch (IOException e) {
+            return "<cannot read log: " + e + ">";
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "KeycloakProcess[" + name + ", " + baseUrl() + ", management " + managementUrl() + "]";
+    }
+
+    // ------------------------------------------------------------------------------------------
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted", e);
+        }
+    }
+
+    private static void log(String message) {
+        System.out.println("[keycloak-it] " + message);
+    }
+
+    /** Lists the processes of all running servers' trees (for diagnostics). */
+    static Stream<ProcessHandle> runningProcesses() {
+        return RUNNING.stream().flatMap(s -> Stream.concat(Stream.of(s.process.toHandle()), s.process.descendants()));
+    }
+}
