@@ -228,6 +228,10 @@ public final class CounterKey {
     }
 
     static long be64(byte[] b, int i) {
-        return Long.reverseBytes(SipHash.le64(b, i));
+        long x = 0;
+        for (int j = 0; j < 8; j++) {
+            x = x << 8 | (b[i + j] & 0xff);
+        }
+        return x;
     }
 }

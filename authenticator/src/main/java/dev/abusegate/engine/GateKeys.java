@@ -1,16 +1,19 @@
 package dev.abusegate.engine;
 
 import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.text.Normalizer;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
 
 /**
  * Derives the counter keys for an attempt. Keys start with the realm, so realms never share a counter.
  * Identifiers are normalized (trim, NFKC, lower case in the root locale, capped) and then hashed with
- * SipHash-2-4-128 under a key derived from the realm's secret (HMAC-SHA256, once per realm); an address
+ * HMAC-SHA256 (the JDK's), cut to 128 bits, under a key derived once per realm from the realm's secret; an address
  * stays as its bits (IPv6 cut to its prefix), and so does an address with an identifier's keyed tag (layer
  * 2's pair) when the address fits in 64 bits. Key derivation allocates little and hashes once per
  * identifier: it runs on every login attempt.
@@ -113,29 +116,8 @@ public final class GateKeys {
         if (shape == CounterKey.IPV4 || shape >= CounterKey.IPV6 && shape <= CounterKey.IPV6 + 64) {
             return h.key(CounterKey.Kind.PAIR, shape == CounterKey.IPV4 ? ip.lo() : ip.hi(), idTag & ~0xFFL | shape);
         }
-        long[] pair = SipHash.hash128Words(h.k0, h.k1, PAIR_DOMAIN | shape, ip.hi(), ip.lo(), idTag);
+        long[] pair = h.hashWords(PAIR_DOMAIN | shape, ip.hi(), ip.lo(), idTag);
         return h.key(CounterKey.Kind.PAIR, pair[0], pair[1]);
-    }
-
-    /**
-     * Whether normalizing {@code raw} is just ASCII lower case: printable ASCII without surrounding blanks,
-     * within the cap. Then NFKC and trimming change nothing, and the gate hashes the characters directly.
-     */
-    static boolean plainAscii(String raw) {
-        if (raw == null) {
-            return false;
-        }
-        int n = raw.length();
-        if (n == 0 || n > MAX_IDENTIFIER_LENGTH || raw.charAt(0) <= ' ' || raw.charAt(n - 1) <= ' ') {
-            return false;
-        }
-        for (int i = 0; i < n; i++) {
-            char c = raw.charAt(i);
-            if (c < 0x20 || c >= 0x7f) {
-                return false;
-            }
-        }
-        return true;
     }
 
     private RealmHasher hasher(String realm) {
@@ -239,22 +221,30 @@ public final class GateKeys {
         }
     }
 
-    /** One realm's SipHash key, derived once from its secret. */
+    /** One realm's hashing key, derived once from its secret. */
     static final class RealmHasher {
         final String realm;
         final byte[] secret;
         /** The array the secret came in: the same array again means the same secret, without comparing. */
         final byte[] source;
-        final long k0;
-        final long k1;
+        /** A Mac per thread (a Mac is not thread-safe), initialised once with this realm's key. */
+        private final ThreadLocal<Mac> mac;
 
         RealmHasher(String realm, byte[] secret) {
             this.realm = realm;
             this.secret = secret.clone();
             this.source = secret;
-            byte[] d = Hmac.sha256(secret, "abuse-gate/siphash-key/v1".getBytes(StandardCharsets.UTF_8));
-            this.k0 = SipHash.le64(d, 0);
-            this.k1 = SipHash.le64(d, 8);
+            SecretKeySpec key = new SecretKeySpec(Hmac.sha256(secret, "abuse-gate/identifier-key/v2".getBytes(StandardCharsets.UTF_8)),
+                    "HmacSHA256");
+            this.mac = ThreadLocal.withInitial(() -> {
+                try {
+                    Mac m = Mac.getInstance("HmacSHA256");
+                    m.init(key);
+                    return m;
+                } catch (GeneralSecurityException e) {
+                    throw new IllegalStateException("HmacSHA256 unavailable", e);
+                }
+            });
         }
 
         CounterKey key(CounterKey.Kind kind, long hi, long lo) {
@@ -263,12 +253,28 @@ public final class GateKeys {
 
         /** The keyed tag of the normalized identifier in UTF-8. */
         long[] identifier(String raw) {
-            return plainAscii(raw) ? SipHash.hash128LowerAscii(k0, k1, raw)
-                    : SipHash.hash128(k0, k1, normalizeIdentifier(raw).getBytes(StandardCharsets.UTF_8));
+            return tag(normalizeIdentifier(raw).getBytes(StandardCharsets.UTF_8));
         }
 
         long[] hash(String value) {
-            return SipHash.hash128(k0, k1, value.getBytes(StandardCharsets.UTF_8));
+            return tag(value.getBytes(StandardCharsets.UTF_8));
+        }
+
+        /** The tag of 64-bit words, big-endian. */
+        long[] hashWords(long... words) {
+            byte[] b = new byte[words.length * 8];
+            for (int i = 0; i < words.length; i++) {
+                for (int j = 0; j < 8; j++) {
+                    b[i * 8 + j] = (byte) (words[i] >>> (56 - 8 * j));
+                }
+            }
+            return tag(b);
+        }
+
+        /** HMAC-SHA256 of {@code bytes}, its first 128 bits as two big-endian words. */
+        private long[] tag(byte[] bytes) {
+            byte[] d = mac.get().doFinal(bytes);
+            return new long[] {CounterKey.be64(d, 0), CounterKey.be64(d, 8)};
         }
     }
 }
