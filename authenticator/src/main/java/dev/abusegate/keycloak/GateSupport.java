@@ -159,10 +159,11 @@ final class GateSupport {
                      boolean browser) {
         KeycloakSession session = ctx.getSession();
         RealmModel realm = ctx.getRealm();
-        GateOptions options = GateConfig.options(ctx.getAuthenticatorConfig(), realm.getName());
+        GateConfig.Effective settings = GateConfig.effective(realm, ctx.getAuthenticatorConfig());
+        GateOptions options = settings.options();
         AbuseGate g = gate(session);
         String address = ctx.getConnection() == null ? null : ctx.getConnection().getRemoteAddr();
-        CaptchaConfig captcha = options.captchaEnabled() ? CaptchaConfig.of(ctx.getAuthenticatorConfig(), realm.getName()) : null;
+        CaptchaConfig captcha = options.captchaEnabled() ? settings.captcha() : null;
         String token = captcha == null ? null : captchaToken.apply(captcha);
         boolean submitted = token != null && !token.isBlank();
         String device = null;

@@ -1,0 +1,93 @@
+package dev.abusegate.keycloak;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.keycloak.Config;
+import org.keycloak.component.ComponentModel;
+import org.keycloak.component.ComponentValidationException;
+import org.keycloak.models.KeycloakSession;
+import org.keycloak.models.KeycloakSessionFactory;
+import org.keycloak.models.RealmModel;
+import org.keycloak.provider.ProviderConfigProperty;
+import org.keycloak.services.ui.extend.UiTabProviderFactory;
+
+/**
+ * The "Abuse gate" tab under Realm settings: the realm's gate configuration, stored as a realm component
+ * (so realm export and import carry it). Every gated step of the realm uses it; a step's own saved keys
+ * override it key by key (see {@link GateConfig}). Keycloak shows extension tabs only with the
+ * {@code declarative-ui} feature (experimental in 26.7.3) enabled.
+ * <p>
+ * Unlike a step's configuration, this one is checked when saved: a value the gate cannot use is refused
+ * with a message naming the key and the valid values.
+ */
+public class AbuseGateRealmTabFactory implements UiTabProviderFactory<ComponentModel> {
+
+    /** The provider id; also the tab's title key in the admin console (see the theme messages). */
+    public static final String ID = "abuse-gate";
+    /** The last path segment of the tab: {@code /#/<realm>/realm-settings/abuse-gate}. */
+    public static final String TAB = "abuse-gate";
+
+    @Override
+    public String getId() {
+        return ID;
+    }
+
+    /** The realm settings route; {@code :tab?} so the tab shows on {@code /realm-settings} without a tab too. */
+    @Override
+    public String getPath() {
+        return "/:realm/realm-settings/:tab?";
+    }
+
+    @Override
+    public Map<String, String> getParams() {
+        Map<String, String> params = new HashMap<>();
+        params.put("tab", TAB);
+        return params;
+    }
+
+    @Override
+    public String getHelpText() {
+        return "The realm's abuse gate settings, used by every gated flow step of the realm. A step's own configuration "
+                + "overrides them key by key.";
+    }
+
+    @Override
+    public List<ProviderConfigProperty> getConfigProperties() {
+        return SettingProperties.realm();
+    }
+
+    @Override
+    public void validateConfiguration(KeycloakSession session, RealmModel realm, ComponentModel model)
+            throws ComponentValidationException {
+        boolean another = realm.getComponentsStream(realm.getId(), GateConfig.REALM_COMPONENT_TYPE)
+                .anyMatch(c -> ID.equals(c.getProviderId()) && !c.getId().equals(model.getId()));
+        if (another) {
+            throw new ComponentValidationException("The realm already has an abuse gate configuration; update that one");
+        }
+        Map<String, String> config = new HashMap<>();
+        if (model.getConfig() != null) {
+            model.getConfig().forEach((k, v) -> {
+                if (v != null && !v.isEmpty() && v.get(0) != null) {
+                    config.put(k, v.get(0));
+                }
+            });
+        }
+        List<String> problems = GateConfig.problems(config);
+        if (!problems.isEmpty()) {
+            throw new ComponentValidationException("Invalid abuse gate settings: " + String.join("; ", problems));
+        }
+    }
+
+    @Override
+    public void init(Config.Scope config) {
+    }
+
+    @Override
+    public void postInit(KeycloakSessionFactory factory) {
+    }
+
+    @Override
+    public void close() {
+    }
+}
