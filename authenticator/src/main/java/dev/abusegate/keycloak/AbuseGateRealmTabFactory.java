@@ -3,7 +3,9 @@ package dev.abusegate.keycloak;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import dev.abusegate.engine.Setting;
 import org.keycloak.Config;
+import org.keycloak.common.util.MultivaluedHashMap;
 import org.keycloak.component.ComponentModel;
 import org.keycloak.component.ComponentValidationException;
 import org.keycloak.models.KeycloakSession;
@@ -27,6 +29,8 @@ public class AbuseGateRealmTabFactory implements UiTabProviderFactory<ComponentM
     public static final String ID = "abuse-gate";
     /** The last path segment of the tab: {@code /#/<realm>/realm-settings/abuse-gate}. */
     public static final String TAB = "abuse-gate";
+    /** What the admin console puts in place of a dot in a form field's name. */
+    static final String BEER = "\uD83C\uDF7A";
 
     @Override
     public String getId() {
@@ -65,18 +69,67 @@ public class AbuseGateRealmTabFactory implements UiTabProviderFactory<ComponentM
         if (another) {
             throw new ComponentValidationException("The realm already has an abuse gate configuration; update that one");
         }
+        normalize(realm, model);
         Map<String, String> config = new HashMap<>();
-        if (model.getConfig() != null) {
-            model.getConfig().forEach((k, v) -> {
-                if (v != null && !v.isEmpty() && v.get(0) != null) {
-                    config.put(k, v.get(0));
-                }
-            });
-        }
+        model.getConfig().forEach((k, v) -> {
+            if (v != null && !v.isEmpty() && v.get(0) != null) {
+                config.put(k, v.get(0));
+            }
+        });
         List<String> problems = GateConfig.problems(config);
         if (!problems.isEmpty()) {
             throw new ComponentValidationException("Invalid abuse gate settings: " + String.join("; ", problems));
         }
+    }
+
+    /**
+     * Keeps each key under its own name and under the admin console's form name. The console (26.7.3)
+     * names a form field {@code perIp🍺threshold} for the key {@code perIp.threshold} and saves a tab's
+     * form without turning the names back; it also loads the form from those names. So each key is stored
+     * under both, with one value: the one that changed in this save (the console's name first), else the
+     * stored one. The gate, the admin REST API and realm JSON use the documented names. A secret is kept
+     * under its own name only, which Keycloak masks when it shows the component.
+     */
+    static void normalize(RealmModel realm, ComponentModel model) {
+        if (model.getConfig() == null) {
+            model.setConfig(new MultivaluedHashMap<>());
+        }
+        MultivaluedHashMap<String, String> cfg = model.getConfig();
+        ComponentModel old = model.getId() == null ? null : realm.getComponent(model.getId());
+        MultivaluedHashMap<String, String> before = old == null || old.getConfig() == null ? new MultivaluedHashMap<>() : old.getConfig();
+        for (Setting s : SettingProperties.settings()) {
+            String key = s.key();
+            String form = formName(key);
+            String value = cfg.getFirst(key);
+            String formValue = cfg.getFirst(form);
+            if (s.kind() == Setting.Kind.SECRET) {
+                cfg.remove(form);
+                if (formValue != null && !formValue.isBlank() && !GateConfig.MASK.equals(formValue.trim())) {
+                    cfg.putSingle(key, formValue);
+                }
+                continue;
+            }
+            String chosen;
+            if (formValue != null && !formValue.equals(before.getFirst(form))) {
+                chosen = formValue;
+            } else if (value != null && !value.equals(before.getFirst(key))) {
+                chosen = value;
+            } else {
+                chosen = value != null ? value : formValue;
+            }
+            if (chosen == null) {
+                cfg.remove(key);
+                cfg.remove(form);
+            } else {
+                cfg.putSingle(key, chosen);
+                cfg.putSingle(form, chosen);
+            }
+        }
+    }
+
+    /** The admin console's form name of a key. */
+    static String formName(String key) {
+        return key.replace(".", BEER);
     }
 
     @Override

@@ -63,7 +63,7 @@ public final class GateConfig {
     private static final Map<Key, Effective> EFFECTIVE = new ConcurrentHashMap<>();
     private static final Set<String> WARNED = ConcurrentHashMap.newKeySet();
     private static final int MAX_CACHED = 1024;
-    private static final String MASK = "**********";
+    static final String MASK = "**********";
 
     private GateConfig() {
     }
@@ -131,8 +131,14 @@ public final class GateConfig {
         }
         Map<String, String> values = new HashMap<>();
         config.forEach((k, v) -> {
-            if (v != null && !v.isEmpty() && v.get(0) != null) {
+            if (v != null && !v.isEmpty() && v.get(0) != null && !k.contains(AbuseGateRealmTabFactory.BEER)) {
                 values.put(k, v.get(0));
+            }
+        });
+        // a key only under the console's form name (stored without the tab's normalisation)
+        config.forEach((k, v) -> {
+            if (v != null && !v.isEmpty() && v.get(0) != null && k.contains(AbuseGateRealmTabFactory.BEER)) {
+                values.putIfAbsent(k.replace(AbuseGateRealmTabFactory.BEER, "."), v.get(0));
             }
         });
         RealmLayer fresh = new RealmLayer(c.getId(), new MultivaluedHashMap<>(config), Map.copyOf(values), VERSIONS.incrementAndGet());

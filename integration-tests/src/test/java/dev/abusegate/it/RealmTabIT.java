@@ -105,7 +105,6 @@ class RealmTabIT {
         Map<String, Object> c = new LinkedHashMap<>();
         c.put("name", "Abuse gate");
         c.put("providerId", TAB_ID);
-        c.put("providerType", TAB_TYPE);
         Map<String, List<String>> cfg = new LinkedHashMap<>();
         config.forEach((k, v) -> cfg.put(k, List.of(v)));
         c.put("config", cfg);
@@ -157,13 +156,17 @@ class RealmTabIT {
             field.sendKeys(Keys.chord(Keys.CONTROL, "a"), "4");
             driver.findElement(By.cssSelector("button[data-testid='save']")).click();
             wait.until(d -> !tabComponents(realm).isEmpty());
+            // shown again from what was stored
+            driver.navigate().refresh();
+            assertThat(wait.until(ExpectedConditions.visibilityOfElementLocated(threshold)).getDomProperty("value"))
+                    .as("the saved value is shown after a reload").isEqualTo("4");
             chromium.screenshot(Path.of(System.getProperty("keycloak.it.workDir", "target"), "screenshots", "realm-tab-saved.png"));
         }
 
         List<Map<String, Object>> saved = tabComponents(realm);
         assertThat(saved).singleElement().satisfies(c -> {
             assertThat(c.get("providerId")).isEqualTo(TAB_ID);
-            assertThat(configValue(c, "perIpAccount.threshold")).isEqualTo("4");
+            assertThat(configValue(c, "perIpAccount.threshold")).as(String.valueOf(c.get("config"))).isEqualTo("4");
         });
         // threshold 4 x captcha factor 0.5: two free attempts, the third needs a captcha (the default gave five)
         String after = "198.51.100.21";
@@ -210,6 +213,7 @@ class RealmTabIT {
         String realmId = String.valueOf(admin.realm(realm).get("id"));
         Map<String, Object> component = tabComponent(Map.of("perIp.threshold", "42", "captcha.secret", "tab-secret-value"));
         component.put("parentId", realmId);
+        component.put("providerType", TAB_TYPE);
         AdminClient.Response created = admin.send("POST", "/admin/realms/" + AdminClient.seg(realm) + "/components", component);
         assertThat(created.status()).as(created.body()).isEqualTo(201);
 
@@ -232,6 +236,7 @@ class RealmTabIT {
 
         Map<String, Object> bad = tabComponent(Map.of("perIp.windowSeconds", "31536001", "deviceCookie.threshold", "1001"));
         bad.put("parentId", realmId);
+        bad.put("providerType", TAB_TYPE);
         AdminClient.Response refused = admin.send("POST", path, bad);
         assertThat(refused.status()).as(refused.body()).isEqualTo(400);
         assertThat(refused.body()).contains("perIp.windowSeconds").contains("1 to 31536000").contains("deviceCookie.threshold")
@@ -240,6 +245,7 @@ class RealmTabIT {
 
         Map<String, Object> good = tabComponent(Map.of("perIp.windowSeconds", "600"));
         good.put("parentId", realmId);
+        good.put("providerType", TAB_TYPE);
         assertThat(admin.send("POST", path, good).status()).isEqualTo(201);
         AdminClient.Response second = admin.send("POST", path, good);
         assertThat(second.status()).as(second.body()).isEqualTo(400);
