@@ -84,11 +84,11 @@ public class AbuseGateRealmTabFactory implements UiTabProviderFactory<ComponentM
 
     /**
      * Keeps each key under its own name and under the admin console's form name. The console (26.7.3)
-     * names a form field {@code perIp🍺threshold} for the key {@code perIp.threshold} and saves a tab's
-     * form without turning the names back; it also loads the form from those names. So each key is stored
-     * under both, with one value: the one that changed in this save (the console's name first), else the
-     * stored one. The gate, the admin REST API and realm JSON use the documented names. A secret is kept
-     * under its own name only, which Keycloak masks when it shows the component.
+     * names a form field {@code perIp🍺threshold} for a property {@code perIp.threshold}, saves a tab's
+     * form under those names and loads it from the declared names only, so the tab declares the form
+     * names. Each key is stored under both, with one value: the one that changed in this save (the
+     * console's name first), else the stored one. The gate, realm JSON and this README use the documented
+     * names; Keycloak shows the declared (form) names back, secrets masked.
      */
     static void normalize(RealmModel realm, ComponentModel model) {
         if (model.getConfig() == null) {
@@ -100,22 +100,18 @@ public class AbuseGateRealmTabFactory implements UiTabProviderFactory<ComponentM
         for (Setting s : SettingProperties.settings()) {
             String key = s.key();
             String form = formName(key);
-            String value = cfg.getFirst(key);
-            String formValue = cfg.getFirst(form);
-            if (s.kind() == Setting.Kind.SECRET) {
-                cfg.remove(form);
-                if (formValue != null && !formValue.isBlank() && !GateConfig.MASK.equals(formValue.trim())) {
-                    cfg.putSingle(key, formValue);
-                }
-                continue;
-            }
+            String value = unmasked(cfg.getFirst(key));
+            String formValue = unmasked(cfg.getFirst(form));
             String chosen;
             if (formValue != null && !formValue.equals(before.getFirst(form))) {
                 chosen = formValue;
             } else if (value != null && !value.equals(before.getFirst(key))) {
                 chosen = value;
-            } else {
+            } else if (value != null || formValue != null) {
                 chosen = value != null ? value : formValue;
+            } else {
+                // a masked secret: keep the stored one
+                chosen = before.getFirst(key) != null ? before.getFirst(key) : before.getFirst(form);
             }
             if (chosen == null) {
                 cfg.remove(key);
@@ -125,6 +121,10 @@ public class AbuseGateRealmTabFactory implements UiTabProviderFactory<ComponentM
                 cfg.putSingle(form, chosen);
             }
         }
+    }
+
+    private static String unmasked(String v) {
+        return v == null || GateConfig.MASK.equals(v.trim()) ? null : v;
     }
 
     /** The admin console's form name of a key. */

@@ -31,7 +31,7 @@ final class SettingProperties {
         return ALL;
     }
 
-    /** The realm tab's form. */
+    /** The realm tab's form; its property names are the console's form names of the keys. */
     static List<ProviderConfigProperty> realm() {
         return REALM;
     }
@@ -50,7 +50,14 @@ final class SettingProperties {
     private static List<ProviderConfigProperty> build(boolean step) {
         List<ProviderConfigProperty> out = new ArrayList<>();
         for (Setting s : ALL) {
-            out.add(step ? stepProperty(s) : realmProperty(s));
+            if (step) {
+                out.add(stepProperty(s));
+            } else {
+                // The tab's form edits the key under the console's form name (see AbuseGateRealmTabFactory#normalize).
+                ProviderConfigProperty p = realmProperty(s);
+                p.setName(AbuseGateRealmTabFactory.formName(s.key()));
+                out.add(p);
+            }
         }
         return Collections.unmodifiableList(out);
     }

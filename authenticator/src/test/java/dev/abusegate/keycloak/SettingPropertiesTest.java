@@ -10,7 +10,8 @@ import org.keycloak.provider.ProviderConfigProperty;
 class SettingPropertiesTest {
 
     private static ProviderConfigProperty find(List<ProviderConfigProperty> list, String name) {
-        return list.stream().filter(p -> p.getName().equals(name)).findFirst().orElseThrow();
+        return list.stream().filter(p -> p.getName().equals(name) || p.getName().equals(AbuseGateRealmTabFactory.formName(name)))
+                .findFirst().orElseThrow();
     }
 
     @Test
@@ -35,7 +36,9 @@ class SettingPropertiesTest {
     void a_steps_form_starts_empty_so_the_realm_decides_until_a_key_is_set() {
         List<ProviderConfigProperty> step = GateConfig.properties();
         assertThat(step).extracting(ProviderConfigProperty::getName)
-                .containsExactlyElementsOf(SettingProperties.realm().stream().map(ProviderConfigProperty::getName).toList());
+                .containsExactlyElementsOf(SettingProperties.settings().stream().map(dev.abusegate.engine.Setting::key).toList());
+        assertThat(SettingProperties.realm()).extracting(ProviderConfigProperty::getName)
+                .as("the tab declares the console's form names").contains("perIp\uD83C\uDF7Athreshold");
         assertThat(step).allSatisfy(p -> {
             assertThat(p.getDefaultValue()).isIn(null, SettingProperties.INHERIT);
             assertThat(p.getHelpText()).contains("Realm settings > Abuse gate");
