@@ -20,12 +20,13 @@ public final class GateOptions {
     public static final String PROGRESSIVE_FACTOR = "accountLockout.progressiveFactor";
     public static final String MAX_LOCKOUT_SECONDS = "accountLockout.maxLockoutSeconds";
 
-    public static final double DEFAULT_CAPTCHA_FACTOR = 0.5;
-    public static final int DEFAULT_IPV6_PREFIX = 64;
-    public static final int DEFAULT_DEVICE_COOKIE_DAYS = 90;
-    public static final int DEFAULT_DEVICE_COOKIE_THRESHOLD = 5;
-    public static final double DEFAULT_PROGRESSIVE_FACTOR = 1.0;
-    public static final long DEFAULT_MAX_LOCKOUT_SECONDS = 86_400;
+    // The defaults come from the keys' descriptors (GateSettings), which also hold the bounds checked below.
+    public static final double DEFAULT_CAPTCHA_FACTOR = GateSettings.CAPTCHA_FACTOR.defaultDouble();
+    public static final int DEFAULT_IPV6_PREFIX = GateSettings.IPV6_PREFIX.defaultInt();
+    public static final int DEFAULT_DEVICE_COOKIE_DAYS = GateSettings.DEVICE_COOKIE_DAYS.defaultInt();
+    public static final int DEFAULT_DEVICE_COOKIE_THRESHOLD = GateSettings.DEVICE_COOKIE_THRESHOLD.defaultInt();
+    public static final double DEFAULT_PROGRESSIVE_FACTOR = GateSettings.PROGRESSIVE_FACTOR.defaultDouble();
+    public static final long DEFAULT_MAX_LOCKOUT_SECONDS = GateSettings.MAX_LOCKOUT_SECONDS.defaultLong();
     /** How many distinct recent wrong passwords per identifier are remembered (as keyed tags). */
     public static final int REMEMBERED_WRONG_PASSWORDS = 5;
 
@@ -62,20 +63,15 @@ public final class GateOptions {
         return DEFAULTS;
     }
 
-    /** The production default for one layer. */
+    /** The production default for one layer (from the keys' descriptors, {@link GateSettings}). */
     public static LayerPolicy defaultPolicy(Layer layer) {
-        switch (layer) {
-            case PER_IP:
-                return new LayerPolicy(layer, true, 100, 300, 0, FailureMode.FAIL_OPEN);
-            case PER_IP_ACCOUNT:
-                return new LayerPolicy(layer, true, 10, 900, 0, FailureMode.FAIL_OPEN);
-            case ACCOUNT_LOCKOUT:
-                return new LayerPolicy(layer, true, 10, 900, 900, FailureMode.FAIL_OPEN);
-            case CREDENTIAL_STUFFING:
-                return new LayerPolicy(layer, true, 20, 600, 0, FailureMode.FAIL_OPEN);
-            default:
-                throw new IllegalArgumentException(String.valueOf(layer));
-        }
+        Setting lockout = GateSettings.of(layer, GateSettings.LOCKOUT_SECONDS);
+        return new LayerPolicy(layer,
+                GateSettings.of(layer, GateSettings.ENABLED).defaultBoolean(),
+                GateSettings.of(layer, GateSettings.THRESHOLD).defaultInt(),
+                GateSettings.of(layer, GateSettings.WINDOW_SECONDS).defaultLong(),
+                lockout == null ? 0 : lockout.defaultLong(),
+                FailureMode.valueOf(GateSettings.of(layer, GateSettings.FAILURE_MODE).defaultValue()));
     }
 
     public static Builder builder() {
@@ -192,14 +188,14 @@ public final class GateOptions {
     /** Collects options; {@link #build()} rejects values the gate cannot work with, naming the key. */
     public static final class Builder {
         private final Map<Layer, LayerPolicy> policies = new EnumMap<>(Layer.class);
-        private boolean captchaEnabled = true;
+        private boolean captchaEnabled = GateSettings.CAPTCHA_ENABLED.defaultBoolean();
         private double captchaFactor = DEFAULT_CAPTCHA_FACTOR;
         private int ipv6PrefixLength = DEFAULT_IPV6_PREFIX;
         private Allowlist allowlist = Allowlist.EMPTY;
-        private boolean deviceCookieEnabled;
+        private boolean deviceCookieEnabled = GateSettings.DEVICE_COOKIE_ENABLED.defaultBoolean();
         private int deviceCookieDays = DEFAULT_DEVICE_COOKIE_DAYS;
         private int deviceCookieThreshold = DEFAULT_DEVICE_COOKIE_THRESHOLD;
-        private boolean ignoreRepeatedPasswords;
+        private boolean ignoreRepeatedPasswords = GateSettings.IGNORE_REPEATED_PASSWORDS.defaultBoolean();
         private double progressiveFactor = DEFAULT_PROGRESSIVE_FACTOR;
         private long maxLockoutSeconds = DEFAULT_MAX_LOCKOUT_SECONDS;
 
@@ -270,24 +266,12 @@ public final class GateOptions {
         }
 
         public GateOptions build() {
-            if (deviceCookieThreshold < 1) {
-                throw new InvalidOptionException(DEVICE_COOKIE_THRESHOLD, "must be at least 1, was " + deviceCookieThreshold);
-            }
-            if (deviceCookieDays < 1 || deviceCookieDays > 3650) {
-                throw new InvalidOptionException(DEVICE_COOKIE_DAYS, "must be between 1 and 3650, was " + deviceCookieDays);
-            }
-            if (!(progressiveFactor >= 1.0 && progressiveFactor <= 100.0)) {
-                throw new InvalidOptionException(PROGRESSIVE_FACTOR, "must be at least 1 and at most 100, was " + progressiveFactor);
-            }
-            if (maxLockoutSeconds < 1) {
-                throw new InvalidOptionException(MAX_LOCKOUT_SECONDS, "must be at least 1 second, was " + maxLockoutSeconds);
-            }
-            if (!(captchaFactor > 0.0 && captchaFactor <= 1.0)) {
-                throw new InvalidOptionException(CAPTCHA_FACTOR, "must be greater than 0 and at most 1, was " + captchaFactor);
-            }
-            if (ipv6PrefixLength < 1 || ipv6PrefixLength > 128) {
-                throw new InvalidOptionException(IPV6_PREFIX, "must be between 1 and 128, was " + ipv6PrefixLength);
-            }
+            GateSettings.DEVICE_COOKIE_THRESHOLD.require(deviceCookieThreshold);
+            GateSettings.DEVICE_COOKIE_DAYS.require(deviceCookieDays);
+            GateSettings.PROGRESSIVE_FACTOR.require(progressiveFactor);
+            GateSettings.MAX_LOCKOUT_SECONDS.require(maxLockoutSeconds);
+            GateSettings.CAPTCHA_FACTOR.require(captchaFactor);
+            GateSettings.IPV6_PREFIX.require(ipv6PrefixLength);
             return new GateOptions(this);
         }
     }

@@ -16,27 +16,20 @@ public record LayerPolicy(
         FailureMode failureMode) {
 
     /**
-     * The longest window or lockout accepted (about 68 years). Longer ones would overflow the millisecond
-     * arithmetic, expire at once and silently turn the layer off.
+     * The longest window or lockout accepted (one year, as {@link GateSettings#MAX_SECONDS}): the bound
+     * of the configuration keys and of this check are the same.
      */
-    public static final long MAX_SECONDS = Integer.MAX_VALUE;
+    public static final long MAX_SECONDS = GateSettings.MAX_SECONDS;
 
     public LayerPolicy {
         Objects.requireNonNull(layer, "layer");
-        String p = layer.configPrefix();
-        if (threshold < 1) {
-            throw new InvalidOptionException(p + ".threshold", "must be at least 1, was " + threshold);
-        }
-        if (windowSeconds < 1 || windowSeconds > MAX_SECONDS) {
-            throw new InvalidOptionException(p + ".windowSeconds",
-                    "must be between 1 and " + MAX_SECONDS + " seconds, was " + windowSeconds);
-        }
-        if (layer == Layer.ACCOUNT_LOCKOUT && (lockoutSeconds < 1 || lockoutSeconds > MAX_SECONDS)) {
-            throw new InvalidOptionException(p + ".lockoutSeconds",
-                    "must be between 1 and " + MAX_SECONDS + " seconds, was " + lockoutSeconds);
+        GateSettings.of(layer, GateSettings.THRESHOLD).require(threshold);
+        GateSettings.of(layer, GateSettings.WINDOW_SECONDS).require(windowSeconds);
+        if (layer == Layer.ACCOUNT_LOCKOUT) {
+            GateSettings.of(layer, GateSettings.LOCKOUT_SECONDS).require(lockoutSeconds);
         }
         if (failureMode == null) {
-            throw new InvalidOptionException(p + ".failureMode", "must be FAIL_OPEN or FAIL_CLOSED");
+            throw new InvalidOptionException(GateSettings.key(layer, GateSettings.FAILURE_MODE), "must be FAIL_OPEN or FAIL_CLOSED");
         }
     }
 

@@ -177,7 +177,7 @@ public class AbuseGateDirectGrant extends AbstractDirectGrantAuthenticator {
     @Override
     public String getHelpText() {
         return "Replaces 'Username Validation' and 'Password' in a copy of the direct grant flow: the four-layer abuse gate "
-                + "runs on the 'username' parameter before the user lookup and the password hash; gate answers are HTTP 429 JSON.";
+                + "runs on the 'username' parameter before the user lookup and the password hash; gate answers are HTTP 429 JSON. " + GateConfig.STEP_HELP;
     }
 
     @Override

@@ -29,7 +29,7 @@ public class AbuseGatePasswordFormFactory extends PasswordFormFactory {
     @Override
     public String getHelpText() {
         return "Keycloak's password form for identity-first flows, with the four-layer abuse gate checked before the password "
-                + "hash, keyed by the username chosen on the previous page.";
+                + "hash, keyed by the username chosen on the previous page. " + GateConfig.STEP_HELP;
     }
 
     @Override

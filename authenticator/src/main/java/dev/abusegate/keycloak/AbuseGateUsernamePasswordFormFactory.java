@@ -29,7 +29,7 @@ public class AbuseGateUsernamePasswordFormFactory extends UsernamePasswordFormFa
     @Override
     public String getHelpText() {
         return "Keycloak's username and password form, with the four-layer abuse gate (per address, per address and account, "
-                + "account lockout, credential stuffing, captcha band) checked before the user lookup and the password hash.";
+                + "account lockout, credential stuffing, captcha band) checked before the user lookup and the password hash. " + GateConfig.STEP_HELP;
     }
 
     @Override

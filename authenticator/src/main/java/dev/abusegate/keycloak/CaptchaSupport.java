@@ -3,6 +3,7 @@ package dev.abusegate.keycloak;
 import dev.abusegate.engine.AbuseGate;
 import dev.abusegate.captcha.Altcha;
 import dev.abusegate.captcha.CaptchaProvider;
+import dev.abusegate.captcha.CaptchaSettings;
 import dev.abusegate.captcha.SiteVerifier;
 import dev.abusegate.captcha.VerificationBudget;
 import dev.abusegate.engine.AddressKeys;
@@ -53,7 +54,7 @@ final class CaptchaSupport {
     /** Addresses whose verification budget one node tracks (about 100 bytes each). */
     private static final int MAX_BUDGET_ADDRESSES = 100_000;
     private static final VerificationBudget BUDGET = new VerificationBudget(MAX_IN_FLIGHT, MAX_BUDGET_ADDRESSES,
-            CaptchaConfig.VERIFY_WINDOW_SECONDS * 1000);
+            CaptchaSettings.VERIFY_WINDOW_SECONDS * 1000);
     /** Last WARN per realm, provider and kind of failure: one realm's trouble never hides another's. */
 
     private CaptchaSupport() {

@@ -1,180 +1,259 @@
 package dev.abusegate.keycloak;
 
+import dev.abusegate.captcha.CaptchaSettings;
 import dev.abusegate.engine.Allowlist;
 import dev.abusegate.engine.FailureMode;
 import dev.abusegate.engine.GateOptions;
+import dev.abusegate.engine.GateSettings;
 import dev.abusegate.engine.InvalidOptionException;
 import dev.abusegate.engine.Layer;
 import dev.abusegate.engine.LayerPolicy;
+import dev.abusegate.engine.Setting;
 import java.util.ArrayList;
-import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import org.jboss.logging.Logger;
+import org.keycloak.common.util.MultivaluedHashMap;
+import org.keycloak.component.ComponentModel;
 import org.keycloak.models.AuthenticatorConfigModel;
+import org.keycloak.models.RealmModel;
 import org.keycloak.provider.ProviderConfigProperty;
-import org.keycloak.provider.ProviderConfigurationBuilder;
+import org.keycloak.services.ui.extend.UiTabProvider;
 
 /**
- * The per-realm configuration of the gate, as saved in an authenticator config: keys, admin-console
- * properties and parsing into {@link GateOptions}. An absent config means the production defaults. A
- * value that cannot be used falls back to that key's default, with one WARN naming the realm and the key.
+ * Where a gated step's settings come from, and how they are parsed into {@link GateOptions}.
+ * <p>
+ * Two layers: the realm's configuration (Realm settings &gt; Abuse gate, a realm component, see
+ * {@link AbuseGateRealmTabFactory}) and the step's own authenticator configuration. A key the step saved
+ * (not empty, not {@value SettingProperties#INHERIT}) wins; every other key comes from the realm; a key
+ * neither sets has its default. A value that cannot be used falls back to that key's default, with one
+ * WARN naming the realm and the key (never the value).
+ * <p>
+ * Per attempt this costs one look at the realm's components (Keycloak's realm cache) and two map
+ * lookups: the realm's parsed layer is cached by component id and config, the effective options by the
+ * realm's layer version and the step's config.
  */
 public final class GateConfig {
 
     private static final Logger LOG = Logger.getLogger(GateConfig.class);
 
-    public static final String ENABLED = "enabled";
-    public static final String THRESHOLD = "threshold";
-    public static final String WINDOW_SECONDS = "windowSeconds";
-    public static final String LOCKOUT_SECONDS = "lockoutSeconds";
-    public static final String FAILURE_MODE = "failureMode";
+    /** The component type the realm tab's configuration is stored under. */
+    static final String REALM_COMPONENT_TYPE = UiTabProvider.class.getName();
 
-    private static final List<ProviderConfigProperty> PROPERTIES = buildProperties();
-    private record Parsed(String realm, Map<String, String> config) {
+    /** The effective settings of one step in one realm. */
+    record Effective(GateOptions options, CaptchaConfig captcha) {
     }
 
-    private static final Map<Parsed, GateOptions> PARSED = new ConcurrentHashMap<>();
+    /** The realm tab's values, flattened, with a version unique to this component id and config. */
+    private record RealmLayer(String componentId, MultivaluedHashMap<String, String> source, Map<String, String> values,
+                              long version) {
+    }
+
+    private record Key(String realmName, long realmVersion, Map<String, String> step) {
+    }
+
+    private static final RealmLayer NO_REALM_LAYER = new RealmLayer(null, null, Map.of(), 0);
+    private static final AtomicLong VERSIONS = new AtomicLong();
+    private static final Map<String, RealmLayer> REALM_LAYERS = new ConcurrentHashMap<>();
+    private static final Map<Key, Effective> EFFECTIVE = new ConcurrentHashMap<>();
     private static final Set<String> WARNED = ConcurrentHashMap.newKeySet();
     private static final int MAX_CACHED = 1024;
+    static final String MASK = "**********";
 
     private GateConfig() {
     }
 
-    public static String key(Layer layer, String field) {
-        return layer.configPrefix() + "." + field;
-    }
+    /** Appended to each gated step's help text. */
+    static final String STEP_HELP = "Settings come from Realm settings > Abuse gate; a key saved in this step's configuration "
+            + "overrides the realm's value for this step only, key by key.";
 
-    /** The properties shown in the admin console, in a stable order. */
+    /** The properties of a flow step's configuration: every key empty, so the realm's value applies. */
     public static List<ProviderConfigProperty> properties() {
-        return PROPERTIES;
+        return SettingProperties.step();
     }
 
-    /** Options for an execution's config (null: nothing saved yet, the defaults apply). */
-    public static GateOptions options(AuthenticatorConfigModel model, String realmName) {
-        Map<String, String> config = model == null || model.getConfig() == null ? Collections.emptyMap() : model.getConfig();
-        if (config.isEmpty()) {
-            return GateOptions.defaults();
-        }
-        GateOptions cached = PARSED.get(new Parsed(realmName, config));
+    /** The settings for one attempt at a step ({@code step} null: nothing saved for the step). */
+    static Effective effective(RealmModel realm, AuthenticatorConfigModel step) {
+        RealmLayer realmLayer = realmLayer(realm);
+        Map<String, String> stepConfig = step == null || step.getConfig() == null ? Map.of() : step.getConfig();
+        Key key = new Key(realm.getName(), realmLayer.version(), stepConfig);
+        Effective cached = EFFECTIVE.get(key);
         if (cached != null) {
             return cached;
         }
-        GateOptions parsed = parse(config, realmName);
-        if (PARSED.size() >= MAX_CACHED) {
-            PARSED.clear();
+        Map<String, String> merged = merge(realmLayer.values(), stepConfig);
+        Effective parsed = new Effective(parse(merged, realm.getName()), CaptchaConfig.of(merged, realm.getName()));
+        if (EFFECTIVE.size() >= MAX_CACHED) {
+            EFFECTIVE.clear();
         }
-        PARSED.put(new Parsed(realmName, Map.copyOf(config)), parsed);
+        EFFECTIVE.put(new Key(realm.getName(), realmLayer.version(), Map.copyOf(stepConfig)), parsed);
         return parsed;
     }
 
-    /** Parses a saved config; each unusable value falls back to its default and is reported once. */
+    /** The realm's layer overlaid with the keys the step set. */
+    static Map<String, String> merge(Map<String, String> realm, Map<String, String> step) {
+        Map<String, String> merged = new HashMap<>(realm);
+        step.forEach((k, v) -> {
+            if (isSet(v)) {
+                merged.put(k, v);
+            }
+        });
+        return merged;
+    }
+
+    private static boolean isSet(String v) {
+        // Keycloak's mask of a stored secret is never a value of its own.
+        return v != null && !v.isBlank() && !SettingProperties.INHERIT.equalsIgnoreCase(v.trim()) && !MASK.equals(v.trim());
+    }
+
+    /** The realm tab's component, if an admin saved one (the first by id, should there be several). */
+    static ComponentModel realmComponent(RealmModel realm) {
+        return realm.getComponentsStream(realm.getId(), REALM_COMPONENT_TYPE)
+                .filter(c -> AbuseGateRealmTabFactory.ID.equals(c.getProviderId()))
+                .min(Comparator.comparing(ComponentModel::getId))
+                .orElse(null);
+    }
+
+    private static RealmLayer realmLayer(RealmModel realm) {
+        ComponentModel c = realmComponent(realm);
+        if (c == null) {
+            return NO_REALM_LAYER;
+        }
+        RealmLayer cached = REALM_LAYERS.get(realm.getId());
+        MultivaluedHashMap<String, String> config = c.getConfig() == null ? new MultivaluedHashMap<>() : c.getConfig();
+        if (cached != null && cached.componentId().equals(c.getId()) && cached.source().equals(config)) {
+            return cached;
+        }
+        Map<String, String> values = new HashMap<>();
+        config.forEach((k, v) -> {
+            if (v != null && !v.isEmpty() && v.get(0) != null && !k.contains(AbuseGateRealmTabFactory.BEER)) {
+                values.put(k, v.get(0));
+            }
+        });
+        // a key only under the console's form name (stored without the tab's normalisation)
+        config.forEach((k, v) -> {
+            if (v != null && !v.isEmpty() && v.get(0) != null && k.contains(AbuseGateRealmTabFactory.BEER)) {
+                values.putIfAbsent(k.replace(AbuseGateRealmTabFactory.BEER, "."), v.get(0));
+            }
+        });
+        RealmLayer fresh = new RealmLayer(c.getId(), new MultivaluedHashMap<>(config), Map.copyOf(values), VERSIONS.incrementAndGet());
+        if (REALM_LAYERS.size() >= MAX_CACHED) {
+            REALM_LAYERS.clear();
+        }
+        REALM_LAYERS.put(realm.getId(), fresh);
+        return fresh;
+    }
+
+    /**
+     * What is wrong with a configuration, one line per bad key (empty when every key is usable): the
+     * realm tab refuses to save such a configuration. Unknown keys are ignored.
+     */
+    static List<String> problems(Map<String, String> config) {
+        List<String> out = new ArrayList<>();
+        for (Setting s : SettingProperties.settings()) {
+            String v = raw(config, s);
+            if (v == null) {
+                continue;
+            }
+            String why = s.invalidReason(v);
+            if (why == null && s == GateSettings.ALLOWLIST) {
+                try {
+                    Allowlist.parse(v);
+                } catch (InvalidOptionException e) {
+                    why = e.getMessage().substring(Allowlist.KEY.length() + 2);
+                }
+            }
+            if (why == null && s == CaptchaSettings.VERIFY_URL && !CaptchaConfig.isHttpUrl(v)) {
+                why = "expected an http(s) URL";
+            }
+            if (why != null) {
+                out.add(s.key() + ": " + why);
+            }
+        }
+        return out;
+    }
+
+    /** Parses a configuration; each unusable value falls back to its default and is reported once. */
     static GateOptions parse(Map<String, String> config, String realmName) {
         GateOptions.Builder b = GateOptions.builder();
         for (Layer layer : Layer.values()) {
             LayerPolicy d = GateOptions.defaultPolicy(layer);
-            boolean enabled = bool(config, key(layer, ENABLED), d.enabled(), realmName);
-            int threshold = (int) number(config, key(layer, THRESHOLD), d.threshold(), 1, Integer.MAX_VALUE, realmName);
-            long window = number(config, key(layer, WINDOW_SECONDS), d.windowSeconds(), 1, 31_536_000, realmName);
-            long lockout = layer == Layer.ACCOUNT_LOCKOUT
-                    ? number(config, key(layer, LOCKOUT_SECONDS), d.lockoutSeconds(), 1, 31_536_000, realmName)
-                    : d.lockoutSeconds();
-            FailureMode mode = failureMode(config, key(layer, FAILURE_MODE), d.failureMode(), realmName);
-            b.policy(new LayerPolicy(layer, enabled, threshold, window, lockout, mode));
+            Setting lockout = GateSettings.of(layer, GateSettings.LOCKOUT_SECONDS);
+            b.policy(new LayerPolicy(layer,
+                    bool(config, GateSettings.of(layer, GateSettings.ENABLED), realmName),
+                    (int) integer(config, GateSettings.of(layer, GateSettings.THRESHOLD), realmName),
+                    integer(config, GateSettings.of(layer, GateSettings.WINDOW_SECONDS), realmName),
+                    lockout == null ? d.lockoutSeconds() : integer(config, lockout, realmName),
+                    FailureMode.valueOf(choice(config, GateSettings.of(layer, GateSettings.FAILURE_MODE), realmName))));
         }
-        b.captchaEnabled(bool(config, GateOptions.CAPTCHA_ENABLED, true, realmName));
-        b.captchaFactor(factor(config, realmName));
-        b.ipv6PrefixLength((int) number(config, GateOptions.IPV6_PREFIX, GateOptions.DEFAULT_IPV6_PREFIX, 1, 128, realmName));
+        b.captchaEnabled(bool(config, GateSettings.CAPTCHA_ENABLED, realmName));
+        b.captchaFactor(decimal(config, GateSettings.CAPTCHA_FACTOR, realmName));
+        b.ipv6PrefixLength((int) integer(config, GateSettings.IPV6_PREFIX, realmName));
         b.allowlist(allowlist(config, realmName));
-        b.deviceCookie(bool(config, GateOptions.DEVICE_COOKIE_ENABLED, false, realmName),
-                (int) number(config, GateOptions.DEVICE_COOKIE_THRESHOLD, GateOptions.DEFAULT_DEVICE_COOKIE_THRESHOLD, 1, 1000, realmName),
-                (int) number(config, GateOptions.DEVICE_COOKIE_DAYS, GateOptions.DEFAULT_DEVICE_COOKIE_DAYS, 1, 3650, realmName));
-        b.ignoreRepeatedPasswords(bool(config, GateOptions.IGNORE_REPEATED_PASSWORDS, false, realmName));
-        b.progressiveLockout(decimal(config, GateOptions.PROGRESSIVE_FACTOR, GateOptions.DEFAULT_PROGRESSIVE_FACTOR, 1, 100, realmName),
-                number(config, GateOptions.MAX_LOCKOUT_SECONDS, GateOptions.DEFAULT_MAX_LOCKOUT_SECONDS, 1, 31_536_000, realmName));
+        b.deviceCookie(bool(config, GateSettings.DEVICE_COOKIE_ENABLED, realmName),
+                (int) integer(config, GateSettings.DEVICE_COOKIE_THRESHOLD, realmName),
+                (int) integer(config, GateSettings.DEVICE_COOKIE_DAYS, realmName));
+        b.ignoreRepeatedPasswords(bool(config, GateSettings.IGNORE_REPEATED_PASSWORDS, realmName));
+        b.progressiveLockout(decimal(config, GateSettings.PROGRESSIVE_FACTOR, realmName),
+                integer(config, GateSettings.MAX_LOCKOUT_SECONDS, realmName));
         try {
             return b.build();
         } catch (InvalidOptionException e) {
+            // Unreachable while the parser and the builder share the descriptors' bounds; kept as a net.
             warn(realmName, e.key(), e.getMessage());
             return GateOptions.defaults();
         }
     }
 
-    private static String raw(Map<String, String> config, String key) {
-        String v = config.get(key);
-        return v == null ? null : v.trim();
+    /** The trimmed value of a key when set (not empty, not 'inherit'), else null. */
+    static String raw(Map<String, String> config, Setting s) {
+        String v = config.get(s.key());
+        return isSet(v) ? v.trim() : null;
     }
 
-    private static boolean bool(Map<String, String> config, String key, boolean def, String realm) {
-        String v = raw(config, key);
-        if (v == null || v.isEmpty()) {
-            return def;
+    /** A usable value of the key, or null (missing, or invalid and reported). */
+    private static String valid(Map<String, String> config, Setting s, String realm) {
+        String v = raw(config, s);
+        if (v == null) {
+            return null;
         }
-        if ("true".equalsIgnoreCase(v) || "false".equalsIgnoreCase(v)) {
-            return Boolean.parseBoolean(v);
+        String why = s.invalidReason(v);
+        if (why != null) {
+            warn(realm, s.key(), why);
+            return null;
         }
-        warn(realm, key, "expected true or false");
-        return def;
+        return v;
     }
 
-    static long number(Map<String, String> config, String key, long def, long min, long max, String realm) {
-        String v = raw(config, key);
-        if (v == null || v.isEmpty()) {
-            return def;
-        }
-        try {
-            long n = Long.parseLong(v);
-            if (n >= min && n <= max) {
-                return n;
-            }
-        } catch (NumberFormatException ignored) {
-            // reported below
-        }
-        warn(realm, key, "expected a whole number from " + min + " to " + max);
-        return def;
+    static boolean bool(Map<String, String> config, Setting s, String realm) {
+        String v = valid(config, s, realm);
+        return v == null ? s.defaultBoolean() : Boolean.parseBoolean(v);
     }
 
-    private static double factor(Map<String, String> config, String realm) {
-        String v = raw(config, GateOptions.CAPTCHA_FACTOR);
-        if (v == null || v.isEmpty()) {
-            return GateOptions.DEFAULT_CAPTCHA_FACTOR;
-        }
-        try {
-            double f = Double.parseDouble(v);
-            if (f > 0 && f <= 1) {
-                return f;
-            }
-        } catch (NumberFormatException ignored) {
-            // reported below
-        }
-        warn(realm, GateOptions.CAPTCHA_FACTOR, "expected a number greater than 0 and at most 1");
-        return GateOptions.DEFAULT_CAPTCHA_FACTOR;
+    static long integer(Map<String, String> config, Setting s, String realm) {
+        String v = valid(config, s, realm);
+        return v == null ? s.defaultLong() : Long.parseLong(v);
     }
 
-    static double decimal(Map<String, String> config, String key, double def, double min, double max, String realm) {
-        String v = raw(config, key);
-        if (v == null || v.isEmpty()) {
-            return def;
-        }
-        try {
-            double d = Double.parseDouble(v);
-            if (d >= min && d <= max) {
-                return d;
-            }
-        } catch (NumberFormatException ignored) {
-            // reported below
-        }
-        warn(realm, key, "expected a number from " + min + " to " + max);
-        return def;
+    static double decimal(Map<String, String> config, Setting s, String realm) {
+        String v = valid(config, s, realm);
+        return v == null ? s.defaultDouble() : Double.parseDouble(v);
+    }
+
+    static String choice(Map<String, String> config, Setting s, String realm) {
+        String v = valid(config, s, realm);
+        return v == null ? s.defaultValue() : s.choice(v);
     }
 
     /** Each entry on its own: a bad one is reported (naming it) and left out, the good ones apply. */
     private static Allowlist allowlist(Map<String, String> config, String realm) {
-        String v = raw(config, Allowlist.KEY);
-        if (v == null || v.isEmpty()) {
+        String v = raw(config, GateSettings.ALLOWLIST);
+        if (v == null) {
             return Allowlist.EMPTY;
         }
         StringBuilder good = new StringBuilder();
@@ -193,19 +272,6 @@ public final class GateConfig {
         return Allowlist.parse(good.toString());
     }
 
-    private static FailureMode failureMode(Map<String, String> config, String key, FailureMode def, String realm) {
-        String v = raw(config, key);
-        if (v == null || v.isEmpty()) {
-            return def;
-        }
-        try {
-            return FailureMode.valueOf(v.toUpperCase(Locale.ROOT));
-        } catch (IllegalArgumentException e) {
-            warn(realm, key, "expected FAIL_OPEN or FAIL_CLOSED");
-            return def;
-        }
-    }
-
     static void warn(String realm, String key, String why) {
         warn(realm, key, why, "using the default for that key");
     }
@@ -216,84 +282,8 @@ public final class GateConfig {
         }
     }
 
-    private static List<ProviderConfigProperty> buildProperties() {
-        ProviderConfigurationBuilder b = ProviderConfigurationBuilder.create();
-        layer(b, Layer.PER_IP, "Per address",
-                "every attempt from one client address, success or failure, any account");
-        layer(b, Layer.PER_IP_ACCOUNT, "Per address and account",
-                "every attempt for one client address and one submitted username");
-        layer(b, Layer.ACCOUNT_LOCKOUT, "Account lockout",
-                "failed password checks for one username, from any address");
-        layer(b, Layer.CREDENTIAL_STUFFING, "Credential stuffing",
-                "distinct usernames tried from one client address (retrying a username does not count)");
-        b.property().name(GateOptions.CAPTCHA_ENABLED).label("Captcha band")
-                .helpText("When on, an attempt whose counters have reached the captcha factor of a threshold must solve a captcha. "
-                        + "Past the threshold the answer is 'blocked', captcha or not.")
-                .type(ProviderConfigProperty.BOOLEAN_TYPE).defaultValue("true").add();
-        b.property().name(GateOptions.CAPTCHA_FACTOR).label("Captcha factor")
-                .helpText("Fraction of a threshold (greater than 0, at most 1) from which a captcha is required. Default 0.5.")
-                .type(ProviderConfigProperty.STRING_TYPE).defaultValue(String.valueOf(GateOptions.DEFAULT_CAPTCHA_FACTOR)).add();
-        b.property().name(GateOptions.IPV6_PREFIX).label("IPv6 prefix length")
-                .helpText("IPv6 clients are counted per network of this prefix length (1 to 128), so one host cannot rotate through "
-                        + "its own subnet. Default 64.")
-                .type(ProviderConfigProperty.STRING_TYPE).defaultValue(String.valueOf(GateOptions.DEFAULT_IPV6_PREFIX)).add();
-        b.property().name(GateOptions.IGNORE_REPEATED_PASSWORDS).label("Account lockout: ignore repeated wrong passwords")
-                .helpText("When on, a wrong password identical to one of the username's recent wrong passwords does not count "
-                        + "again, so a person retyping the same typo is not locked out. Only short-lived keyed hashes are kept, "
-                        + "never the password.")
-                .type(ProviderConfigProperty.BOOLEAN_TYPE).defaultValue("false").add();
-        b.property().name(GateOptions.PROGRESSIVE_FACTOR).label("Account lockout: progressive factor")
-                .helpText("Each consecutive lock of the same username lasts this many times the previous one (1 to 100). "
-                        + "1 keeps every lock at the lock duration. A successful login resets the progression. Default 1.")
-                .type(ProviderConfigProperty.STRING_TYPE).defaultValue("1").add();
-        b.property().name(GateOptions.MAX_LOCKOUT_SECONDS).label("Account lockout: longest lock (seconds)")
-                .helpText("The cap on a progressive lock's duration. Default " + GateOptions.DEFAULT_MAX_LOCKOUT_SECONDS + ".")
-                .type(ProviderConfigProperty.STRING_TYPE).defaultValue(String.valueOf(GateOptions.DEFAULT_MAX_LOCKOUT_SECONDS)).add();
-        b.property().name(GateOptions.DEVICE_COOKIE_ENABLED).label("Device cookies")
-                .helpText("After a successful login the browser gets a signed, HttpOnly device cookie for that username. Its later "
-                        + "attempts for the same username count against the device's own small lockout budget, so the owner's known "
-                        + "browser still logs in while strangers have the account locked.")
-                .type(ProviderConfigProperty.BOOLEAN_TYPE).defaultValue("false").add();
-        b.property().name(GateOptions.DEVICE_COOKIE_DAYS).label("Device cookies: lifetime (days)")
-                .helpText("How long a device cookie stays valid (1 to 3650); each successful login renews it. Default "
-                        + GateOptions.DEFAULT_DEVICE_COOKIE_DAYS + ".")
-                .type(ProviderConfigProperty.STRING_TYPE).defaultValue(String.valueOf(GateOptions.DEFAULT_DEVICE_COOKIE_DAYS)).add();
-        b.property().name(GateOptions.DEVICE_COOKIE_THRESHOLD).label("Device cookies: failures per device")
-                .helpText("Wrong passwords one known device may make per lockout window before that device alone is locked. Default "
-                        + GateOptions.DEFAULT_DEVICE_COOKIE_THRESHOLD + ".")
-                .type(ProviderConfigProperty.STRING_TYPE).defaultValue(String.valueOf(GateOptions.DEFAULT_DEVICE_COOKIE_THRESHOLD)).add();
-        b.property().name(Allowlist.KEY).label("Allowlist (CIDRs)")
-                .helpText("IPv4 and IPv6 addresses or CIDRs, separated by commas, exempt from the per-address, per-address-and-account "
-                        + "and credential-stuffing layers (office NAT, monitoring). Account lockout still applies. Example: "
-                        + "203.0.113.0/24, 2001:db8:1::/48")
-                .type(ProviderConfigProperty.STRING_TYPE).add();
-        List<ProviderConfigProperty> list = new ArrayList<>(b.build());
-        list.addAll(CaptchaConfig.properties());
-        return Collections.unmodifiableList(list);
-    }
-
-    private static void layer(ProviderConfigurationBuilder b, Layer layer, String title, String counts) {
-        LayerPolicy d = GateOptions.defaultPolicy(layer);
-        b.property().name(key(layer, ENABLED)).label(title + ": enabled")
-                .helpText("Counts " + counts + ".")
-                .type(ProviderConfigProperty.BOOLEAN_TYPE).defaultValue(String.valueOf(d.enabled())).add();
-        b.property().name(key(layer, THRESHOLD)).label(title + ": threshold")
-                .helpText("How many are let through per window; the next one is blocked. Whole number, at least 1. Default "
-                        + d.threshold() + ".")
-                .type(ProviderConfigProperty.STRING_TYPE).defaultValue(String.valueOf(d.threshold())).add();
-        b.property().name(key(layer, WINDOW_SECONDS)).label(title + ": window (seconds)")
-                .helpText("Sliding window: every counted attempt extends it, so this many quiet seconds reset the counter. Default "
-                        + d.windowSeconds() + ".")
-                .type(ProviderConfigProperty.STRING_TYPE).defaultValue(String.valueOf(d.windowSeconds())).add();
-        if (layer == Layer.ACCOUNT_LOCKOUT) {
-            b.property().name(key(layer, LOCKOUT_SECONDS)).label(title + ": lock duration (seconds)")
-                    .helpText("Once failures reach the threshold, the username is locked this long, then recovers by itself. Default "
-                            + d.lockoutSeconds() + ".")
-                    .type(ProviderConfigProperty.STRING_TYPE).defaultValue(String.valueOf(d.lockoutSeconds())).add();
-        }
-        b.property().name(key(layer, FAILURE_MODE)).label(title + ": when the counter store is down")
-                .helpText("FAIL_OPEN lets the layer pass and records 'counter_store_unavailable'; FAIL_CLOSED blocks the attempt.")
-                .type(ProviderConfigProperty.LIST_TYPE).options(FailureMode.FAIL_OPEN.name(), FailureMode.FAIL_CLOSED.name())
-                .defaultValue(d.failureMode().name()).add();
+    /** For tests: forget which warnings were given. */
+    static void forgetWarnings() {
+        WARNED.clear();
     }
 }

@@ -305,10 +305,11 @@ final class GateSupport {
                              boolean browser, Scope scope) {
         KeycloakSession session = ctx.getSession();
         RealmModel realm = ctx.getRealm();
-        GateOptions options = scope.apply(GateConfig.options(ctx.getAuthenticatorConfig(), realm.getName()));
+        GateConfig.Effective settings = GateConfig.effective(realm, ctx.getAuthenticatorConfig());
+        GateOptions options = scope.apply(settings.options());
         AbuseGate g = gate(session);
         String address = ctx.getConnection() == null ? null : ctx.getConnection().getRemoteAddr();
-        CaptchaConfig captcha = options.captchaEnabled() ? CaptchaConfig.of(ctx.getAuthenticatorConfig(), realm.getName()) : null;
+        CaptchaConfig captcha = options.captchaEnabled() ? settings.captcha() : null;
         String token = captcha == null ? null : captchaToken.apply(captcha);
         boolean submitted = token != null && !token.isBlank();
         String device = null;

@@ -121,12 +121,12 @@ class GateOptionsTest {
         GateOptions o = GateFixture.only(Layer.PER_IP, 1, LayerPolicy.MAX_SECONDS).build();
         GateFixture f = new GateFixture();
         assertThat(f.evaluate(o, "192.0.2.1", "a").outcome()).isEqualTo(Outcome.ALLOW);
-        f.clock.advanceSeconds(3600L * 24 * 365 * 10);
-        assertThat(f.evaluate(o, "192.0.2.1", "a").outcome()).as("ten years later, still inside the window").isEqualTo(Outcome.BLOCKED);
+        f.clock.advanceSeconds(LayerPolicy.MAX_SECONDS - 1);
+        assertThat(f.evaluate(o, "192.0.2.1", "a").outcome()).as("a year later, still inside the window").isEqualTo(Outcome.BLOCKED);
 
         GateOptions lock = GateFixture.only(Layer.ACCOUNT_LOCKOUT, 1, LayerPolicy.MAX_SECONDS).lockoutSeconds(LayerPolicy.MAX_SECONDS).build();
         f.wrongPassword(lock, "192.0.2.2", "bob");
-        f.clock.advanceSeconds(3600L * 24 * 365 * 10);
+        f.clock.advanceSeconds(LayerPolicy.MAX_SECONDS - 1);
         assertThat(f.evaluate(lock, "192.0.2.2", "bob").outcome()).isEqualTo(Outcome.BLOCKED);
     }
 }

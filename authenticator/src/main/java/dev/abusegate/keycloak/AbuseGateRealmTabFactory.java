@@ -1,0 +1,146 @@
+package dev.abusegate.keycloak;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import dev.abusegate.engine.Setting;
+import org.keycloak.Config;
+import org.keycloak.common.util.MultivaluedHashMap;
+import org.keycloak.component.ComponentModel;
+import org.keycloak.component.ComponentValidationException;
+import org.keycloak.models.KeycloakSession;
+import org.keycloak.models.KeycloakSessionFactory;
+import org.keycloak.models.RealmModel;
+import org.keycloak.provider.ProviderConfigProperty;
+import org.keycloak.services.ui.extend.UiTabProviderFactory;
+
+/**
+ * The "Abuse gate" tab under Realm settings: the realm's gate configuration, stored as a realm component
+ * (so realm export and import carry it). Every gated step of the realm uses it; a step's own saved keys
+ * override it key by key (see {@link GateConfig}). Keycloak shows extension tabs only with the
+ * {@code declarative-ui} feature (experimental in 26.7.3) enabled.
+ * <p>
+ * Unlike a step's configuration, this one is checked when saved: a value the gate cannot use is refused
+ * with a message naming the key and the valid values.
+ */
+public class AbuseGateRealmTabFactory implements UiTabProviderFactory<ComponentModel> {
+
+    /** The provider id; also the tab's title key in the admin console (see the theme messages). */
+    public static final String ID = "abuse-gate";
+    /** The last path segment of the tab: {@code /#/<realm>/realm-settings/abuse-gate}. */
+    public static final String TAB = "abuse-gate";
+    /** What the admin console puts in place of a dot in a form field's name. */
+    static final String BEER = "\uD83C\uDF7A";
+
+    @Override
+    public String getId() {
+        return ID;
+    }
+
+    /** The realm settings route; {@code :tab?} so the tab shows on {@code /realm-settings} without a tab too. */
+    @Override
+    public String getPath() {
+        return "/:realm/realm-settings/:tab?";
+    }
+
+    @Override
+    public Map<String, String> getParams() {
+        Map<String, String> params = new HashMap<>();
+        params.put("tab", TAB);
+        return params;
+    }
+
+    @Override
+    public String getHelpText() {
+        return "The realm's abuse gate settings, used by every gated flow step of the realm. A step's own configuration "
+                + "overrides them key by key.";
+    }
+
+    @Override
+    public List<ProviderConfigProperty> getConfigProperties() {
+        return SettingProperties.realm();
+    }
+
+    @Override
+    public void validateConfiguration(KeycloakSession session, RealmModel realm, ComponentModel model)
+            throws ComponentValidationException {
+        boolean another = realm.getComponentsStream(realm.getId(), GateConfig.REALM_COMPONENT_TYPE)
+                .anyMatch(c -> ID.equals(c.getProviderId()) && !c.getId().equals(model.getId()));
+        if (another) {
+            throw new ComponentValidationException("The realm already has an abuse gate configuration; update that one");
+        }
+        normalize(realm, model);
+        Map<String, String> config = new HashMap<>();
+        model.getConfig().forEach((k, v) -> {
+            if (v != null && !v.isEmpty() && v.get(0) != null) {
+                config.put(k, v.get(0));
+            }
+        });
+        List<String> problems = GateConfig.problems(config);
+        if (!problems.isEmpty()) {
+            throw new ComponentValidationException("Invalid abuse gate settings: " + String.join("; ", problems));
+        }
+    }
+
+    /**
+     * Keeps each key under its own name and under the admin console's form name. The console (26.7.3)
+     * names a form field {@code perIp🍺threshold} for a property {@code perIp.threshold}, saves a tab's
+     * form under those names and loads it from the declared names only, so the tab declares the form
+     * names. Each key is stored under both, with one value: the one that changed in this save (the
+     * console's name first), else the stored one. The gate, realm JSON and this README use the documented
+     * names; Keycloak shows the declared (form) names back, secrets masked.
+     */
+    static void normalize(RealmModel realm, ComponentModel model) {
+        if (model.getConfig() == null) {
+            model.setConfig(new MultivaluedHashMap<>());
+        }
+        MultivaluedHashMap<String, String> cfg = model.getConfig();
+        ComponentModel old = model.getId() == null ? null : realm.getComponent(model.getId());
+        MultivaluedHashMap<String, String> before = old == null || old.getConfig() == null ? new MultivaluedHashMap<>() : old.getConfig();
+        for (Setting s : SettingProperties.settings()) {
+            String key = s.key();
+            String form = formName(key);
+            String value = unmasked(cfg.getFirst(key));
+            String formValue = unmasked(cfg.getFirst(form));
+            String chosen;
+            if (formValue != null && !formValue.equals(before.getFirst(form))) {
+                chosen = formValue;
+            } else if (value != null && !value.equals(before.getFirst(key))) {
+                chosen = value;
+            } else if (value != null || formValue != null) {
+                chosen = value != null ? value : formValue;
+            } else {
+                // a masked secret: keep the stored one
+                chosen = before.getFirst(key) != null ? before.getFirst(key) : before.getFirst(form);
+            }
+            if (chosen == null) {
+                cfg.remove(key);
+                cfg.remove(form);
+            } else {
+                cfg.putSingle(key, chosen);
+                cfg.putSingle(form, chosen);
+            }
+        }
+    }
+
+    private static String unmasked(String v) {
+        return v == null || GateConfig.MASK.equals(v.trim()) ? null : v;
+    }
+
+    /** The admin console's form name of a key. */
+    static String formName(String key) {
+        return key.replace(".", BEER);
+    }
+
+    @Override
+    public void init(Config.Scope config) {
+    }
+
+    @Override
+    public void postInit(KeycloakSessionFactory factory) {
+    }
+
+    @Override
+    public void close() {
+    }
+}

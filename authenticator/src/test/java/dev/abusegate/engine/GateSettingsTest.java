@@ -1,0 +1,72 @@
+package dev.abusegate.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.HashSet;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** The descriptors are the one place for defaults and bounds: the builders enforce the same bounds. */
+class GateSettingsTest {
+
+    @Test
+    void every_key_is_described_once_with_a_default_inside_its_own_bounds() {
+        Set<String> keys = new HashSet<>();
+        for (Setting s : GateSettings.all()) {
+            assertThat(keys.add(s.key())).as("duplicate " + s.key()).isTrue();
+            assertThat(s.label()).isNotBlank();
+            assertThat(s.help()).isNotBlank();
+            if (s.defaultValue() != null) {
+                assertThat(s.invalidReason(s.defaultValue())).as(s.key()).isNull();
+            }
+        }
+        assertThat(keys).contains("perIp.threshold", "accountLockout.lockoutSeconds", "captcha.factor", "allowlist.cidrs")
+                .doesNotContain("perIp.lockoutSeconds");
+    }
+
+    @Test
+    void the_defaults_object_is_built_from_the_descriptors() {
+        GateOptions d = GateOptions.defaults();
+        for (Layer layer : Layer.values()) {
+            assertThat(d.policy(layer).threshold()).isEqualTo(GateSettings.of(layer, GateSettings.THRESHOLD).defaultInt());
+            assertThat(d.policy(layer).windowSeconds()).isEqualTo(GateSettings.of(layer, GateSettings.WINDOW_SECONDS).defaultLong());
+        }
+        assertThat(d.captchaFactor()).isEqualTo(GateSettings.CAPTCHA_FACTOR.defaultDouble());
+        assertThat(d.deviceCookieThreshold()).isEqualTo(GateSettings.DEVICE_COOKIE_THRESHOLD.defaultInt());
+        assertThat(d.maxLockoutSeconds()).isEqualTo(GateSettings.MAX_LOCKOUT_SECONDS.defaultLong());
+    }
+
+    @Test
+    void the_builders_accept_exactly_the_descriptors_bounds() {
+        Setting window = GateSettings.of(Layer.PER_IP, GateSettings.WINDOW_SECONDS);
+        LayerPolicy p = GateOptions.defaultPolicy(Layer.PER_IP);
+        assertThat(p.withWindowSeconds((long) window.max()).windowSeconds()).isEqualTo(31_536_000L);
+        assertThatThrownBy(() -> p.withWindowSeconds((long) window.max() + 1))
+                .isInstanceOf(InvalidOptionException.class).hasMessageStartingWith("perIp.windowSeconds");
+        assertThat(LayerPolicy.MAX_SECONDS).isEqualTo((long) window.max());
+
+        Setting device = GateSettings.DEVICE_COOKIE_THRESHOLD;
+        assertThat(GateOptions.builder().deviceCookie(true, (int) device.max(), 90).build().deviceCookieThreshold()).isEqualTo(1000);
+        assertThatThrownBy(() -> GateOptions.builder().deviceCookie(true, (int) device.max() + 1, 90).build())
+                .isInstanceOf(InvalidOptionException.class).hasMessageStartingWith("deviceCookie.threshold");
+        assertThat(device.invalidReason("1001")).isNotNull();
+
+        assertThatThrownBy(() -> GateOptions.builder().progressiveLockout(1, GateSettings.MAX_SECONDS + 1).build())
+                .hasMessageStartingWith("accountLockout.maxLockoutSeconds");
+        assertThatThrownBy(() -> GateOptions.builder().captchaFactor(0).build()).hasMessageStartingWith("captcha.factor");
+        assertThatThrownBy(() -> GateOptions.builder().captchaFactor(Double.NaN).build()).hasMessageStartingWith("captcha.factor");
+    }
+
+    @Test
+    void reasons_name_the_valid_values() {
+        assertThat(GateSettings.of(Layer.PER_IP, GateSettings.THRESHOLD).invalidReason("0"))
+                .isEqualTo("expected a whole number from 1 to 2147483647");
+        assertThat(GateSettings.CAPTCHA_FACTOR.invalidReason("0")).isEqualTo("expected a number greater than 0, at most 1");
+        assertThat(GateSettings.CAPTCHA_FACTOR.invalidReason("1")).isNull();
+        assertThat(GateSettings.of(Layer.PER_IP, GateSettings.FAILURE_MODE).invalidReason("fail_closed")).isNull();
+        assertThat(GateSettings.of(Layer.PER_IP, GateSettings.FAILURE_MODE).invalidReason("maybe"))
+                .isEqualTo("expected FAIL_OPEN or FAIL_CLOSED");
+        assertThat(GateSettings.CAPTCHA_ENABLED.invalidReason("yes")).isEqualTo("expected true or false");
+    }
+}

@@ -1,0 +1,177 @@
+package dev.abusegate.keycloak;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.abusegate.engine.Allowlist;
+import dev.abusegate.engine.FailureMode;
+import dev.abusegate.engine.GateOptions;
+import dev.abusegate.engine.Layer;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** {@link GateConfig#parse}: valid values apply, invalid ones fall back per key with one WARN, missing ones are defaults. */
+class GateConfigTest {
+
+    static {
+        System.setProperty("org.jboss.logging.provider", "jdk");
+    }
+
+    private final List<LogRecord> warnings = new ArrayList<>();
+    private final Handler handler = new Handler() {
+        @Override
+        public void publish(LogRecord r) {
+            if (r.getLevel().intValue() >= Level.WARNING.intValue()) {
+                warnings.add(r);
+            }
+        }
+
+        @Override
+        public void flush() {
+        }
+
+        @Override
+        public void close() {
+        }
+    };
+    private final Logger jul = Logger.getLogger(GateConfig.class.getName());
+
+    @BeforeEach
+    void listen() {
+        GateConfig.forgetWarnings();
+        jul.addHandler(handler);
+    }
+
+    @AfterEach
+    void stop() {
+        jul.removeHandler(handler);
+    }
+
+    private List<String> warningTexts() {
+        return warnings.stream().map(r -> r.getParameters() == null ? r.getMessage()
+                : String.format(r.getMessage(), r.getParameters())).toList();
+    }
+
+    @Test
+    void a_missing_or_empty_config_is_the_production_defaults() {
+        assertThat(GateConfig.parse(Map.of(), "r")).isEqualTo(GateOptions.defaults());
+        assertThat(GateConfig.parse(Map.of("perIp.threshold", "", "captcha.factor", "  ", "perIp.enabled", "inherit"), "r"))
+                .isEqualTo(GateOptions.defaults());
+        assertThat(warnings).isEmpty();
+    }
+
+    @Test
+    void valid_values_apply() {
+        Map<String, String> c = new HashMap<>();
+        c.put("perIp.threshold", " 7 ");
+        c.put("perIp.windowSeconds", "31536000");
+        c.put("perIpAccount.enabled", "FALSE");
+        c.put("accountLockout.lockoutSeconds", "60");
+        c.put("credentialStuffing.failureMode", "fail_closed");
+        c.put("captcha.factor", "1");
+        c.put("ipv6.prefixLength", "48");
+        c.put("deviceCookie.enabled", "true");
+        c.put("deviceCookie.threshold", "1000");
+        c.put("deviceCookie.days", "3650");
+        c.put("accountLockout.progressiveFactor", "2.5");
+        c.put("accountLockout.maxLockoutSeconds", "3600");
+        c.put("allowlist.cidrs", "203.0.113.0/24, 2001:db8::/32");
+        c.put("realm", "ignored: the console stores its route parameters too");
+        GateOptions o = GateConfig.parse(c, "r");
+        assertThat(o.policy(Layer.PER_IP).threshold()).isEqualTo(7);
+        assertThat(o.policy(Layer.PER_IP).windowSeconds()).isEqualTo(31_536_000);
+        assertThat(o.policy(Layer.PER_IP_ACCOUNT).enabled()).isFalse();
+        assertThat(o.policy(Layer.ACCOUNT_LOCKOUT).lockoutSeconds()).isEqualTo(60);
+        assertThat(o.policy(Layer.CREDENTIAL_STUFFING).failureMode()).isEqualTo(FailureMode.FAIL_CLOSED);
+        assertThat(o.captchaFactor()).isEqualTo(1.0);
+        assertThat(o.ipv6PrefixLength()).isEqualTo(48);
+        assertThat(o.deviceCookieEnabled()).isTrue();
+        assertThat(o.deviceCookieThreshold()).isEqualTo(1000);
+        assertThat(o.deviceCookieDays()).isEqualTo(3650);
+        assertThat(o.progressiveFactor()).isEqualTo(2.5);
+        assertThat(o.maxLockoutSeconds()).isEqualTo(3600);
+        assertThat(o.allowlist()).isEqualTo(Allowlist.parse("203.0.113.0/24,2001:db8::/32"));
+        assertThat(warnings).isEmpty();
+    }
+
+    @Test
+    void each_invalid_value_falls_back_to_its_own_default_with_one_warning_naming_realm_and_key() {
+        Map<String, String> c = new HashMap<>();
+        c.put("perIp.threshold", "lots");
+        c.put("perIp.windowSeconds", "31536001");
+        c.put("perIpAccount.threshold", "3");
+        c.put("captcha.factor", "0");
+        c.put("deviceCookie.threshold", "1001");
+        c.put("accountLockout.failureMode", "SOMETIMES");
+        c.put("captcha.enabled", "yes");
+        GateOptions o = GateConfig.parse(c, "shop");
+        GateOptions d = GateOptions.defaults();
+        assertThat(o.policy(Layer.PER_IP)).isEqualTo(d.policy(Layer.PER_IP));
+        assertThat(o.policy(Layer.PER_IP_ACCOUNT).threshold()).as("the valid key keeps its value").isEqualTo(3);
+        assertThat(o.captchaFactor()).isEqualTo(d.captchaFactor());
+        assertThat(o.deviceCookieThreshold()).isEqualTo(d.deviceCookieThreshold());
+        assertThat(o.policy(Layer.ACCOUNT_LOCKOUT).failureMode()).isEqualTo(FailureMode.FAIL_OPEN);
+        assertThat(o.captchaEnabled()).isTrue();
+
+        assertThat(warningTexts()).hasSize(6).allSatisfy(w -> assertThat(w).startsWith("Abuse gate: realm 'shop' has an invalid value for '")
+                .doesNotContain("lots", "31536001", "SOMETIMES", "yes)"));
+        assertThat(warningTexts()).anySatisfy(w -> assertThat(w).contains("'perIp.threshold' (expected a whole number from 1 to 2147483647)"))
+                .anySatisfy(w -> assertThat(w).contains("'deviceCookie.threshold' (expected a whole number from 1 to 1000)"))
+                .anySatisfy(w -> assertThat(w).contains("'captcha.factor' (expected a number greater than 0, at most 1)"));
+
+        GateConfig.parse(c, "shop");
+        assertThat(warnings).as("parsed again: no second warning").hasSize(6);
+    }
+
+    @Test
+    void a_bad_allowlist_entry_is_dropped_and_the_good_ones_apply() {
+        GateOptions o = GateConfig.parse(Map.of("allowlist.cidrs", "203.0.113.0/24, not-an-address"), "r");
+        assertThat(o.allowlist()).isEqualTo(Allowlist.parse("203.0.113.0/24"));
+        assertThat(warningTexts()).singleElement().satisfies(w -> assertThat(w).contains("'allowlist.cidrs'"));
+    }
+
+    @Test
+    void a_step_key_wins_and_every_other_key_comes_from_the_realm() {
+        Map<String, String> realm = Map.of("perIpAccount.threshold", "2", "captcha.enabled", "false", "captcha.secret", "s3cret");
+        Map<String, String> step = new HashMap<>();
+        step.put("perIpAccount.threshold", "4");
+        step.put("captcha.enabled", "inherit");
+        step.put("perIp.threshold", "");
+        step.put("captcha.secret", "**********");
+        Map<String, String> merged = GateConfig.merge(realm, step);
+        assertThat(merged).containsEntry("perIpAccount.threshold", "4").containsEntry("captcha.enabled", "false")
+                .containsEntry("captcha.secret", "s3cret").doesNotContainKey("perIp.threshold");
+        GateOptions o = GateConfig.parse(merged, "r");
+        assertThat(o.policy(Layer.PER_IP_ACCOUNT).threshold()).isEqualTo(4);
+        assertThat(o.captchaEnabled()).isFalse();
+        assertThat(o.policy(Layer.PER_IP).threshold()).isEqualTo(100);
+    }
+
+    @Test
+    void problems_name_each_bad_key_for_the_realm_tab() {
+        assertThat(GateConfig.problems(Map.of("perIp.threshold", "5", "tab", "abuse-gate"))).isEmpty();
+        assertThat(GateConfig.problems(Map.of("perIp.threshold", "0", "allowlist.cidrs", "10.0.0.0/33",
+                "captcha.verifyUrl", "ftp://x", "captcha.provider", "nope")))
+                .hasSize(4)
+                .anySatisfy(p -> assertThat(p).isEqualTo("perIp.threshold: expected a whole number from 1 to 2147483647"))
+                .anySatisfy(p -> assertThat(p).startsWith("allowlist.cidrs: "))
+                .anySatisfy(p -> assertThat(p).isEqualTo("captcha.verifyUrl: expected an http(s) URL"))
+                .anySatisfy(p -> assertThat(p).startsWith("captcha.provider: expected altcha or turnstile"));
+    }
+
+    @Test
+    void captcha_settings_come_from_the_same_descriptors() {
+        CaptchaConfig c = CaptchaConfig.of(Map.of("captcha.altcha.maxNumber", "999", "captcha.altcha.expirySeconds", "60"), "r");
+        assertThat(c.altchaMaxNumber()).isEqualTo(100_000);
+        assertThat(c.altchaExpirySeconds()).isEqualTo(60);
+        assertThat(warningTexts()).singleElement().satisfies(w -> assertThat(w).contains("'captcha.altcha.maxNumber'"));
+    }
+}

@@ -1,0 +1,106 @@
+package dev.abusegate.keycloak;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.abusegate.engine.Setting;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * README's Configure tables list every key once, with the default and valid values of its descriptor;
+ * any other README table row naming a key agrees on its default. On failure the message shows the rows
+ * the descriptors expect.
+ */
+class ReadmeTablesTest {
+
+    private static final Path README = Path.of("..", "README.md");
+
+    private static String section(String text, String heading) {
+        int a = text.indexOf("\n" + heading + "\n");
+        assertThat(a).as(heading + " in README").isNotNegative();
+        int b = text.indexOf("\n## ", a + heading.length() + 2);
+        return text.substring(a, b < 0 ? text.length() : b);
+    }
+
+    /** Table rows whose first cell is a backticked key (not a kc.sh option): key to cells. */
+    private static Map<String, List<String>> keyRows(String text, boolean once) {
+        Map<String, List<String>> rows = new LinkedHashMap<>();
+        for (String line : text.split("\n")) {
+            String t = line.trim();
+            if (!t.startsWith("| `") || t.startsWith("| `--")) {
+                continue;
+            }
+            List<String> cells = new ArrayList<>();
+            for (String c : t.substring(1, t.length() - 1).split("\\|")) {
+                cells.add(c.trim());
+            }
+            String key = cells.get(0).replace("`", "");
+            if (rows.put(key, cells) != null && once) {
+                throw new AssertionError("README's Configure section lists " + key + " twice");
+            }
+        }
+        return rows;
+    }
+
+    private static String defaultCell(Setting s) {
+        return s.defaultValue() == null ? "(empty)" : "`" + s.defaultValue() + "`";
+    }
+
+    private static String validCell(Setting s) {
+        switch (s.kind()) {
+            case TEXT:
+            case SECRET:
+                return null; // free text, described in words
+            default:
+                return s.validValues();
+        }
+    }
+
+    @Test
+    void configure_tables_and_descriptors_agree() throws IOException {
+        String readme = Files.readString(README, StandardCharsets.UTF_8);
+        Map<String, List<String>> rows = keyRows(section(readme, "## Configure"), true);
+        StringBuilder expected = new StringBuilder();
+        List<String> problems = new ArrayList<>();
+        for (Setting s : SettingProperties.settings()) {
+            expected.append("| `").append(s.key()).append("` | ").append(defaultCell(s)).append(" | ")
+                    .append(validCell(s) == null ? "…" : validCell(s)).append(" | … |\n");
+            List<String> cells = rows.remove(s.key());
+            if (cells == null) {
+                problems.add(s.key() + ": missing");
+                continue;
+            }
+            if (cells.size() < 4) {
+                problems.add(s.key() + ": expected Key | Default | Valid values | Meaning");
+                continue;
+            }
+            if (!cells.get(1).equals(defaultCell(s))) {
+                problems.add(s.key() + ": default " + cells.get(1) + ", descriptor " + defaultCell(s));
+            }
+            if (validCell(s) != null && !cells.get(2).equals(validCell(s))) {
+                problems.add(s.key() + ": valid values '" + cells.get(2) + "', descriptor '" + validCell(s) + "'");
+            }
+        }
+        rows.keySet().forEach(k -> problems.add(k + ": in README, but no such key"));
+        assertThat(problems).as("README ## Configure disagrees with the descriptors; expected rows:\n" + expected).isEmpty();
+    }
+
+    @Test
+    void other_readme_rows_naming_a_key_agree_on_its_default() throws IOException {
+        Map<String, List<String>> rows = keyRows(Files.readString(README, StandardCharsets.UTF_8)
+                .replace(section(Files.readString(README, StandardCharsets.UTF_8), "## Configure"), ""), false);
+        for (Setting s : SettingProperties.settings()) {
+            List<String> cells = rows.get(s.key());
+            if (cells != null) {
+                assertThat(cells.get(1)).as(s.key()).isEqualTo(defaultCell(s));
+            }
+        }
+    }
+}

@@ -1,0 +1,262 @@
+package dev.abusegate.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.abusegate.it.support.AdminClient;
+import dev.abusegate.it.support.BrowserLogin.LoginResult;
+import dev.abusegate.it.support.GateIt;
+import dev.abusegate.it.support.HeadlessChromium;
+import dev.abusegate.it.support.Json;
+import dev.abusegate.it.support.KeycloakServer;
+import dev.abusegate.it.support.RealmBuilder;
+import dev.abusegate.it.support.TokenClient;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.Keys;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * The realm's "Abuse gate" tab (Realm settings), on a Keycloak with the declarative-ui feature that shows
+ * extension tabs: set through the real admin console in headless Chromium and felt on the login form;
+ * defaults without any configuration; a step's saved key winning over the tab's, key by key; realm import
+ * and partial export carrying the tab's component (secret masked); an invalid value refused on save.
+ */
+class RealmTabIT {
+
+    private static final String PW = "Secret-pw-1";
+    private static final String TAB_TYPE = "org.keycloak.services.ui.extend.UiTabProvider";
+    private static final String TAB_ID = "abuse-gate";
+    private static final Duration WAIT = Duration.ofSeconds(60);
+    /** The admin console's name of a key (a dot becomes a beer mug); Keycloak shows the tab's keys so. */
+    private static String form(String key) {
+        return key.replace(".", "\uD83C\uDF7A");
+    }
+
+    private static KeycloakServer server;
+    private static AdminClient admin;
+    private static long logMark;
+    private final List<String> realms = new ArrayList<>();
+
+    @BeforeAll
+    static void startServer() {
+        server = KeycloakServer.builder("realm-tab")
+                .option("--features=declarative-ui")
+                .startTimeout(Duration.ofSeconds(300))
+                .start();
+        admin = server.admin();
+        logMark = server.logMark();
+    }
+
+    @AfterAll
+    static void stopServer() {
+        if (server != null) {
+            assertThat(GateIt.abuseGateErrorsSince(server, logMark)).isEmpty();
+            server.close();
+        }
+    }
+
+    @AfterEach
+    void deleteRealms() {
+        realms.forEach(admin::deleteRealm);
+        realms.clear();
+    }
+
+    private String importRealm(RealmBuilder b) {
+        String name = admin.importRealm(b);
+        realms.add(name);
+        assertThat(admin.realmExists(name)).as("realm " + name + " imported").isTrue();
+        return name;
+    }
+
+    private static LoginResult attempt(String realm, String password, String address) {
+        return GateIt.attempt(server, realm, "alice", password, address);
+    }
+
+    private static void assertWrongPassword(LoginResult r) {
+        assertThat(r.status()).as(r.toString()).isEqualTo(200);
+        assertThat(r.gateCode()).as(r.toString()).isEmpty();
+        assertThat(r.keycloakError()).as(r.toString()).isPresent();
+    }
+
+    private static void assertGate(LoginResult r, String code) {
+        assertThat(r.status()).as(r.toString()).isEqualTo(429);
+        assertThat(r.gateCode()).as(r.toString()).contains(code);
+    }
+
+    private static List<Map<String, Object>> tabComponents(String realm) {
+        return admin.getList("/admin/realms/" + AdminClient.seg(realm) + "/components?type=" + TAB_TYPE);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static String configValue(Map<String, Object> component, String key) {
+        List<String> v = ((Map<String, List<String>>) component.get("config")).get(form(key));
+        return v == null || v.isEmpty() ? null : v.get(0);
+    }
+
+    private static Map<String, Object> tabComponent(Map<String, String> config) {
+        Map<String, Object> c = new LinkedHashMap<>();
+        c.put("name", "Abuse gate");
+        c.put("providerId", TAB_ID);
+        Map<String, List<String>> cfg = new LinkedHashMap<>();
+        config.forEach((k, v) -> cfg.put(k, List.of(v)));
+        c.put("config", cfg);
+        return c;
+    }
+
+    // ------------------------------------------------------------------------------------------
+
+    @Test
+    void without_tab_or_step_configuration_the_defaults_apply() {
+        String realm = importRealm(RealmBuilder.named(RealmBuilder.uniqueName("tab-defaults")).user("alice", PW)
+                .gatedBrowserFlow(GateIt.USERNAME_PASSWORD_FORM, null));
+        assertThat(tabComponents(realm)).isEmpty();
+        String a = "198.51.100.10";
+        // per address and account: default threshold 10 x captcha factor 0.5 = five free attempts
+        for (int i = 1; i <= 5; i++) {
+            assertWrongPassword(attempt(realm, "wrong-" + i, a));
+        }
+        assertGate(attempt(realm, "wrong-6", a), "captcha_required");
+    }
+
+    @Test
+    void a_threshold_saved_in_the_admin_console_tab_takes_effect_on_the_login_form() {
+        String realm = importRealm(RealmBuilder.named(RealmBuilder.uniqueName("tab-console")).user("alice", PW)
+                .gatedBrowserFlow(GateIt.USERNAME_PASSWORD_FORM, null));
+        String before = "198.51.100.20";
+        assertWrongPassword(attempt(realm, "wrong-1", before));
+        assertWrongPassword(attempt(realm, "wrong-2", before));
+
+        try (HeadlessChromium chromium = HeadlessChromium.start()) {
+            ChromeDriver driver = chromium.driver();
+            WebDriverWait wait = new WebDriverWait(driver, WAIT);
+            wait.withMessage(() -> "page " + driver.getCurrentUrl() + "\nconsole:\n" + HeadlessChromium.describe(chromium.consoleLogs()));
+            driver.get(server.baseUrl() + "/admin/master/console/#/" + realm + "/realm-settings");
+            wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("username"))).sendKeys(KeycloakServer.ADMIN_USERNAME);
+            driver.findElement(By.id("password")).sendKeys(KeycloakServer.ADMIN_PASSWORD);
+            driver.findElement(By.id("kc-login")).click();
+
+            // The extension tab, titled from the theme messages, next to Keycloak's own tabs
+            WebElement tab = wait.until(ExpectedConditions.elementToBeClickable(
+                    By.xpath("//a[contains(@href, 'realm-settings/abuse-gate')]")));
+            assertThat(tab.getText()).isEqualTo("Abuse gate");
+            tab.click();
+            wait.until(ExpectedConditions.urlContains("/realm-settings/abuse-gate"));
+            By threshold = By.cssSelector("input[data-testid='" + form("perIpAccount.threshold") + "']");
+            WebElement field = wait.until(ExpectedConditions.visibilityOfElementLocated(threshold));
+            assertThat(field.getDomProperty("value")).as("the default is shown").isEqualTo("10");
+            assertThat(driver.findElements(By.cssSelector("input[data-testid='" + form("perIp.threshold") + "']"))).isNotEmpty();
+            field.sendKeys(Keys.chord(Keys.CONTROL, "a"), "4");
+            driver.findElement(By.cssSelector("button[data-testid='save']")).click();
+            wait.until(d -> !tabComponents(realm).isEmpty());
+            // shown again from what was stored
+            driver.navigate().refresh();
+            new WebDriverWait(driver, Duration.ofSeconds(20))
+                    .withMessage(() -> "the saved value is not shown after a reload; stored: " + tabComponents(realm))
+                    .until(d -> d.findElements(threshold).stream().anyMatch(e -> "4".equals(e.getDomProperty("value"))));
+            chromium.screenshot(Path.of(System.getProperty("keycloak.it.workDir", "target"), "screenshots", "realm-tab-saved.png"));
+        }
+
+        List<Map<String, Object>> saved = tabComponents(realm);
+        assertThat(saved).singleElement().satisfies(c -> {
+            assertThat(c.get("providerId")).isEqualTo(TAB_ID);
+            assertThat(configValue(c, "perIpAccount.threshold")).as(String.valueOf(c.get("config"))).isEqualTo("4");
+        });
+        // threshold 4 x captcha factor 0.5: two free attempts, the third needs a captcha (the default gave five)
+        String after = "198.51.100.21";
+        assertWrongPassword(attempt(realm, "wrong-1", after));
+        assertWrongPassword(attempt(realm, "wrong-2", after));
+        assertGate(attempt(realm, "wrong-3", after), "captcha_required");
+        // the address that had two attempts before the change is now at the band too
+        assertGate(attempt(realm, "wrong-3", before), "captcha_required");
+    }
+
+    @Test
+    void a_steps_saved_key_wins_and_the_other_keys_come_from_the_tab() {
+        String realm = importRealm(RealmBuilder.named(RealmBuilder.uniqueName("tab-step")).user("alice", PW)
+                .gatedBrowserFlow(GateIt.USERNAME_PASSWORD_FORM, Map.of("perIpAccount.threshold", "4", "captcha.enabled", "inherit"))
+                .gatedDirectGrantFlow("abuse-gate-direct-grant", null)
+                .set("components", Map.of(TAB_TYPE, List.of(tabComponent(Map.of(
+                        "perIpAccount.threshold", "2", "captcha.enabled", "false", "captcha.secret", "tab-secret-value"))))));
+        assertThat(tabComponents(realm)).as("realm import carried the tab").singleElement().satisfies(c -> {
+            assertThat(configValue(c, "perIpAccount.threshold")).isEqualTo("2");
+            assertThat(configValue(c, "captcha.secret")).as("never shown back").isEqualTo("**********");
+        });
+
+        // Browser step: threshold 4 from the step, captcha off from the tab -> four pass, the fifth is blocked.
+        // (Tab alone: the third blocked; step and defaults alone: a captcha from the third.)
+        String a = "198.51.100.30";
+        for (int i = 1; i <= 4; i++) {
+            assertWrongPassword(attempt(realm, "wrong-" + i, a));
+        }
+        assertGate(attempt(realm, "wrong-5", a), "blocked");
+
+        // Token endpoint, no step configuration: the tab alone -> two pass, the third is blocked
+        TokenClient tokens = new TokenClient(server.baseUrl());
+        String b = "198.51.100.31";
+        assertThat(tokens.passwordGrant(realm, "alice", "wrong-1", null, b).isKeycloakInvalidGrant()).isTrue();
+        assertThat(tokens.passwordGrant(realm, "alice", "wrong-2", null, b).isKeycloakInvalidGrant()).isTrue();
+        TokenClient.TokenResponse third = tokens.passwordGrant(realm, "alice", PW, null, b);
+        assertThat(third.status()).as(third.toString()).isEqualTo(429);
+        assertThat(third.json().get("error")).isEqualTo("blocked");
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void partial_export_carries_the_tab_with_its_secret_masked() {
+        String realm = importRealm(RealmBuilder.named(RealmBuilder.uniqueName("tab-export")).user("alice", PW)
+                .gatedBrowserFlow(GateIt.USERNAME_PASSWORD_FORM, null));
+        String realmId = String.valueOf(admin.realm(realm).get("id"));
+        Map<String, Object> component = tabComponent(Map.of("perIp.threshold", "42", "captcha.secret", "tab-secret-value"));
+        component.put("parentId", realmId);
+        component.put("providerType", TAB_TYPE);
+        AdminClient.Response created = admin.send("POST", "/admin/realms/" + AdminClient.seg(realm) + "/components", component);
+        assertThat(created.status()).as(created.body()).isEqualTo(201);
+
+        AdminClient.Response export = admin.send("POST", "/admin/realms/" + AdminClient.seg(realm) + "/partial-export", null);
+        assertThat(export.status()).as(export.body()).isEqualTo(200);
+        assertThat(export.body()).doesNotContain("tab-secret-value");
+        Map<String, Object> components = (Map<String, Object>) Json.parseMap(export.body()).get("components");
+        assertThat((List<Map<String, Object>>) components.get(TAB_TYPE)).singleElement().satisfies(c -> {
+            assertThat(c.get("providerId")).isEqualTo(TAB_ID);
+            assertThat(((Map<String, List<String>>) c.get("config")).get(form("perIp.threshold"))).containsExactly("42");
+        });
+    }
+
+    @Test
+    void the_tab_refuses_an_invalid_value_naming_the_key_and_a_second_configuration() {
+        String realm = importRealm(RealmBuilder.named(RealmBuilder.uniqueName("tab-invalid")).user("alice", PW)
+                .gatedBrowserFlow(GateIt.USERNAME_PASSWORD_FORM, null));
+        String realmId = String.valueOf(admin.realm(realm).get("id"));
+        String path = "/admin/realms/" + AdminClient.seg(realm) + "/components";
+
+        Map<String, Object> bad = tabComponent(Map.of("perIp.windowSeconds", "31536001", "deviceCookie.threshold", "1001"));
+        bad.put("parentId", realmId);
+        bad.put("providerType", TAB_TYPE);
+        AdminClient.Response refused = admin.send("POST", path, bad);
+        assertThat(refused.status()).as(refused.body()).isEqualTo(400);
+        assertThat(refused.body()).contains("perIp.windowSeconds").contains("1 to 31536000").contains("deviceCookie.threshold")
+                .doesNotContain("Exception");
+        assertThat(tabComponents(realm)).isEmpty();
+
+        Map<String, Object> good = tabComponent(Map.of("perIp.windowSeconds", "600"));
+        good.put("parentId", realmId);
+        good.put("providerType", TAB_TYPE);
+        assertThat(admin.send("POST", path, good).status()).isEqualTo(201);
+        AdminClient.Response second = admin.send("POST", path, good);
+        assertThat(second.status()).as(second.body()).isEqualTo(400);
+        assertThat(tabComponents(realm)).hasSize(1);
+        assertThat(server.logTextSince(logMark)).doesNotContain("tab-secret-value");
+    }
+}
