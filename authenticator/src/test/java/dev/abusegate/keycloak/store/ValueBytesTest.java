@@ -1,0 +1,26 @@
+package dev.abusegate.keycloak.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+/** A value as Infinispan stores it ({@code byte[]}) and as the gate reads it ({@code long[]}): lossless both ways. */
+class ValueBytesTest {
+
+    @Test
+    void longs_and_bytes_round_trip_for_every_length_and_bit_pattern() {
+        SplittableRandom r = new SplittableRandom(5);
+        for (int n = 0; n < 40; n++) {
+            long[] v = new long[n];
+            for (int i = 0; i < n; i++) {
+                v[i] = i % 3 == 0 ? -1L << r.nextInt(64) : r.nextLong();
+            }
+            byte[] b = InfinispanCounterStore.bytes(v);
+            assertThat(b).hasSize(8 * n);
+            assertThat(InfinispanCounterStore.longs(b)).isEqualTo(v);
+        }
+        assertThat(InfinispanCounterStore.bytes(null)).isNull();
+        assertThat(InfinispanCounterStore.longs(null)).isNull();
+    }
+}
