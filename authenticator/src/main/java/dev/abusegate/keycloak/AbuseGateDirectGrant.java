@@ -73,15 +73,15 @@ public class AbuseGateDirectGrant extends AbstractDirectGrantAuthenticator {
                 // checks its password) and Keycloak's own brute-force lock (dummy hash) all answer
                 // "invalid_grant" and are all counted as failed verifications, so the gate's counters never
                 // tell them apart. A missing username checked no password.
-                GateSupport.settleDirect(context, check, identifier != null ? Boolean.FALSE : null, pw);
+                GateSupport.settle(context, check, identifier != null ? GateSupport.Verification.FAILED
+                        : GateSupport.Verification.NOT_VERIFIED, pw);
                 return;
             }
             password.authenticate(context);
             FlowStatus status = context.getStatus();
-            Boolean verdict = status == FlowStatus.SUCCESS ? Boolean.TRUE
-                    : status == FlowStatus.FAILED ? Boolean.FALSE
-                    : null;
-            GateSupport.settleDirect(context, check, verdict, pw);
+            GateSupport.settle(context, check, status == FlowStatus.SUCCESS ? GateSupport.Verification.VERIFIED
+                    : status == FlowStatus.FAILED ? GateSupport.Verification.FAILED
+                    : GateSupport.Verification.NOT_VERIFIED, pw);
         } catch (RuntimeException e) {
             GateSupport.abandon(context, check);
             throw e;

@@ -89,7 +89,7 @@ final class CaptchaSupport {
                 if (go == VerificationBudget.Answer.ADDRESS_BUDGET_SPENT) {
                     LOG.debugf("Abuse gate: captcha verification budget of an address spent in realm '%s'", realm.getName());
                 } else {
-                    GateSupport.warnEvery("captcha-budget:" + realm.getId(), "Abuse gate: " + cfg.provider().id()
+                    GateRuntime.of(session).warnEvery("captcha-budget:" + realm.getId(), "Abuse gate: " + cfg.provider().id()
                             + " verifications refused in realm '" + realm.getName() + "' (" + (go == VerificationBudget.Answer.TOO_MANY_IN_FLIGHT
                             ? MAX_IN_FLIGHT + " verifications already in flight on this node" : "too many addresses verifying at once")
                             + "); their captchas count as unsolved (further warnings suppressed for 60 s)");
@@ -103,7 +103,7 @@ final class CaptchaSupport {
                 BUDGET.finish();
             }
             if (s == SiteVerifier.Status.UNREACHABLE || s == SiteVerifier.Status.GARBAGE) {
-                warn(realm, cfg.provider(), s);
+                warn(session, realm, cfg.provider(), s);
             }
             if (s != SiteVerifier.Status.VERIFIED) {
                 return false;
@@ -171,8 +171,8 @@ final class CaptchaSupport {
         } else {
             try {
                 base = secrets.altchaKey(session, realm);
-            } catch (RuntimeException e) {
-                GateSupport.warnNoKey(realm, e);
+            } catch (RealmSecrets.NoRealmKey e) {
+                GateSupport.warnNoKey(session, realm, e);
                 return null;
             }
         }
@@ -221,8 +221,8 @@ final class CaptchaSupport {
         return out.toString(StandardCharsets.UTF_8);
     }
 
-    private static void warn(RealmModel realm, CaptchaProvider provider, SiteVerifier.Status status) {
-        GateSupport.warnEvery("captcha:" + realm.getId() + '/' + provider.id() + '/' + status,
+    private static void warn(KeycloakSession session, RealmModel realm, CaptchaProvider provider, SiteVerifier.Status status) {
+        GateRuntime.of(session).warnEvery("captcha:" + realm.getId() + '/' + provider.id() + '/' + status,
                 "Abuse gate: " + provider.id() + " verification failed in realm '" + realm.getName() + "' ("
                         + (status == SiteVerifier.Status.UNREACHABLE ? "endpoint unreachable or erroring" : "unexpected reply")
                         + "); the captcha counts as unsolved (further warnings of this kind for this realm suppressed for 60 s)");

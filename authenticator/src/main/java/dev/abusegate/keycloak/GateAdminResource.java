@@ -54,7 +54,7 @@ public class GateAdminResource {
         }
         Map<String, Object> out = new LinkedHashMap<>();
         try {
-            SubjectState st = GateSupport.gate(session, realm).state(realm.getId(), present(address) ? address : null,
+            SubjectState st = GateRuntime.of(session).gate().state(realm.getId(), present(address) ? address : null,
                     present(identifier) ? identifier : null, prefix(ipv6Prefix));
             if (st.address() != null) {
                 Map<String, Object> a = new LinkedHashMap<>();
@@ -102,7 +102,7 @@ public class GateAdminResource {
         Map<String, Object> cleared = new LinkedHashMap<>();
         List<String> reset = new ArrayList<>();
         try {
-            for (SubjectState.Part part : GateSupport.gate(session, realm).clear(realm.getId(), present(address) ? address : null,
+            for (SubjectState.Part part : GateRuntime.of(session).gate().clear(realm.getId(), present(address) ? address : null,
                     present(identifier) ? identifier : null, prefix(ipv6Prefix))) {
                 cleared.put(part.name().toLowerCase(Locale.ROOT), true);
                 switch (part) {
@@ -150,7 +150,7 @@ public class GateAdminResource {
 
     /** The realm has no HMAC key: the gate keeps no state it could show or clear. */
     private Response noKey(RuntimeException e) {
-        GateSupport.warnNoKey(realm, e);
+        GateSupport.warnNoKey(session, realm, e);
         return error(Response.Status.SERVICE_UNAVAILABLE, "no_realm_key",
                 "The realm has no active HMAC key; add or enable an HMAC key provider in Realm settings > Keys.");
     }

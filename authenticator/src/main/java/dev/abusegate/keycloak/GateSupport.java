@@ -2,13 +2,10 @@ package dev.abusegate.keycloak;
 
 import dev.abusegate.engine.AbuseGate;
 import dev.abusegate.engine.Attempt;
-import dev.abusegate.engine.CounterStore;
 import dev.abusegate.engine.Decision;
 import dev.abusegate.engine.GateOptions;
 import dev.abusegate.engine.Layer;
 import dev.abusegate.engine.Outcome;
-import dev.abusegate.engine.TimeSource;
-import dev.abusegate.keycloak.store.GateStoreProvider;
 import jakarta.ws.rs.core.MultivaluedMap;
 import jakarta.ws.rs.core.Response;
 import java.util.ArrayList;
@@ -16,11 +13,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import java.util.stream.Collectors;
-import org.jboss.logging.Logger;
 import org.keycloak.authentication.AuthenticationFlowContext;
 import org.keycloak.authentication.FlowStatus;
 import org.keycloak.authentication.authenticators.util.AuthenticatorUtils;
@@ -49,36 +43,12 @@ final class GateSupport {
     static final String REASON_DOWN = "unavailable";
     static final String REASON_FULL = "full";
 
-    private static final Logger LOG = Logger.getLogger(GateSupport.class);
-    private static final RealmSecrets SECRETS = new RealmSecrets();
-    private static final long WARN_EVERY_MILLIS = 60_000;
-    private static final Map<String, AtomicLong> LAST_WARN = new ConcurrentHashMap<>();
-    private static volatile AbuseGate gate;
-    /** The store {@link #gate} was built on: a new store object (a reload) gets a new gate. */
-    private static volatile CounterStore gateStore;
-
-    /** Logs at WARN at most once a minute per {@code topic} (at most 10,000 topics are tracked at once). */
-    static void warnEvery(String topic, String message) {
-        AtomicLong last = LAST_WARN.get(topic);
-        if (last == null) {
-            if (LAST_WARN.size() >= 10_000) {
-                LAST_WARN.clear();
-            }
-            last = LAST_WARN.computeIfAbsent(topic, t -> new AtomicLong());
-        }
-        long now = System.currentTimeMillis();
-        long prev = last.get();
-        if ((prev == 0 || now - prev >= WARN_EVERY_MILLIS) && last.compareAndSet(prev, now)) {
-            LOG.warn(message);
-        }
-    }
-
     private GateSupport() {
     }
 
     /** One WARN per realm a minute: why the gate cannot key its counters, and how to fix it. */
-    static void warnNoKey(RealmModel realm, RuntimeException e) {
-        warnEvery("keys:" + realm.getId(), "Abuse gate: realm '" + realm.getName() + "' has no usable HMAC key ("
+    static void warnNoKey(KeycloakSession session, RealmModel realm, RuntimeException e) {
+        GateRuntime.of(session).warnEvery("keys:" + realm.getId(), "Abuse gate: realm '" + realm.getName() + "' has no usable HMAC key ("
                 + (e instanceof RealmSecrets.NoRealmKey ? "no active HS512 or HS256 key" : e.getClass().getSimpleName())
                 + "); every layer follows its failure mode, device cookies are neither issued nor honoured and no "
                 + "ALTCHA challenge is offered. Fix: Realm settings > Keys > Providers, add or enable an 'hmac-generated' "
@@ -88,16 +58,21 @@ final class GateSupport {
     /** The outcome of running the gate for one attempt. */
     static final class Check {
         final Decision decision;
+        final GateRuntime runtime;
         final AbuseGate gate;
         final CaptchaConfig captcha;
         final boolean captchaSubmitted;
         final GateOptions options;
         final String identifier;
         final String device;
+        /** A browser form (device cookies apply), not the token endpoint. */
+        final boolean browser;
 
-        Check(AbuseGate gate, Decision decision, CaptchaConfig captcha, boolean captchaSubmitted, GateOptions options,
-              String identifier, String device) {
-            this.gate = gate;
+        Check(GateRuntime runtime, Decision decision, CaptchaConfig captcha, boolean captchaSubmitted, GateOptions options,
+              String identifier, String device, boolean browser) {
+            this.browser = browser;
+            this.runtime = runtime;
+            this.gate = runtime.gate();
             this.decision = decision;
             this.captcha = captcha;
             this.captchaSubmitted = captchaSubmitted;
@@ -113,28 +88,6 @@ final class GateSupport {
         boolean blocked() {
             return decision.outcome() == Outcome.BLOCKED;
         }
-    }
-
-    /** The gate with the realm's identifier secret primed, for the admin resource. */
-    static AbuseGate gate(KeycloakSession session, RealmModel realm) {
-        SECRETS.prime(session, realm);
-        return gate(session);
-    }
-
-    private static AbuseGate gate(KeycloakSession session) {
-        CounterStore store = session.getProvider(GateStoreProvider.class).store();
-        AbuseGate g = gate;
-        if (g == null || gateStore != store) {
-            synchronized (GateSupport.class) {
-                g = gate;
-                if (g == null || gateStore != store) {
-                    g = new AbuseGate(store, TimeSource.SYSTEM, SECRETS);
-                    gate = g;
-                    gateStore = store;
-                }
-            }
-        }
-        return g;
     }
 
     /** Which fields a form's 429 page offers again. */
@@ -248,7 +201,7 @@ final class GateSupport {
             abandon(ctx, check);
             throw e;
         }
-        settle(ctx, check, ok, password);
+        settle(ctx, check, Verification.ofForm(ctx, ok), password);
         return ok;
     }
 
@@ -307,7 +260,9 @@ final class GateSupport {
         RealmModel realm = ctx.getRealm();
         GateConfig.Effective settings = GateConfig.effective(realm, ctx.getAuthenticatorConfig());
         GateOptions options = scope.apply(settings.options());
-        AbuseGate g = gate(session);
+        GateRuntime rt = GateRuntime.of(session);
+        AbuseGate g = rt.gate();
+        RealmSecrets secrets = rt.secrets();
         String address = ctx.getConnection() == null ? null : ctx.getConnection().getRemoteAddr();
         CaptchaConfig captcha = options.captchaEnabled() ? settings.captcha() : null;
         String token = captcha == null ? null : captchaToken.apply(captcha);
@@ -316,18 +271,17 @@ final class GateSupport {
         Decision d;
         boolean keyless = false;
         try {
-            SECRETS.prime(session, realm);
             device = browser && options.deviceCookieEnabled() && scope != Scope.BEFORE_LOOKUP
-                    ? DeviceCookies.deviceOf(ctx, g, SECRETS.deviceKey(session, realm), identifier) : null;
+                    ? DeviceCookies.deviceOf(ctx, g, secrets.deviceKey(session, realm), identifier) : null;
             // The solution is verified only if the answer depends on it (see AbuseGate#evaluate).
             d = g.evaluate(options, new Attempt(realm.getId(), address, identifier, false, device),
-                    submitted ? () -> CaptchaSupport.solved(session, realm, captcha, SECRETS, g, token, address,
+                    submitted ? () -> CaptchaSupport.solved(session, realm, captcha, secrets, g, token, address,
                             options.ipv6PrefixLength()) : null);
-        } catch (RuntimeException e) {
+        } catch (RealmSecrets.NoRealmKey e) {
             // The realm's key material could not be had: no key can be derived (and none is ever derived
             // from public data), so every layer is unavailable and follows its own failure mode, no device
             // cookie is read or issued, and no captcha is offered (the band needs the layers' counts).
-            warnNoKey(realm, e);
+            warnNoKey(session, realm, e);
             d = g.unavailable(options);
             device = null;
             keyless = true;
@@ -343,45 +297,70 @@ final class GateSupport {
                     .detail(DETAIL_OUTCOME, d.outcome().code())
                     .error(d.outcome() == Outcome.BLOCKED ? EVENT_BLOCKED : EVENT_CAPTCHA);
         }
-        return new Check(g, d, captcha, submitted, options, identifier, device);
+        return new Check(rt, d, captcha, submitted, options, identifier, device, browser);
+    }
+
+    /** How an attempt the gate let through ended, for layer 3: the one classification both endpoints use. */
+    enum Verification {
+        /** The password was checked and accepted. */
+        VERIFIED,
+        /**
+         * A password was checked and refused, or Keycloak answered as if it had: a wrong password, an unknown
+         * name (Keycloak's dummy hash), Keycloak's own brute-force lock, a disabled account with a wrong password.
+         * All counted alike, so the gate's counters never tell a real account from an unknown name.
+         */
+        FAILED,
+        /** No password was checked: a missing one (decided from the request), or the check threw. */
+        NOT_VERIFIED;
+
+        /**
+         * A login form's outcome after Keycloak's check: accepted, or refused (a failure challenge, or a force
+         * challenge without Keycloak having accepted the password in this request: its own lock). Otherwise
+         * (the right password for a disabled account: Keycloak says so only to whoever knows the password)
+         * nothing is counted.
+         */
+        static Verification ofForm(AuthenticationFlowContext ctx, boolean accepted) {
+            FlowStatus status = ctx.getStatus();
+            if (accepted) {
+                return VERIFIED;
+            }
+            return status == FlowStatus.FAILURE_CHALLENGE || status == FlowStatus.FAILED
+                    || status == FlowStatus.FORCE_CHALLENGE && ctx.getSession().getAttribute(ACCEPTED) == null
+                    ? FAILED : NOT_VERIFIED;
+        }
     }
 
     /**
-     * Feeds a login form's password check back into layer 3. On success a device cookie is issued (when
-     * enabled); on a wrong password its keyed tag lets repeats of the same typo be recognised.
+     * Feeds how the attempt ended back into layer 3, for every login name of the account. On success a device
+     * cookie is issued (browser forms, when enabled); on a wrong password its keyed tag lets repeats of the same
+     * typo be recognised.
      */
-    static void settle(AuthenticationFlowContext ctx, Check check, boolean passwordAccepted, String password) {
+    static void settle(AuthenticationFlowContext ctx, Check check, Verification outcome, String password) {
         Set<Layer> trouble;
-        if (passwordAccepted) {
-            trouble = check.gate.passwordSucceeded(check.decision, otherNames(ctx));
-            if (check.options.deviceCookieEnabled() && check.decision.identifierTag() != null) {
-                try {
-                    DeviceCookies.issue(ctx, check.gate, SECRETS.deviceKey(ctx.getSession(), ctx.getRealm()), check.identifier,
-                            check.device, check.options.deviceCookieDays());
-                } catch (RuntimeException e) {
-                    warnEvery("device:" + ctx.getRealm().getId(), "Abuse gate: could not issue a device cookie in realm '"
-                            + ctx.getRealm().getName() + "' (" + e.getClass().getSimpleName() + ")");
+        switch (outcome) {
+            case VERIFIED:
+                trouble = check.gate.passwordSucceeded(check.decision, otherNames(ctx));
+                if (check.browser && check.options.deviceCookieEnabled() && check.decision.identifierTag() != null) {
+                    issueDeviceCookie(ctx, check);
                 }
-            }
-        } else if (ctx.getStatus() == FlowStatus.FAILURE_CHALLENGE || ctx.getStatus() == FlowStatus.FAILED
-                || (ctx.getStatus() == FlowStatus.FORCE_CHALLENGE && ctx.getSession().getAttribute(ACCEPTED) == null)) {
-            // A wrong password, an unknown name (Keycloak's dummy hash), or Keycloak's own brute-force lock
-            // (which answers before the hash): all counted alike, so a lock never tells a real account
-            // from an unknown name. (A missing password never gets here: see gated.)
-            trouble = check.gate.passwordFailed(check.decision, passwordTag(ctx, check, password), otherNames(ctx));
-        } else {
-            // The right password for a disabled account: Keycloak says so only to whoever knows the password.
-            trouble = check.gate.notVerified(check.decision);
+                break;
+            case FAILED:
+                trouble = check.gate.passwordFailed(check.decision, passwordTag(ctx, check, password), otherNames(ctx));
+                break;
+            default:
+                trouble = check.gate.notVerified(check.decision);
         }
         storeTrouble(ctx, ctx.getRealm(), trouble, false);
     }
 
-    /** Direct grant: TRUE accepted, FALSE a failed verification, null when no password was verified. */
-    static void settleDirect(AuthenticationFlowContext ctx, Check check, Boolean accepted, String password) {
-        Set<Layer> trouble = accepted == null ? check.gate.notVerified(check.decision)
-                : accepted ? check.gate.passwordSucceeded(check.decision, otherNames(ctx))
-                : check.gate.passwordFailed(check.decision, passwordTag(ctx, check, password), otherNames(ctx));
-        storeTrouble(ctx, ctx.getRealm(), trouble, false);
+    private static void issueDeviceCookie(AuthenticationFlowContext ctx, Check check) {
+        try {
+            DeviceCookies.issue(ctx, check.gate, check.runtime.secrets().deviceKey(ctx.getSession(), ctx.getRealm()),
+                    check.identifier, check.device, check.options.deviceCookieDays());
+        } catch (RuntimeException e) {
+            check.runtime.warnEvery("device:" + ctx.getRealm().getId(), "Abuse gate: could not issue a device cookie in realm '"
+                    + ctx.getRealm().getName() + "' (" + e.getClass().getSimpleName() + ")");
+        }
     }
 
     /**
@@ -411,7 +390,7 @@ final class GateSupport {
             return 0L;
         }
         try {
-            return DeviceCookies.passwordTag(SECRETS.typoKey(ctx.getSession(), ctx.getRealm()), check.decision, password);
+            return DeviceCookies.passwordTag(check.runtime.secrets().typoKey(ctx.getSession(), ctx.getRealm()), check.decision, password);
         } catch (RuntimeException e) {
             return 0L;
         }
@@ -437,7 +416,7 @@ final class GateSupport {
                 .setExecution(ctx.getExecution().getId())
                 .setStatus(Response.Status.TOO_MANY_REQUESTS);
         if (!blocked && check.captcha != null) {
-            page.put("captcha", CaptchaSupport.widget(ctx.getSession(), ctx.getRealm(), check.captcha, SECRETS, form));
+            page.put("captcha", CaptchaSupport.widget(ctx.getSession(), ctx.getRealm(), check.captcha, check.runtime.secrets(), form));
             page.put("captchaFailed", check.captchaSubmitted);
         }
         form.setAttribute("abuseGate", page);
@@ -446,7 +425,7 @@ final class GateSupport {
 
     /** A fresh ALTCHA challenge for API clients. */
     static String altchaChallenge(AuthenticationFlowContext ctx, CaptchaConfig captcha) {
-        return CaptchaSupport.altchaChallenge(ctx.getSession(), ctx.getRealm(), captcha, SECRETS);
+        return CaptchaSupport.altchaChallenge(ctx.getSession(), ctx.getRealm(), captcha, GateRuntime.of(ctx.getSession()).secrets());
     }
 
     /** The typed username is kept in the form, but never more of it than a username can be. */
@@ -466,7 +445,7 @@ final class GateSupport {
         String reason = full ? REASON_FULL : REASON_DOWN;
         for (Layer layer : layers) {
             GateMetrics.storeFailure(realm.getName(), layer, reason);
-            warnEvery("store:" + realm.getId() + ':' + layer.label(), "Abuse gate: counter store "
+            GateRuntime.of(ctx.getSession()).warnEvery("store:" + realm.getId() + ':' + layer.label(), "Abuse gate: counter store "
                     + (full ? "at its bound (max-entries / max-protected-entries)" : "unavailable") + " for layer "
                     + layer.label() + " in realm '" + realm.getName() + "'; its failure mode decided "
                     + "(further warnings for this realm and layer suppressed for 60 s)");

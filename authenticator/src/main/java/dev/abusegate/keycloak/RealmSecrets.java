@@ -11,6 +11,7 @@ import org.keycloak.crypto.KeyUse;
 import org.keycloak.crypto.KeyWrapper;
 import org.keycloak.models.KeycloakSession;
 import org.keycloak.models.RealmModel;
+import org.keycloak.utils.KeycloakSessionUtil;
 
 /**
  * The secret each realm's identifiers are hashed with, derived from the realm's own active HMAC key,
@@ -44,20 +45,6 @@ final class RealmSecrets implements SecretSource {
     private final Map<String, Derived> typoByRealm = new ConcurrentHashMap<>();
 
     private record Derived(String kid, byte[] secret) {
-    }
-
-    /**
-     * Makes sure the realm's current secret is known before the gate asks for it.
-     *
-     * @throws NoRealmKey when the realm has no active HMAC key (the identifier secret is forgotten too)
-     */
-    void prime(KeycloakSession session, RealmModel realm) {
-        try {
-            derived(session, realm, byRealm, LABEL);
-        } catch (NoRealmKey e) {
-            byRealm.remove(realm.getId());
-            throw e;
-        }
     }
 
     /** The HMAC key that signs this realm's ALTCHA challenges when no captcha secret is configured. */
@@ -94,13 +81,27 @@ final class RealmSecrets implements SecretSource {
         return secret;
     }
 
+    /**
+     * The identifier secret of a realm, from the realm's active HMAC key as the current request's session sees
+     * it (so a rotated key is picked up at once).
+     *
+     * @throws NoRealmKey when the realm has no active HMAC key
+     * @throws IllegalStateException outside a Keycloak request
+     */
     @Override
-    public byte[] secretFor(String realm) {
-        Derived d = byRealm.get(realm);
-        if (d == null) {
-            throw new IllegalStateException("realm secret not primed");
+    public byte[] secretFor(String realmId) {
+        KeycloakSession session = KeycloakSessionUtil.getKeycloakSession();
+        if (session == null) {
+            throw new IllegalStateException("no Keycloak session on this thread");
         }
-        return d.secret();
+        RealmModel realm = session.getContext().getRealm();
+        if (realm == null || !realmId.equals(realm.getId())) {
+            realm = session.realms().getRealm(realmId);
+        }
+        if (realm == null) {
+            throw new IllegalStateException("unknown realm");
+        }
+        return derived(session, realm, byRealm, LABEL);
     }
 
     private static byte[] derive(SecretKey key, byte[] label) {

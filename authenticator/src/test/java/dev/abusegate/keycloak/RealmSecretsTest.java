@@ -8,11 +8,15 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.concurrent.atomic.AtomicReference;
 import javax.crypto.spec.SecretKeySpec;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.keycloak.crypto.KeyWrapper;
 import org.keycloak.models.KeyManager;
+import org.keycloak.models.KeycloakContext;
 import org.keycloak.models.KeycloakSession;
 import org.keycloak.models.RealmModel;
+import org.keycloak.utils.KeycloakSessionUtil;
 
 /**
  * Without an active HMAC key the gate has no key at all: nothing is derived from public data (a label
@@ -27,7 +31,23 @@ class RealmSecretsTest {
         default -> null;
     });
     private final KeyManager keys = proxy(KeyManager.class, (m, a) -> "getActiveKey".equals(m) ? activeKey.get() : null);
-    private final KeycloakSession session = proxy(KeycloakSession.class, (m, a) -> "keys".equals(m) ? keys : null);
+    private final KeycloakContext context = proxy(KeycloakContext.class, (m, a) -> "getRealm".equals(m) ? realm : null);
+    private final KeycloakSession session = proxy(KeycloakSession.class, (m, a) -> switch (m) {
+        case "keys" -> keys;
+        case "getContext" -> context;
+        default -> null;
+    });
+
+    /** The identifier secret is looked up through the request's session, as in Keycloak. */
+    @BeforeEach
+    void currentSession() {
+        KeycloakSessionUtil.setKeycloakSession(session);
+    }
+
+    @AfterEach
+    void noSession() {
+        KeycloakSessionUtil.setKeycloakSession(null);
+    }
 
     @Test
     void without_an_active_hmac_key_no_key_is_derived_at_all() {
@@ -35,30 +55,27 @@ class RealmSecretsTest {
         assertThatThrownBy(() -> secrets.altchaKey(session, realm)).isInstanceOf(RealmSecrets.NoRealmKey.class);
         assertThatThrownBy(() -> secrets.deviceKey(session, realm)).isInstanceOf(RealmSecrets.NoRealmKey.class);
         assertThatThrownBy(() -> secrets.typoKey(session, realm)).isInstanceOf(RealmSecrets.NoRealmKey.class);
-        assertThatThrownBy(() -> secrets.prime(session, realm)).isInstanceOf(RealmSecrets.NoRealmKey.class);
-        assertThatThrownBy(() -> secrets.secretFor(realm.getId())).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> secrets.secretFor(realm.getId())).isInstanceOf(RealmSecrets.NoRealmKey.class);
     }
 
     @Test
     void a_key_removed_after_use_is_forgotten_not_kept_or_replaced_by_a_public_one() {
         RealmSecrets secrets = new RealmSecrets();
         activeKey.set(hmacKey("kid-1", "a-realm-secret-of-32-bytes-00001"));
-        secrets.prime(session, realm);
+        assertThat(secrets.secretFor(realm.getId())).hasSize(32);
         byte[] device = secrets.deviceKey(session, realm);
         assertThat(device).isNotEqualTo(publicDerivation("keycloak-abuse-gate device cookie key v1"));
 
         activeKey.set(null);
         assertThatThrownBy(() -> secrets.deviceKey(session, realm)).isInstanceOf(RealmSecrets.NoRealmKey.class);
-        assertThatThrownBy(() -> secrets.prime(session, realm)).isInstanceOf(RealmSecrets.NoRealmKey.class);
         assertThatThrownBy(() -> secrets.secretFor(realm.getId())).as("the identifier secret is not used any more")
-                .isInstanceOf(IllegalStateException.class);
+                .isInstanceOf(RealmSecrets.NoRealmKey.class);
     }
 
     @Test
     void with_a_key_each_use_gets_its_own_derived_secret() {
         RealmSecrets secrets = new RealmSecrets();
         activeKey.set(hmacKey("kid-1", "a-realm-secret-of-32-bytes-00001"));
-        secrets.prime(session, realm);
         assertThat(secrets.altchaKey(session, realm)).isNotEqualTo(secrets.deviceKey(session, realm))
                 .isNotEqualTo(secrets.secretFor(realm.getId()));
     }

@@ -1,6 +1,7 @@
 package dev.abusegate.keycloak.store;
 
 import dev.abusegate.engine.CounterStore;
+import dev.abusegate.keycloak.GateRuntime;
 import java.lang.reflect.Method;
 import java.util.List;
 import org.infinispan.Cache;
@@ -37,6 +38,7 @@ public class InfinispanGateStoreProviderFactory implements GateStoreProviderFact
     private long maxProtectedEntries = DEFAULT_MAX_PROTECTED_ENTRIES;
     private boolean faultInjection;
     private volatile CounterStore store;
+    private volatile GateRuntime runtime;
 
     @Override
     public String getId() {
@@ -75,7 +77,18 @@ public class InfinispanGateStoreProviderFactory implements GateStoreProviderFact
     @Override
     public GateStoreProvider create(KeycloakSession session) {
         CounterStore s = store(session);
-        return () -> s;
+        GateRuntime r = runtime;
+        return new GateStoreProvider() {
+            @Override
+            public CounterStore store() {
+                return s;
+            }
+
+            @Override
+            public GateRuntime runtime() {
+                return r;
+            }
+        };
     }
 
     private CounterStore store(KeycloakSession session) {
@@ -95,9 +108,12 @@ public class InfinispanGateStoreProviderFactory implements GateStoreProviderFact
                             // Never a 500 per login: without a cache every layer follows its failure mode.
                             LOG.errorf(e, "Abuse gate: cannot create the counter cache '%s'; every layer follows its failure mode",
                                     CACHE_NAME);
-                            return new FailingCounterStore();
+                            s = new FailingCounterStore();
+                            runtime = new GateRuntime(s);
+                            return s;
                         }
                     }
+                    runtime = new GateRuntime(s);
                     store = s;
                 }
             }
