@@ -9,6 +9,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 /**
  * The four-layer gate. It runs before any user lookup or password hash and answers ALLOW, CAPTCHA_REQUIRED or
@@ -545,7 +546,7 @@ public final class AbuseGate {
     }
 
     /** Starts a store call; a store that throws instead of completing exceptionally gets the same treatment. */
-    private static CompletableFuture<long[]> started(java.util.function.Supplier<CompletableFuture<long[]>> call) {
+    private static CompletableFuture<long[]> started(Supplier<CompletableFuture<long[]>> call) {
         try {
             return call.get();
         } catch (RuntimeException e) {

@@ -1,5 +1,7 @@
 package dev.abusegate.engine;
 
+import java.util.Arrays;
+
 /**
  * Turns a client address into the key the address layers count under. IPv4 is kept whole; IPv6 is
  * aggregated to a prefix (/64 by default, so one host cannot rotate through its own subnet); an
@@ -132,7 +134,7 @@ public final class AddressKeys {
         }
         int tail = n - gap;
         System.arraycopy(g, gap, g, 8 - tail, tail);
-        java.util.Arrays.fill(g, gap, 8 - tail, 0);
+        Arrays.fill(g, gap, 8 - tail, 0);
         return g;
     }
 

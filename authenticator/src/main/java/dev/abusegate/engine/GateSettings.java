@@ -3,6 +3,7 @@ package dev.abusegate.engine;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -121,7 +122,7 @@ public final class GateSettings {
             default:
                 throw new IllegalArgumentException(String.valueOf(layer));
         }
-        Map<String, Setting> m = new java.util.LinkedHashMap<>();
+        Map<String, Setting> m = new LinkedHashMap<>();
         m.put(ENABLED, Setting.bool(key(layer, ENABLED), true, title + ": enabled", "Counts " + counts + "."));
         m.put(THRESHOLD, Setting.integer(key(layer, THRESHOLD), threshold, 1, Integer.MAX_VALUE, title + ": threshold",
                 "How many are let through per window; the next one is blocked."));

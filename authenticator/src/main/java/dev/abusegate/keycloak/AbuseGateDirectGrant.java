@@ -23,6 +23,7 @@ import org.keycloak.models.KeycloakSession;
 import org.keycloak.models.RealmModel;
 import org.keycloak.models.UserModel;
 import org.keycloak.provider.ProviderConfigProperty;
+import org.keycloak.representations.idm.CredentialRepresentation;
 import org.keycloak.services.managers.AuthenticationManager;
 import org.keycloak.theme.Theme;
 import org.keycloak.util.JsonSerialization;
@@ -56,7 +57,7 @@ public class AbuseGateDirectGrant extends AbstractDirectGrantAuthenticator {
             context.forceChallenge(answer(context, check));
             return;
         }
-        String pw = params.getFirst(org.keycloak.representations.idm.CredentialRepresentation.PASSWORD);
+        String pw = params.getFirst(CredentialRepresentation.PASSWORD);
         if (identifier != null && GateSupport.blankPassword(pw)) {
             // Decided from the request alone, before any lookup: Keycloak's answer to wrong credentials,
             // and nothing verified, for every name alike (a missing username is left to Keycloak: it

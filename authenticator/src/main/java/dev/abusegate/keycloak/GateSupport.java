@@ -13,7 +13,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BooleanSupplier;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.keycloak.authentication.AuthenticationFlowContext;
 import org.keycloak.authentication.FlowStatus;
@@ -25,6 +27,7 @@ import org.keycloak.forms.login.LoginFormsProvider;
 import org.keycloak.models.KeycloakSession;
 import org.keycloak.models.RealmModel;
 import org.keycloak.models.UserModel;
+import org.keycloak.representations.idm.CredentialRepresentation;
 
 /**
  * Runs the gate for a login form: before the user lookup, with the submitted identifier and the client
@@ -142,7 +145,7 @@ final class GateSupport {
      *                  else null; {@code challenge} builds the page (after the re-authentication attributes)
      */
     static void answerMissingPassword(AuthenticationFlowContext ctx, String typedUsername, UserModel knownUser,
-                                      java.util.function.Supplier<Response> challenge) {
+                                      Supplier<Response> challenge) {
         EventBuilder event = ctx.getEvent();
         if (knownUser != null) {
             event.user(knownUser);
@@ -179,14 +182,14 @@ final class GateSupport {
      * @param missingPassword renders Keycloak's answer to a missing password (no lookup, no hash)
      */
     static boolean gated(AuthenticationFlowContext ctx, String identifier, MultivaluedMap<String, String> form,
-                         Page page, Scope scope, java.util.function.BooleanSupplier keycloakCheck, Runnable missingPassword) {
+                         Page page, Scope scope, BooleanSupplier keycloakCheck, Runnable missingPassword) {
         Check check = check(ctx, identifier, form, page, scope);
         if (!check.allowed()) {
             return false;
         }
         // This attempt has been counted: a hand-over from the username step is used up.
         ctx.getAuthenticationSession().removeAuthNote(HANDOVER_NOTE);
-        String password = form.getFirst(org.keycloak.representations.idm.CredentialRepresentation.PASSWORD);
+        String password = form.getFirst(CredentialRepresentation.PASSWORD);
         if (blankPassword(password)) {
             // The same answer and bookkeeping for every name, known or not: nothing was verified.
             abandon(ctx, check);
@@ -210,7 +213,7 @@ final class GateSupport {
      * then chooses a user, the gated password step is told (server-side) that this attempt was counted.
      */
     static boolean usernameStep(AuthenticationFlowContext ctx, String identifier, MultivaluedMap<String, String> form,
-                                java.util.function.BooleanSupplier keycloakCheck) {
+                                BooleanSupplier keycloakCheck) {
         ctx.getAuthenticationSession().removeAuthNote(HANDOVER_NOTE);
         Check check = check(ctx, identifier, form, Page.USERNAME, Scope.BEFORE_LOOKUP);
         if (!check.allowed()) {
