@@ -1,56 +1,58 @@
 package dev.abusegate.benchmarks;
 
 import dev.abusegate.engine.AbuseGate;
-import dev.abusegate.engine.CounterStore;
 import dev.abusegate.engine.Attempt;
+import dev.abusegate.engine.CounterStore;
 import dev.abusegate.engine.Decision;
 import dev.abusegate.engine.GateOptions;
-import dev.abusegate.engine.InMemoryCounterStore;
 import dev.abusegate.engine.TimeSource;
+import dev.abusegate.keycloak.store.CounterCacheConfiguration;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.infra.Blackhole;
 
 /**
- * Gate decisions per second on the in-memory store, one thread, production default options.
+ * Gate decisions per second on the production store: {@link dev.abusegate.keycloak.store.InfinispanCounterStore}
+ * over the two LOCAL caches a single Keycloak node builds ({@code CounterCacheConfiguration.build(false)}),
+ * bounds large enough that nothing is refused; production default options (all four layers, captcha on).
  *
  * <p>Traffic: every operation draws a fresh attempt at random from 2^18 client addresses (4 in 5 IPv4,
  * 1 in 5 IPv6 from 20,000 /64 networks with random host bits, so the /64 aggregation does real work),
- * 50,000 identifiers with mixed case and 4 realms; 1 in 10 attempts carries a solved captcha. The
- * simulated clock moves 1 ms per attempt (a busy realm at 1,000 logins/s), so windows slide and counters
- * expire and are re-created as in production. Before measuring, 1.2 million attempts (1,200
- * simulated seconds, longer than any window) fill the store to its steady state; expired entries are
- * purged between iterations (as a cache's expiry reaper would), so the store holds about the live set:
- * some 1.5 million entries. With the default thresholds nearly every attempt is allowed (the full path: reads,
- * increments, the lockout reservation).
- *
- * <p>Inputs ({@code inputs} parameter): {@code built} (the default and the headline) builds each attempt's
- * address and identifier strings from its random draw, as a server's request parser hands the gate fresh
- * strings; the cost of building them is measured with the decision. {@code pooled} picks them from
- * pre-built arrays (about 30 MB of strings), so every attempt also pays the cache misses of reading its
- * own input, which a real server does not: kept for comparison with earlier runs.
+ * 50,000 identifiers with mixed case and 4 realms; 1 in 8 attempts carries a solved captcha. Each attempt's
+ * address and identifier strings are built afresh from its draw, as a request parser hands the gate fresh
+ * strings. The simulated clock moves 1 ms per attempt (a busy realm at 1,000 logins/s); Infinispan reads the
+ * same clock, so windows slide and entries expire as in production at that rate, and expired entries are
+ * purged every 5 simulated seconds, as the caches' reaper does every 5 s in production (each benchmark
+ * invocation is those 5 seconds: {@value #BATCH} logins; the purge runs between invocations, outside the
+ * measured time, and its cost is printed apart: it depends on the live set and the wall clock, not on the
+ * request rate). The reaper's own schedule (5 s of wall time) also runs. Before measuring, 1.2 million attempts (1,200 simulated seconds, longer than any window) fill
+ * the caches to their steady state.
+ * With the default thresholds nearly every attempt is allowed: three store changes to decide, one to settle.
  *
  * <ul>
- *   <li>{@link #decideAndSettle}: one whole login as the gate sees it: evaluate, then for an allowed
- *       attempt settle the lockout reservation (1 in 4 passwords wrong, the rest right). The headline.</li>
+ *   <li>{@link #decideAndSettle}: one whole login as the gate sees it: evaluate, then for an allowed attempt
+ *       settle the lockout reservation (1 in 4 passwords wrong, the rest right). The headline.</li>
  *   <li>{@link #decide}: evaluate, then give the reservation back (notVerified).</li>
- *   <li>{@link #keysOnly}: just the key derivation (normalize, parse, hash), for the profile.</li>
  * </ul>
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
+@Fork(value = 1, jvmArgsAppend = {"-Xms3g", "-Xmx3g"})
 public class EngineBenchmark {
 
     static final int ADDRESSES = 1 << 18;
@@ -58,74 +60,114 @@ public class EngineBenchmark {
     static final int PREFILL = 1_200_000;
     static final int V6_NETWORKS = 20_000;
     static final String[] REALMS = {"realm-0", "realm-1", "realm-2", "realm-3"};
+    /** Far above the live set (about 1.6 million entries in all): nothing is refused. */
+    static final long BOUND = 20_000_000;
+    /** How far the simulated clock moves per attempt: 1 ms, a busy realm at 1,000 logins/s. */
+    static final long PACE_MILLIS = 1;
+    /** Logins per benchmark invocation: the expiry reaper's period (5 s) at the simulated rate. */
+    static final int BATCH = (int) (CounterCacheConfiguration.EXPIRATION_WAKE_UP_MILLIS / PACE_MILLIS);
 
     private AbuseGate gate;
-    private InMemoryCounterStore memory;
-    private long paceMillis;
+    private LocalStore local;
     private GateOptions options;
-    private String[] addresses;
-    private String[] identifiers;
     private final long[] now = {1_800_000_000_000L};
     private long rng = 0x9E3779B97F4A7C15L;
+    private long reaperThreadNanos;
+    private long reaperWallNanos;
+    private int reaperRuns;
+    private final CpuRate cpu = new CpuRate("decisions");
 
-    @Param({"built", "pooled"})
-    public String inputs;
+    /**
+     * {@code infinispan}: the production store (the headline). {@code map}: a diagnostic baseline, the engine's
+     * reference store on a ConcurrentHashMap ({@link MapCounterStore}): what the engine costs without Infinispan.
+     */
+    @Param({"infinispan"})
+    public String store;
+
+    private MapCounterStore map;
 
     @Setup(Level.Trial)
     public void setUp() {
-        SplittableRandom r = new SplittableRandom(42);
-        String[] v6nets = new String[V6_NETWORKS];
-        for (int i = 0; i < v6nets.length; i++) {
-            v6nets[i] = String.format("2001:db8:%x:%x", r.nextInt(0x10000), r.nextInt(0x10000));
-        }
-        addresses = new String[ADDRESSES];
-        for (int i = 0; i < ADDRESSES; i++) {
-            addresses[i] = r.nextInt(5) == 0
-                    ? v6nets[r.nextInt(v6nets.length)] + String.format(":%x:%x:%x:%x", r.nextInt(0x10000),
-                            r.nextInt(0x10000), r.nextInt(0x10000), r.nextInt(0x10000))
-                    : (1 + r.nextInt(223)) + "." + r.nextInt(256) + "." + r.nextInt(256) + "." + (1 + r.nextInt(254));
-        }
-        identifiers = new String[IDENTIFIERS];
-        for (int i = 0; i < IDENTIFIERS; i++) {
-            identifiers[i] = (i % 3 == 0 ? "User" : "user") + i + (i % 2 == 0 ? "@Example.com" : "");
-        }
         TimeSource clock = () -> now[0];
-        memory = new InMemoryCounterStore();
+        CounterStore counters;
+        if ("map".equals(store)) {
+            map = new MapCounterStore(clock);
+            counters = map;
+        } else {
+            local = new LocalStore(BOUND, BOUND, now);
+            counters = local.store;
+        }
         // an adapter holds each realm's secret; it does not rebuild it per attempt
         Map<String, byte[]> secrets = new HashMap<>();
         for (String realm : REALMS) {
             secrets.put(realm, ("benchmark-secret-" + realm).getBytes(StandardCharsets.UTF_8));
         }
-        gate = new AbuseGate(counterStore(memory), clock, secrets::get);
-        paceMillis = paceMillis();
-        options = options();
-        // Warm the store up to its steady state before measuring: 1,200 simulated seconds of traffic, longer
-        // than the longest window (900 s), so the measured iterations see a full store, not a growing one.
-        for (int i = 0; i < PREFILL; i++) {
-            decideAndSettle();
+        gate = new AbuseGate(counters, clock, secrets::get);
+        options = GateOptions.defaults();
+        // Warm the caches up to their steady state before measuring: 1,200 simulated seconds of traffic, longer
+        // than the longest window (900 s), so the measured iterations see full caches, not growing ones.
+        for (int i = 0; i < PREFILL / BATCH; i++) {
+            reap();
+            for (int j = 0; j < BATCH; j++) {
+                settleOne();
+            }
         }
-        memory.purgeExpired(now[0]);
+        long[] sizes = sizes();
+        System.out.printf("%nafter prefill: %,d cheap + %,d protective entries%n", sizes[0], sizes[1]);
     }
 
-    /** The store the gate counts in: the in-memory one (a subclass may put something else in front). */
-    CounterStore counterStore(InMemoryCounterStore memory) {
-        return memory;
-    }
-
-    /** The options every attempt is decided with: the production defaults. */
-    GateOptions options() {
-        return GateOptions.defaults();
-    }
-
-    /** How far the simulated clock moves per attempt: 1 ms, a busy realm at 1,000 logins/s. */
-    long paceMillis() {
-        return 1;
-    }
-
-    /** What a cache's expiry reaper does; between iterations, so it is not measured. */
     @Setup(Level.Iteration)
-    public void purge() {
-        memory.purgeExpired(now[0]);
+    public void startIteration() {
+        reaperThreadNanos = 0;
+        reaperWallNanos = 0;
+        reaperRuns = 0;
+        cpu.reset();
+    }
+
+    /**
+     * The caches' expiry reaper, once per batch: every {@value CounterCacheConfiguration#EXPIRATION_WAKE_UP_MILLIS}
+     * ms of the simulated clock, as in production. Outside the measured time; its cost is printed per iteration.
+     */
+    @Setup(Level.Invocation)
+    public void reap() {
+        long t = CpuRate.threadNanos();
+        long w = System.nanoTime();
+        if (map != null) {
+            map.purgeExpired();
+        } else {
+            local.purgeExpired();
+        }
+        reaperThreadNanos += CpuRate.threadNanos() - t;
+        reaperWallNanos += System.nanoTime() - w;
+        reaperRuns++;
+        cpu.begin();
+    }
+
+    @TearDown(Level.Invocation)
+    public void endInvocation() {
+        cpu.end(BATCH);
+    }
+
+    /** Decisions per CPU-second of this thread and of the JVM (GC and Infinispan's threads included), over the invocations. */
+    @TearDown(Level.Iteration)
+    public void cpuRate() {
+        cpu.report();
+        long[] sizes = sizes();
+        System.out.printf("[reaper] %d passes over about %,d entries: %.1f ms thread CPU per pass (%.1f ms wall)%n", reaperRuns,
+                sizes[0] + sizes[1], reaperThreadNanos / 1e6 / Math.max(1, reaperRuns), reaperWallNanos / 1e6 / Math.max(1, reaperRuns));
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() {
+        long[] sizes = sizes();
+        System.out.printf("%nat the end: %,d cheap + %,d protective entries%n", sizes[0], sizes[1]);
+        if (local != null) {
+            local.close();
+        }
+    }
+
+    private long[] sizes() {
+        return map != null ? map.sizes() : local.sizes();
     }
 
     /** xorshift64*: cheap, allocation-free randomness for picking the next attempt. */
@@ -138,15 +180,13 @@ public class EngineBenchmark {
         return x * 0x2545F4914F6CDD1DL;
     }
 
-    private Attempt nextAttempt(long bits) {
+    private static Attempt nextAttempt(long bits) {
         int a = (int) (bits & (ADDRESSES - 1));
         int i = (int) ((bits >>> 20) & 0xFFFFFFFL) % IDENTIFIERS;
-        boolean pooled = "pooled".equals(inputs);
-        return new Attempt(REALMS[(int) (bits >>> 62)], pooled ? addresses[a] : address(a), pooled ? identifiers[i] : identifier(i),
-                ((bits >>> 50) & 0xF) < 2);
+        return new Attempt(REALMS[(int) (bits >>> 62)], address(a), identifier(i), ((bits >>> 50) & 0xF) < 2);
     }
 
-    /** The i-th client address, built afresh: the same text for the same i; 4 in 5 IPv4, IPv6 from 20,000 /64 networks, as in the pool. */
+    /** The i-th client address, built afresh: the same text for the same i; 4 in 5 IPv4, IPv6 from 20,000 /64 networks. */
     private static String address(int i) {
         long x = mix(i);
         if ((x & 0xff) % 5 == 0) {
@@ -171,10 +211,34 @@ public class EngineBenchmark {
         return x ^ (x >>> 31);
     }
 
+    /**
+     * One batch of {@value #BATCH} logins (5 simulated seconds, what passes between two reaper runs), each:
+     * evaluate, then for an allowed attempt settle the lockout reservation. Scored per login.
+     */
     @Benchmark
-    public Decision decideAndSettle() {
+    @OperationsPerInvocation(BATCH)
+    public void decideAndSettle(Blackhole bh) {
+        for (int i = 0; i < BATCH; i++) {
+            bh.consume(settleOne());
+        }
+    }
+
+    /** As {@link #decideAndSettle}, but each attempt gives its reservation back (notVerified). */
+    @Benchmark
+    @OperationsPerInvocation(BATCH)
+    public void decide(Blackhole bh) {
+        for (int i = 0; i < BATCH; i++) {
+                long bits = nextRandom();
+            now[0] += PACE_MILLIS;
+            Decision d = gate.evaluate(options, nextAttempt(bits));
+            gate.notVerified(d);
+            bh.consume(d);
+        }
+    }
+
+    private Decision settleOne() {
         long bits = nextRandom();
-        now[0] += paceMillis;
+        now[0] += PACE_MILLIS;
         Decision d = gate.evaluate(options, nextAttempt(bits));
         if (d.allowed()) {
             if (((bits >>> 56) & 3) == 0) {
@@ -184,21 +248,5 @@ public class EngineBenchmark {
             }
         }
         return d;
-    }
-
-    @Benchmark
-    public Decision decide() {
-        long bits = nextRandom();
-        now[0] += paceMillis;
-        Decision d = gate.evaluate(options, nextAttempt(bits));
-        gate.notVerified(d);
-        return d;
-    }
-
-    @Benchmark
-    public long keysOnly() {
-        long bits = nextRandom();
-        Attempt a = nextAttempt(bits);
-        return gate.keys().forAttempt(a, 64).member();
     }
 }
