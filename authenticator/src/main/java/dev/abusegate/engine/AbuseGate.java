@@ -275,7 +275,7 @@ public final class AbuseGate {
         if (address != null && identifier != null) {
             long[] v = store.read(k.pair());
             p = new SubjectState.Pair(Entries.count(v, now), Entries.hasIdentifier(av, k.member(), now),
-                    Entries.remaining(CounterKey.Kind.PAIR, v, now));
+                    Entries.countRemaining(v, now));
         }
         return new SubjectState(a, i, p);
     }

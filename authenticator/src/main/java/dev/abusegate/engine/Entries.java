@@ -509,27 +509,9 @@ public final class Entries {
         return lockout == null ? 0 : Math.max(0, lockout[P_EXP] - now);
     }
 
-    /** Milliseconds until the last part of a value expires, as of {@code now}. */
-    public static long remaining(CounterKey.Kind kind, long[] v, long now) {
-        if (v == null) {
-            return 0;
-        }
-        long end;
-        switch (kind) {
-            case ADDRESS:
-                end = Math.max(v[A_COUNT_EXP], v[A_IDS_EXP]);
-                break;
-            case PAIR:
-                end = v[C_EXP];
-                break;
-            case USED:
-                end = v[1];
-                break;
-            default:
-                long[] w = unpack(v);
-                end = Math.max(Math.max(w[L_EXP], w[L_LOCKED_UNTIL]), Math.max(w[L_RUN_EXP], w.length > L_TYPOS ? w[L_TYPOS_EXP] : 0));
-        }
-        return Math.max(0, end - now);
+    /** Milliseconds until layer 2's attempts in a pair value expire. */
+    public static long countRemaining(long[] pair, long now) {
+        return pair == null ? 0 : Math.max(0, pair[C_EXP] - now);
     }
 
     private static int indexOf(long[] v, int from, long member) {
