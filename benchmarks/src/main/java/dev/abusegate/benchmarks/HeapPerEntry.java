@@ -13,6 +13,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 /**
  * Retained heap per tracked entry of the production store: used heap after full GCs (MemoryMXBean) with the
@@ -29,7 +32,7 @@ import java.util.List;
  *   <li>{@code address}, {@code pair}, {@code account}: one kind of entry alone (the other layers off).</li>
  * </ul>
  * {@code cluster}: the {@code spray} on three nodes in this JVM (DIST_SYNC, two owners, JGroups over loopback
- * only), attempts spread over the nodes; the heap of all three nodes over the entry copies they hold, and
+ * only), attempts spread over the nodes and made from 16 threads (each change waits for a round trip); the heap of all three nodes over the entry copies they hold, and
  * over the subjects (each held twice).
  *
  * <p>{@code java -cp benchmarks/target/benchmarks.jar dev.abusegate.benchmarks.HeapPerEntry [N [rounds [scenario...]]]}
@@ -39,6 +42,7 @@ public final class HeapPerEntry {
     static final String REALM = "6f1c2d3e-4a5b-4c6d-8e7f-0123456789ab";
     static final long BOUND = 50_000_000;
     static final long SETTLE_MILLIS = 12_000;
+    static final int FILL_THREADS = 16;
 
     public static void main(String[] args) throws Exception {
         if (args.length > 0 && args[0].equals("--one")) {
@@ -101,13 +105,24 @@ public final class HeapPerEntry {
                     gates.add(new AbuseGate(cluster.store(i, BOUND, BOUND), TimeSource.SYSTEM, r -> secret));
                 }
                 long t0 = System.nanoTime();
-                fill(gates, options, 0, 2_000, false); // warm every path, then start from empty caches
+                fill(gates, options, 0, 500, false); // warm every path, then start from empty caches
                 cluster.cheap(0).clear();
                 cluster.protective(0).clear();
                 Thread.sleep(SETTLE_MILLIS); // JGroups' retransmission tables are trimmed by STABLE (every 5 s)
                 long before = used();
                 long t1 = System.nanoTime();
-                fill(gates, options, off, n, false);
+                // Each change waits for a round trip to the entry's owners: fill from several threads at once.
+                ExecutorService pool = Executors.newFixedThreadPool(FILL_THREADS);
+                List<Future<?>> parts = new ArrayList<>();
+                for (int t = 0; t < FILL_THREADS; t++) {
+                    int from = off + t * (n / FILL_THREADS);
+                    int count = t == FILL_THREADS - 1 ? n - t * (n / FILL_THREADS) : n / FILL_THREADS;
+                    parts.add(pool.submit(() -> fill(gates, options, from, count, false)));
+                }
+                for (Future<?> f : parts) {
+                    f.get();
+                }
+                pool.shutdown();
                 long t2 = System.nanoTime();
                 Thread.sleep(SETTLE_MILLIS);
                 long after = used();
