@@ -1,0 +1,146 @@
+package dev.abusegate.benchmarks;
+
+import dev.abusegate.keycloak.store.CounterCacheConfiguration;
+import dev.abusegate.keycloak.store.InfinispanCounterStore;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Collectors;
+import org.infinispan.Cache;
+import org.infinispan.configuration.global.GlobalConfigurationBuilder;
+import org.infinispan.factories.GlobalComponentRegistry;
+import org.infinispan.manager.DefaultCacheManager;
+import org.infinispan.manager.EmbeddedCacheManager;
+import org.infinispan.remoting.transport.Transport;
+import org.infinispan.remoting.transport.jgroups.JGroupsTransport;
+
+/**
+ * Infinispan nodes clustered in this JVM over JGroups TCP on 127.0.0.1 only (discovery by TCPPING over fixed
+ * loopback ports; no UDP, no multicast), each with the gate's two caches built by
+ * {@code CounterCacheConfiguration.build(true)} (DIST_SYNC, two owners). The same stack as the authenticator's
+ * EmbeddedCluster test fixture. Fails unless every member's address is 127.0.0.1.
+ */
+final class LoopbackCluster implements AutoCloseable {
+
+    final List<EmbeddedCacheManager> managers = new ArrayList<>();
+
+    LoopbackCluster(int nodes) {
+        System.setProperty("java.net.preferIPv4Stack", "true");
+        System.setProperty("jgroups.bind.address", "127.0.0.1");
+        int[] ports = freePorts(nodes);
+        String hosts = Arrays.stream(ports).mapToObj(p -> "127.0.0.1[" + p + "]").collect(Collectors.joining(","));
+        for (int i = 0; i < nodes; i++) {
+            GlobalConfigurationBuilder g = GlobalConfigurationBuilder.defaultClusteredBuilder();
+            g.transport().clusterName("abuse-gate-bench-" + ports[0]).nodeName("node-" + i)
+                    .addProperty(JGroupsTransport.CONFIGURATION_XML, stack(ports[i], hosts));
+            g.jmx().disable();
+            EmbeddedCacheManager m = new DefaultCacheManager(g.build());
+            m.defineConfiguration(LocalStore.CHEAP, CounterCacheConfiguration.build(true));
+            m.defineConfiguration(LocalStore.PROTECTIVE, CounterCacheConfiguration.build(true));
+            managers.add(m);
+        }
+        for (EmbeddedCacheManager m : managers) {
+            m.getCache(LocalStore.CHEAP);
+            m.getCache(LocalStore.PROTECTIVE);
+        }
+        waitForMembers(nodes);
+        for (EmbeddedCacheManager m : managers) {
+            JGroupsTransport t = (JGroupsTransport) GlobalComponentRegistry.componentOf(m, Transport.class);
+            List<?> addresses = t.getMembersPhysicalAddresses();
+            if (addresses.size() != nodes || !addresses.stream().allMatch(a -> a.toString().startsWith("127.0.0.1"))) {
+                throw new IllegalStateException("not a loopback-only cluster: " + addresses);
+            }
+        }
+    }
+
+    String addresses() {
+        return ((JGroupsTransport) GlobalComponentRegistry.componentOf(managers.get(0), Transport.class))
+                .getMembersPhysicalAddresses().toString();
+    }
+
+    Cache<String, byte[]> cheap(int node) {
+        return managers.get(node).getCache(LocalStore.CHEAP);
+    }
+
+    Cache<String, byte[]> protective(int node) {
+        return managers.get(node).getCache(LocalStore.PROTECTIVE);
+    }
+
+    InfinispanCounterStore store(int node, long maxCheap, long maxProtective) {
+        return new InfinispanCounterStore(cheap(node), maxCheap, protective(node), maxProtective);
+    }
+
+    private void waitForMembers(int n) {
+        long deadline = System.currentTimeMillis() + 120_000;
+        while (System.currentTimeMillis() < deadline) {
+            boolean all = true;
+            for (int i = 0; i < managers.size(); i++) {
+                EmbeddedCacheManager m = managers.get(i);
+                all &= m.getMembers() != null && m.getMembers().size() == n
+                        && cheap(i).getAdvancedCache().getDistributionManager().getCacheTopology().getMembers().size() == n
+                        && protective(i).getAdvancedCache().getDistributionManager().getCacheTopology().getMembers().size() == n;
+            }
+            if (all) {
+                return;
+            }
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+        }
+        throw new IllegalStateException("the cluster did not form: " + managers.get(0).getMembers());
+    }
+
+    @Override
+    public void close() {
+        for (int i = managers.size() - 1; i >= 0; i--) {
+            try {
+                managers.get(i).stop();
+            } catch (RuntimeException ignored) {
+                // already stopped
+            }
+        }
+    }
+
+    private static String stack(int port, String hosts) {
+        return "<config xmlns=\"urn:org:jgroups\">"
+                + "<TCP bind_addr=\"127.0.0.1\" bind_port=\"" + port + "\" port_range=\"0\" diag.enabled=\"false\""
+                + " thread_pool.min_threads=\"0\" thread_pool.max_threads=\"50\" use_vthreads=\"false\"/>"
+                + "<TCPPING initial_hosts=\"" + hosts + "\" port_range=\"0\"/>"
+                + "<MERGE3 min_interval=\"10s\" max_interval=\"30s\"/>"
+                + "<FD_ALL3/>"
+                + "<VERIFY_SUSPECT2 timeout=\"1s\"/>"
+                + "<pbcast.NAKACK2 use_mcast_xmit=\"false\"/>"
+                + "<UNICAST3/>"
+                + "<pbcast.STABLE desired_avg_gossip=\"5s\" max_bytes=\"1M\"/>"
+                + "<pbcast.GMS print_local_addr=\"false\" join_timeout=\"2s\"/>"
+                + "<UFC max_credits=\"4m\" min_threshold=\"0.40\"/>"
+                + "<FRAG4 frag_size=\"60k\"/>"
+                + "</config>";
+    }
+
+    private static int[] freePorts(int n) {
+        List<ServerSocket> sockets = new ArrayList<>();
+        try {
+            for (int i = 0; i < n; i++) {
+                sockets.add(new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1")));
+            }
+            return sockets.stream().mapToInt(ServerSocket::getLocalPort).toArray();
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        } finally {
+            for (ServerSocket s : sockets) {
+                try {
+                    s.close();
+                } catch (IOException ignored) {
+                    // a probe socket
+                }
+            }
+        }
+    }
+}
