@@ -109,7 +109,7 @@ final class LoopbackCluster implements AutoCloseable {
 
     private static String stack(int port, String hosts) {
         return "<config xmlns=\"urn:org:jgroups\">"
-                + "<TCP bind_addr=\"127.0.0.1\" bind_port=\"" + port + "\" port_range=\"0\" diag.enabled=\"false\""
+                + "<TCP bind_addr=\"127.0.0.1\" bind_port=\"" + port + "\" port_range=\"0\" diag.enabled=\"false\" tcp_nodelay=\"true\""
                 + " thread_pool.min_threads=\"0\" thread_pool.max_threads=\"50\" use_vthreads=\"false\"/>"
                 + "<TCPPING initial_hosts=\"" + hosts + "\" port_range=\"0\"/>"
                 + "<MERGE3 min_interval=\"10s\" max_interval=\"30s\"/>"

@@ -8,7 +8,9 @@ import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
+import org.infinispan.AdvancedCache;
 import org.infinispan.Cache;
+import org.infinispan.context.Flag;
 
 /**
  * The gate's entries in two Infinispan caches: one for what anyone can create at will (addresses and pairs)
@@ -17,7 +19,7 @@ import org.infinispan.Cache;
  * failure mode) and keeps every entry it has until the entry expires. So a flood can neither push out a lock
  * nor leave one owner of an entry with a copy the other has dropped.
  *
- * <p>Each change is one {@code computeAsync}: on a clustered cache it runs on the entry's primary owner (one
+ * <p>Each change is one {@code compute} ({@code computeAsync} when clustered): on a clustered cache it runs on the entry's primary owner (one
  * round trip) and the backup applies the same pure function ({@link Entries}) to its equal copy. The function's
  * captured values (numbers and a boolean) and the value ({@code byte[]}, the longs of {@link Entries}'
  * value) are types Keycloak's marshaller handles without a schema. Expiry is Infinispan's lifespan, refreshed by every write.
@@ -50,10 +52,17 @@ public final class InfinispanCounterStore implements CounterStore {
         int n = a.length;
         long a0 = arg(a, 0), a1 = arg(a, 1), a2 = arg(a, 2), a3 = arg(a, 3), a4 = arg(a, 4), a5 = arg(a, 5),
                 a6 = arg(a, 6), a7 = arg(a, 7), a8 = arg(a, 8), a9 = arg(a, 9);
+        long ttl = Math.max(1, ttlMillis);
         try {
+            if (b.local) {
+                // one node: nothing to wait for, so no future to build and complete
+                return CompletableFuture.completedFuture(longs(b.cache.compute(key.storeKey(),
+                        (k, old) -> bytes(Entries.apply(code, args(n, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9), create, longs(old))),
+                        ttl, TimeUnit.MILLISECONDS)));
+            }
             return b.cache.computeAsync(key.storeKey(),
                     (k, old) -> bytes(Entries.apply(code, args(n, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9), create, longs(old))),
-                    Math.max(1, ttlMillis), TimeUnit.MILLISECONDS).thenApply(InfinispanCounterStore::longs);
+                    ttl, TimeUnit.MILLISECONDS).thenApply(InfinispanCounterStore::longs);
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(new CounterStoreException("change failed", e));
         }
@@ -131,16 +140,20 @@ public final class InfinispanCounterStore implements CounterStore {
     static final class Bounded {
         static final long SIZE_REFRESH_MILLIS = 50;
 
-        final Cache<String, byte[]> cache;
+        /** The cache with the flags every call of the gate takes: no listeners, statistics, stores or indexing. */
+        final AdvancedCache<String, byte[]> cache;
+        final boolean local;
         final long max;
         final LongSupplier size;
         private volatile long lastSize;
         private volatile long lastRead;
 
         Bounded(Cache<String, byte[]> cache, long max) {
-            this.cache = cache;
+            this.cache = cache.getAdvancedCache().withFlags(Flag.SKIP_LISTENER_NOTIFICATION, Flag.SKIP_STATISTICS,
+                    Flag.SKIP_CACHE_LOAD, Flag.SKIP_CACHE_STORE, Flag.SKIP_INDEXING, Flag.SKIP_XSITE_BACKUP);
+            this.local = !cache.getCacheConfiguration().clustering().cacheMode().isClustered();
             this.max = max;
-            this.size = () -> cache.getAdvancedCache().getDataContainer().sizeIncludingExpired();
+            this.size = () -> this.cache.getDataContainer().sizeIncludingExpired();
         }
 
         boolean full() {
