@@ -59,8 +59,6 @@ public final class GateConfig {
 
     private static final RealmLayer NO_REALM_LAYER = new RealmLayer(null, null, Map.of(), 0);
     private static final AtomicLong VERSIONS = new AtomicLong();
-    private static final Map<String, RealmLayer> REALM_LAYERS = new ConcurrentHashMap<>();
-    private static final Map<Key, Effective> EFFECTIVE = new ConcurrentHashMap<>();
     private static final Set<String> WARNED = ConcurrentHashMap.newKeySet();
     private static final int MAX_CACHED = 1024;
     static final String MASK = "**********";
@@ -75,24 +73,6 @@ public final class GateConfig {
     /** The properties of a flow step's configuration: every key empty, so the realm's value applies. */
     public static List<ProviderConfigProperty> properties() {
         return SettingProperties.step();
-    }
-
-    /** The settings for one attempt at a step ({@code step} null: nothing saved for the step). */
-    static Effective effective(RealmModel realm, AuthenticatorConfigModel step) {
-        RealmLayer realmLayer = realmLayer(realm);
-        Map<String, String> stepConfig = step == null || step.getConfig() == null ? Map.of() : step.getConfig();
-        Key key = new Key(realm.getName(), realmLayer.version(), stepConfig);
-        Effective cached = EFFECTIVE.get(key);
-        if (cached != null) {
-            return cached;
-        }
-        Map<String, String> merged = merge(realmLayer.values(), stepConfig);
-        Effective parsed = new Effective(parse(merged, realm.getName()), CaptchaConfig.of(merged, realm.getName()));
-        if (EFFECTIVE.size() >= MAX_CACHED) {
-            EFFECTIVE.clear();
-        }
-        EFFECTIVE.put(new Key(realm.getName(), realmLayer.version(), Map.copyOf(stepConfig)), parsed);
-        return parsed;
     }
 
     /** The realm's layer overlaid with the keys the step set. */
@@ -119,34 +99,61 @@ public final class GateConfig {
                 .orElse(null);
     }
 
-    private static RealmLayer realmLayer(RealmModel realm) {
-        ComponentModel c = realmComponent(realm);
-        if (c == null) {
-            return NO_REALM_LAYER;
-        }
-        RealmLayer cached = REALM_LAYERS.get(realm.getId());
-        MultivaluedHashMap<String, String> config = c.getConfig() == null ? new MultivaluedHashMap<>() : c.getConfig();
-        if (cached != null && cached.componentId().equals(c.getId()) && cached.source().equals(config)) {
-            return cached;
-        }
-        Map<String, String> values = new HashMap<>();
-        config.forEach((k, v) -> {
-            if (v != null && !v.isEmpty() && v.get(0) != null && !k.contains(AbuseGateRealmTabFactory.BEER)) {
-                values.put(k, v.get(0));
+    /**
+     * The parsed settings of a server's realms and steps, owned by its {@link GateRuntime}: each realm's tab is
+     * parsed once per change of its component, each step's effective settings once per change of either.
+     */
+    static final class Cache {
+        private final Map<String, RealmLayer> realmLayers = new ConcurrentHashMap<>();
+        private final Map<Key, Effective> effective = new ConcurrentHashMap<>();
+
+        /** The settings for one attempt at a step ({@code step} null: nothing saved for the step). */
+        Effective effective(RealmModel realm, AuthenticatorConfigModel step) {
+            RealmLayer realmLayer = realmLayer(realm);
+            Map<String, String> stepConfig = step == null || step.getConfig() == null ? Map.of() : step.getConfig();
+            Key key = new Key(realm.getName(), realmLayer.version(), stepConfig);
+            Effective cached = effective.get(key);
+            if (cached != null) {
+                return cached;
             }
-        });
-        // a key only under the console's form name (stored without the tab's normalisation)
-        config.forEach((k, v) -> {
-            if (v != null && !v.isEmpty() && v.get(0) != null && k.contains(AbuseGateRealmTabFactory.BEER)) {
-                values.putIfAbsent(k.replace(AbuseGateRealmTabFactory.BEER, "."), v.get(0));
+            Map<String, String> merged = merge(realmLayer.values(), stepConfig);
+            Effective parsed = new Effective(parse(merged, realm.getName()), CaptchaConfig.of(merged, realm.getName()));
+            if (effective.size() >= MAX_CACHED) {
+                effective.clear();
             }
-        });
-        RealmLayer fresh = new RealmLayer(c.getId(), new MultivaluedHashMap<>(config), Map.copyOf(values), VERSIONS.incrementAndGet());
-        if (REALM_LAYERS.size() >= MAX_CACHED) {
-            REALM_LAYERS.clear();
+            effective.put(new Key(realm.getName(), realmLayer.version(), Map.copyOf(stepConfig)), parsed);
+            return parsed;
         }
-        REALM_LAYERS.put(realm.getId(), fresh);
-        return fresh;
+
+        private RealmLayer realmLayer(RealmModel realm) {
+            ComponentModel c = realmComponent(realm);
+            if (c == null) {
+                return NO_REALM_LAYER;
+            }
+            RealmLayer cached = realmLayers.get(realm.getId());
+            MultivaluedHashMap<String, String> config = c.getConfig() == null ? new MultivaluedHashMap<>() : c.getConfig();
+            if (cached != null && cached.componentId().equals(c.getId()) && cached.source().equals(config)) {
+                return cached;
+            }
+            Map<String, String> values = new HashMap<>();
+            config.forEach((k, v) -> {
+                if (v != null && !v.isEmpty() && v.get(0) != null && !k.contains(AbuseGateRealmTabFactory.BEER)) {
+                    values.put(k, v.get(0));
+                }
+            });
+            // a key only under the console's form name (stored without the tab's normalisation)
+            config.forEach((k, v) -> {
+                if (v != null && !v.isEmpty() && v.get(0) != null && k.contains(AbuseGateRealmTabFactory.BEER)) {
+                    values.putIfAbsent(k.replace(AbuseGateRealmTabFactory.BEER, "."), v.get(0));
+                }
+            });
+            RealmLayer fresh = new RealmLayer(c.getId(), new MultivaluedHashMap<>(config), Map.copyOf(values), VERSIONS.incrementAndGet());
+            if (realmLayers.size() >= MAX_CACHED) {
+                realmLayers.clear();
+            }
+            realmLayers.put(realm.getId(), fresh);
+            return fresh;
+        }
     }
 
     /**

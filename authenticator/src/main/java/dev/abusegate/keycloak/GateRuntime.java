@@ -12,7 +12,7 @@ import org.keycloak.models.KeycloakSession;
 
 /**
  * What the gate keeps for the life of the server: the engine on the server's one store, the realms' derived
- * keys, and the rate limits of its warnings. Built once by the store's provider factory (see
+ * keys, their parsed settings, and the rate limits of its warnings. Built once by the store's provider factory (see
  * {@code InfinispanGateStoreProviderFactory}) and handed to each request through {@link #of(KeycloakSession)}:
  * nothing static survives a reload.
  */
@@ -25,6 +25,7 @@ public final class GateRuntime {
 
     private final AbuseGate gate;
     private final RealmSecrets secrets;
+    private final GateConfig.Cache config = new GateConfig.Cache();
     private final Map<String, AtomicLong> lastWarn = new ConcurrentHashMap<>();
 
     public GateRuntime(CounterStore store) {
@@ -43,6 +44,11 @@ public final class GateRuntime {
 
     RealmSecrets secrets() {
         return secrets;
+    }
+
+    /** The realms' and steps' parsed settings. */
+    GateConfig.Cache config() {
+        return config;
     }
 
     /**

@@ -261,9 +261,9 @@ final class GateSupport {
                              boolean browser, Scope scope) {
         KeycloakSession session = ctx.getSession();
         RealmModel realm = ctx.getRealm();
-        GateConfig.Effective settings = GateConfig.effective(realm, ctx.getAuthenticatorConfig());
-        GateOptions options = scope.apply(settings.options());
         GateRuntime rt = GateRuntime.of(session);
+        GateConfig.Effective settings = rt.config().effective(realm, ctx.getAuthenticatorConfig());
+        GateOptions options = scope.apply(settings.options());
         AbuseGate g = rt.gate();
         RealmSecrets secrets = rt.secrets();
         String address = ctx.getConnection() == null ? null : ctx.getConnection().getRemoteAddr();

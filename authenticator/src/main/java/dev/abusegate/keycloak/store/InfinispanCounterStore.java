@@ -10,7 +10,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import org.infinispan.AdvancedCache;
 import org.infinispan.Cache;
+import org.infinispan.commons.time.TimeService;
+import org.infinispan.container.DataContainer;
 import org.infinispan.context.Flag;
+import org.infinispan.factories.ComponentRegistry;
+import org.infinispan.metadata.EmbeddedMetadata;
+import org.infinispan.metadata.Metadata;
 
 /**
  * The gate's entries in two Infinispan caches: one for what anyone can create at will (addresses and pairs)
@@ -19,7 +24,8 @@ import org.infinispan.context.Flag;
  * failure mode) and keeps every entry it has until the entry expires. So a flood can neither push out a lock
  * nor leave one owner of an entry with a copy the other has dropped.
  *
- * <p>Each change is one {@code compute} ({@code computeAsync} when clustered): on a clustered cache it runs on the entry's primary owner (one
+ * <p>Each change is one atomic compute: on a LOCAL cache straight on its data container (see
+ * {@link Bounded#changeLocally}); on a clustered cache one {@code computeAsync}, which runs on the entry's primary owner (one
  * round trip) and the backup applies the same pure function ({@link Entries}) to its equal copy. The function's
  * captured values (numbers and a boolean) and the value ({@code byte[]}, the longs of {@link Entries}'
  * value) are types Keycloak's marshaller handles without a schema. Expiry is Infinispan's lifespan, refreshed by every write.
@@ -47,19 +53,16 @@ public final class InfinispanCounterStore implements CounterStore {
             throw new IllegalArgumentException("a change takes at most " + MAX_ARGS + " arguments");
         }
         boolean create = !b.full();
-        // The arguments are captured one by one: Infinispan marshals a lambda's captured boxed numbers, but
-        // not a captured long[] (it fails on the remote node).
-        int n = a.length;
-        long a0 = arg(a, 0), a1 = arg(a, 1), a2 = arg(a, 2), a3 = arg(a, 3), a4 = arg(a, 4), a5 = arg(a, 5),
-                a6 = arg(a, 6), a7 = arg(a, 7), a8 = arg(a, 8), a9 = arg(a, 9);
         long ttl = Math.max(1, ttlMillis);
         try {
             if (b.local) {
-                // one node: nothing to wait for, so no future to build and complete
-                return CompletableFuture.completedFuture(longs(b.cache.compute(key.storeKey(),
-                        (k, old) -> bytes(Entries.apply(code, args(n, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9), create, longs(old))),
-                        ttl, TimeUnit.MILLISECONDS)));
+                return CompletableFuture.completedFuture(b.changeLocally(key.storeKey(), code, a, create, ttl));
             }
+            // The arguments are captured one by one: Infinispan marshals a lambda's captured boxed numbers, but
+            // not a captured long[] (it fails on the remote node).
+            int n = a.length;
+            long a0 = arg(a, 0), a1 = arg(a, 1), a2 = arg(a, 2), a3 = arg(a, 3), a4 = arg(a, 4), a5 = arg(a, 5),
+                    a6 = arg(a, 6), a7 = arg(a, 7), a8 = arg(a, 8), a9 = arg(a, 9);
             return b.cache.computeAsync(key.storeKey(),
                     (k, old) -> bytes(Entries.apply(code, args(n, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9), create, longs(old))),
                     ttl, TimeUnit.MILLISECONDS).thenApply(InfinispanCounterStore::longs);
@@ -67,6 +70,7 @@ public final class InfinispanCounterStore implements CounterStore {
             return CompletableFuture.failedFuture(new CounterStoreException("change failed", e));
         }
     }
+
 
     private static final int MAX_ARGS = 10;
 
@@ -143,6 +147,8 @@ public final class InfinispanCounterStore implements CounterStore {
         /** The cache with the flags every call of the gate takes: no listeners, statistics, stores or indexing. */
         final AdvancedCache<String, byte[]> cache;
         final boolean local;
+        private final DataContainer<String, byte[]> container;
+        private final TimeService time;
         final long max;
         final LongSupplier size;
         private volatile long lastSize;
@@ -152,8 +158,29 @@ public final class InfinispanCounterStore implements CounterStore {
             this.cache = cache.getAdvancedCache().withFlags(Flag.SKIP_LISTENER_NOTIFICATION, Flag.SKIP_STATISTICS,
                     Flag.SKIP_CACHE_LOAD, Flag.SKIP_CACHE_STORE, Flag.SKIP_INDEXING, Flag.SKIP_XSITE_BACKUP);
             this.local = !cache.getCacheConfiguration().clustering().cacheMode().isClustered();
+            this.container = this.cache.getDataContainer();
+            this.time = ComponentRegistry.componentOf(cache, TimeService.class);
             this.max = max;
             this.size = () -> this.cache.getDataContainer().sizeIncludingExpired();
+        }
+
+        /**
+         * One change on a LOCAL cache, straight on its data container: an atomic compute of the key's entry (the
+         * container is a concurrent map), without the command path a cache call takes (invocation context,
+         * locking, notifications, statistics), which nothing here uses: the gate's caches have no listeners, no
+         * persistence and no transactions. The entry keeps Infinispan's form (lifespan from now, expired entries
+         * read as absent and purged by the cache's reaper), so reads, clears and expiry work as for any entry.
+         */
+        long[] changeLocally(String key, int code, long[] args, boolean create, long ttl) {
+            long now = time.wallClockTime();
+            Metadata metadata = new EmbeddedMetadata.Builder().lifespan(ttl, TimeUnit.MILLISECONDS).build();
+            long[][] result = new long[1][];
+            container.compute(key, (k, old, factory) -> {
+                long[] next = Entries.apply(code, args, create, old == null || old.isExpired(now) ? null : longs(old.getValue()));
+                result[0] = next;
+                return next == null ? null : factory.create(k, bytes(next), metadata, now, ttl, now, -1);
+            });
+            return result[0];
         }
 
         boolean full() {
