@@ -21,6 +21,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
+import org.openqa.selenium.ElementClickInterceptedException;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
@@ -140,6 +142,9 @@ class RealmTabIT {
 
         try (HeadlessChromium chromium = HeadlessChromium.start()) {
             ChromeDriver driver = chromium.driver();
+            // Realm settings has many tabs; an extension tab comes last: a wide screen shows them all without
+            // the tab bar's own scrolling (which headless Chromium does not do for a click)
+            driver.manage().window().setSize(new Dimension(2400, 1000));
             WebDriverWait wait = new WebDriverWait(driver, WAIT);
             wait.withMessage(() -> "page " + driver.getCurrentUrl() + "\nconsole:\n" + HeadlessChromium.describe(chromium.consoleLogs()));
             driver.get(server.baseUrl() + "/admin/master/console/#/" + realm + "/realm-settings");
@@ -148,17 +153,17 @@ class RealmTabIT {
             driver.findElement(By.id("kc-login")).click();
 
             // The extension tab, titled from the theme messages, next to Keycloak's own tabs
-            WebElement tab = wait.until(ExpectedConditions.elementToBeClickable(
-                    By.xpath("//a[contains(@href, 'realm-settings/abuse-gate')]")));
+            By tabLink = By.xpath("//a[contains(@href, 'realm-settings/abuse-gate')]");
+            WebElement tab = wait.until(ExpectedConditions.elementToBeClickable(tabLink));
             assertThat(tab.getText()).isEqualTo("Abuse gate");
-            tab.click();
+            clickAsAUserWould(driver, wait, tabLink);
             wait.until(ExpectedConditions.urlContains("/realm-settings/abuse-gate"));
             By threshold = By.cssSelector("input[data-testid='" + form("perIpAccount.threshold") + "']");
             WebElement field = wait.until(ExpectedConditions.visibilityOfElementLocated(threshold));
             assertThat(field.getDomProperty("value")).as("the default is shown").isEqualTo("10");
             assertThat(driver.findElements(By.cssSelector("input[data-testid='" + form("perIp.threshold") + "']"))).isNotEmpty();
             field.sendKeys(Keys.chord(Keys.CONTROL, "a"), "4");
-            driver.findElement(By.cssSelector("button[data-testid='save']")).click();
+            clickAsAUserWould(driver, wait, By.cssSelector("button[data-testid='save']"));
             wait.until(d -> !tabComponents(realm).isEmpty());
             // shown again from what was stored
             driver.navigate().refresh();
@@ -258,5 +263,25 @@ class RealmTabIT {
         assertThat(second.status()).as(second.body()).isEqualTo(400);
         assertThat(tabComponents(realm)).hasSize(1);
         assertThat(server.logTextSince(logMark)).doesNotContain("tab-secret-value");
+    }
+
+    /**
+     * Scrolls the element into the middle of the view (the console's tab bar scrolls sideways) and clicks it, as a
+     * user would; while the console still lays out (an overlay or a scroll button over it), waits and tries again.
+     */
+    private static void clickAsAUserWould(ChromeDriver driver, WebDriverWait wait, By what) {
+        ElementClickInterceptedException last = null;
+        for (int i = 0; i < 10; i++) {
+            WebElement e = wait.until(ExpectedConditions.elementToBeClickable(what));
+            driver.executeScript("arguments[0].scrollIntoView({block: 'center', inline: 'center'});", e);
+            try {
+                e.click();
+                return;
+            } catch (ElementClickInterceptedException ex) {
+                last = ex;
+                GateIt.sleep(500);
+            }
+        }
+        throw last;
     }
 }

@@ -138,11 +138,13 @@ public final class InfinispanCounterStore implements CounterStore {
 
     /**
      * A cache and its bound. The size is this node's share (primary and backup copies), read every
-     * {@value #SIZE_REFRESH_MILLIS} ms while far from the bound (counting is not free), and on every change
-     * within a tenth of it (or 1,000 entries). Changes that race at the bound may pass it by a few entries.
+     * {@value #SIZE_REFRESH_CHANGES} changes or {@value #SIZE_REFRESH_MILLIS} ms while far from the bound (counting
+     * is not free), and on every change within a tenth of it (at least {@value #SIZE_REFRESH_CHANGES} entries).
+     * Changes that race at the bound may pass it by a few entries.
      */
     static final class Bounded {
         static final long SIZE_REFRESH_MILLIS = 50;
+        static final int SIZE_REFRESH_CHANGES = 256;
 
         /** The cache with the flags every call of the gate takes: no listeners, statistics, stores or indexing. */
         final AdvancedCache<String, byte[]> cache;
@@ -153,6 +155,8 @@ public final class InfinispanCounterStore implements CounterStore {
         final LongSupplier size;
         private volatile long lastSize;
         private volatile long lastRead;
+        /** Changes since the size was read; racy on purpose (a lost update only delays a read a little). */
+        private int sinceRead;
 
         Bounded(Cache<String, byte[]> cache, long max) {
             this.cache = cache.getAdvancedCache().withFlags(Flag.SKIP_LISTENER_NOTIFICATION, Flag.SKIP_STATISTICS,
@@ -185,10 +189,13 @@ public final class InfinispanCounterStore implements CounterStore {
 
         boolean full() {
             long now = System.nanoTime();
-            // Near the bound the size is read every time, so that a flood cannot overshoot it between reads.
-            if (now - lastRead > SIZE_REFRESH_MILLIS * 1_000_000L || lastSize >= max - Math.max(max / 10, 1_000)) {
+            // Read again after SIZE_REFRESH_CHANGES changes or SIZE_REFRESH_MILLIS, whichever comes first, and on
+            // every change near the bound: between two reads far from it, fewer changes are made than the margin.
+            if (++sinceRead >= SIZE_REFRESH_CHANGES || now - lastRead > SIZE_REFRESH_MILLIS * 1_000_000L
+                    || lastSize >= max - Math.max(max / 10, SIZE_REFRESH_CHANGES)) {
                 lastSize = size.getAsLong();
                 lastRead = now;
+                sinceRead = 0;
             }
             return lastSize >= max;
         }
