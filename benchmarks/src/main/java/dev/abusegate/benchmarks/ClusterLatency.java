@@ -7,6 +7,7 @@ import dev.abusegate.engine.GateOptions;
 import dev.abusegate.engine.Layer;
 import dev.abusegate.engine.Outcome;
 import dev.abusegate.engine.TimeSource;
+import dev.abusegate.keycloak.store.EmbeddedCluster;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.UUID;
@@ -27,7 +28,7 @@ public final class ClusterLatency {
 
     public static void main(String[] args) {
         int n = args.length > 0 ? Integer.parseInt(args[0]) : 3000;
-        try (LoopbackCluster cluster = new LoopbackCluster(3)) {
+        try (EmbeddedCluster cluster = new EmbeddedCluster(3)) {
             System.out.println("members (all loopback): " + cluster.addresses());
             byte[] secret = "cluster-latency-secret".getBytes(StandardCharsets.UTF_8);
             AbuseGate[] gates = new AbuseGate[3];

@@ -6,6 +6,7 @@ import dev.abusegate.engine.Decision;
 import dev.abusegate.engine.GateOptions;
 import dev.abusegate.engine.Layer;
 import dev.abusegate.engine.TimeSource;
+import dev.abusegate.keycloak.store.EmbeddedCluster;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
 import java.nio.charset.StandardCharsets;
@@ -98,7 +99,7 @@ public final class HeapPerEntry {
         byte[] secret = "heap-bench-secret-0123456789abcdef".getBytes(StandardCharsets.UTF_8);
         int off = 1_000_000 * (round + 1);
         if (sc.equals("cluster")) {
-            try (LoopbackCluster cluster = new LoopbackCluster(3)) {
+            try (EmbeddedCluster cluster = new EmbeddedCluster(3)) {
                 System.out.println("NOTE cluster members (physical addresses): " + cluster.addresses());
                 List<AbuseGate> gates = new ArrayList<>();
                 for (int i = 0; i < 3; i++) {
