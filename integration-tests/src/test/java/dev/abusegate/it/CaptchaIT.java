@@ -7,6 +7,7 @@ import dev.abusegate.it.support.ProcessBackendOnly;
 import dev.abusegate.it.support.CrossVersion;
 import dev.abusegate.it.support.AdminClient;
 import dev.abusegate.it.support.BrowserLogin;
+import dev.abusegate.it.support.GateIt;
 import dev.abusegate.it.support.KeycloakServer;
 import dev.abusegate.it.support.RealmBuilder;
 import dev.abusegate.it.support.SiteVerifyStub;
@@ -139,15 +140,10 @@ class CaptchaIT {
             assertThat(free.keycloakError()).contains("Invalid username or password.");
         }
         BrowserLogin.LoginResult r = browser.login(realm, USER, "wrong-4", address);
-        assertCaptchaRequired(r);
+        GateIt.assertCaptchaRequired(r);
         return r;
     }
 
-    private static void assertCaptchaRequired(BrowserLogin.LoginResult r) {
-        assertThat(r.status()).as(r.toString()).isEqualTo(429);
-        assertThat(r.gateCode()).as(r.toString()).contains("captcha_required");
-        assertThat(r.loginSucceeded()).isFalse();
-    }
 
     private static boolean showsCaptchaError(BrowserLogin.LoginResult r) {
         return BrowserLogin.attributeOfElement(r.body(), "abuse-gate-captcha-error", "role").filter("alert"::equals).isPresent();
@@ -221,12 +217,12 @@ class CaptchaIT {
         // far more unsolved attempts than the threshold (6): the band counts nothing
         for (int i = 0; i < 4; i++) {
             page = submit(browser, page, PASSWORD, address, Map.of());
-            assertCaptchaRequired(page);
+            GateIt.assertCaptchaRequired(page);
             assertThat(showsCaptchaError(page)).as("nothing submitted: no 'wrong solution' message").isFalse();
         }
         for (String garbage : List.of("garbage", "eyJhbGdvcml0aG0iOiJTSEEtMjU2In0=", "%%%")) {
             page = submit(browser, page, PASSWORD, address, Map.of("altcha", garbage));
-            assertCaptchaRequired(page);
+            GateIt.assertCaptchaRequired(page);
             assertThat(showsCaptchaError(page)).as("garbage solution %s is reported as wrong", garbage).isTrue();
         }
         // and a real solution still works afterwards
@@ -247,13 +243,13 @@ class CaptchaIT {
         assertThat(first.keycloakError()).contains("Invalid username or password.");
 
         BrowserLogin.LoginResult replay = submit(browser, first, PASSWORD, address, Map.of("altcha", payload));
-        assertCaptchaRequired(replay);
+        GateIt.assertCaptchaRequired(replay);
         assertThat(showsCaptchaError(replay)).isTrue();
 
         // from another browser (another session) the same payload is refused as well
         BrowserLogin other = server.newBrowser();
         BrowserLogin.LoginResult elsewhere = other.login(altchaRealm, USER, PASSWORD, address, Map.of("altcha", payload));
-        assertCaptchaRequired(elsewhere);
+        GateIt.assertCaptchaRequired(elsewhere);
     }
 
     @Test
@@ -276,7 +272,7 @@ class CaptchaIT {
 
         String past = Altcha.challengeJson(key, 5000, System.currentTimeMillis() / 1000 - 5, RANDOM);
         BrowserLogin.LoginResult r = submit(browser, page, PASSWORD, address, Map.of("altcha", Altcha.solve(past)));
-        assertCaptchaRequired(r);
+        GateIt.assertCaptchaRequired(r);
         assertThat(showsCaptchaError(r)).isTrue();
 
         // solved while valid, submitted after its expiry
@@ -288,7 +284,7 @@ class CaptchaIT {
             Thread.sleep(250); // let the 2 s lifetime run out
         }
         r = submit(browser, r, PASSWORD, address, Map.of("altcha", payload));
-        assertCaptchaRequired(r);
+        GateIt.assertCaptchaRequired(r);
         assertThat(showsCaptchaError(r)).isTrue();
     }
 
@@ -300,7 +296,7 @@ class CaptchaIT {
         String foreign = Altcha.challengeJson(("not-" + ALTCHA_SECRET).getBytes(StandardCharsets.UTF_8), 5000,
                 System.currentTimeMillis() / 1000 + 600, RANDOM);
         BrowserLogin.LoginResult r = submit(browser, page, PASSWORD, address, Map.of("altcha", Altcha.solve(foreign)));
-        assertCaptchaRequired(r);
+        GateIt.assertCaptchaRequired(r);
         assertThat(showsCaptchaError(r)).isTrue();
         assertThat(r.body()).doesNotContain(ALTCHA_SECRET);
         assertThat(server.logText()).doesNotContain(ALTCHA_SECRET);
@@ -342,7 +338,7 @@ class CaptchaIT {
         String token = "bad-" + UUID.randomUUID();
 
         BrowserLogin.LoginResult r = submit(browser, page, PASSWORD, address, Map.of(FIELD.get(provider), token));
-        assertCaptchaRequired(r);
+        GateIt.assertCaptchaRequired(r);
         assertThat(showsCaptchaError(r)).isTrue();
         assertThat(stub.requestsWithToken(token)).hasSize(1);
     }
@@ -362,7 +358,7 @@ class CaptchaIT {
         assertThat(first.keycloakError()).contains("Invalid username or password.");
 
         BrowserLogin.LoginResult replay = submit(browser, first, PASSWORD, address, Map.of(FIELD.get(provider), token));
-        assertCaptchaRequired(replay);
+        GateIt.assertCaptchaRequired(replay);
         assertThat(showsCaptchaError(replay)).isTrue();
     }
 
@@ -391,7 +387,7 @@ class CaptchaIT {
         long t0 = System.nanoTime();
         BrowserLogin.LoginResult r = submit(browser, page, PASSWORD, address, Map.of(FIELD.get(provider), token));
         Duration took = Duration.ofNanos(System.nanoTime() - t0);
-        assertCaptchaRequired(r); // 429, not 500, not a login
+        GateIt.assertCaptchaRequired(r); // 429, not 500, not a login
         assertThat(showsCaptchaError(r)).isTrue();
         assertThat(stub.requestsWithToken(token)).hasSize(1);
         if (tokenPrefix.equals("slow-")) {

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.abusegate.captcha.Altcha;
 import dev.abusegate.it.support.BrowserLogin;
+import dev.abusegate.it.support.GateIt;
 import dev.abusegate.it.support.RealmBuilder;
 import dev.abusegate.it.support.SharedServerTest;
 import dev.abusegate.it.support.SiteVerifyStub;
@@ -63,15 +64,10 @@ class SecurityHardeningIT extends SharedServerTest {
             assertThat(free.status()).as("free attempt %d: %s", i, free).isEqualTo(200);
         }
         BrowserLogin.LoginResult r = browser.login(realm, USER, "wrong-4", address);
-        assertCaptchaRequired(r);
+        GateIt.assertCaptchaRequired(r);
         return r;
     }
 
-    private static void assertCaptchaRequired(BrowserLogin.LoginResult r) {
-        assertThat(r.status()).as(r.toString()).isEqualTo(429);
-        assertThat(r.gateCode()).as(r.toString()).contains("captcha_required");
-        assertThat(r.loginSucceeded()).isFalse();
-    }
 
     private static String challengeJsonOf(String html) {
         Matcher w = ALTCHA_WIDGET.matcher(html);
@@ -123,7 +119,7 @@ class SecurityHardeningIT extends SharedServerTest {
         }
         assertThat(splicedPayload).as("a challenge whose number has two digits").isNotNull();
         BrowserLogin.LoginResult r = browser.submit(page.nextPage(), USER, PASSWORD, address, Map.of("altcha", splicedPayload));
-        assertCaptchaRequired(r);
+        GateIt.assertCaptchaRequired(r);
 
         // a challenge that expired 5 s ago, genuinely solved, then spliced: refused
         byte[] key = Altcha.keyFor(secret.getBytes(StandardCharsets.UTF_8), 5000);
@@ -132,14 +128,14 @@ class SecurityHardeningIT extends SharedServerTest {
             expired = spliced(Altcha.challengeJson(key, 5000, System.currentTimeMillis() / 1000 - 5, RANDOM));
         }
         r = browser.submit(r.nextPage(), USER, PASSWORD, address, Map.of("altcha", expired));
-        assertCaptchaRequired(r);
+        GateIt.assertCaptchaRequired(r);
 
         // the genuine solution of the page's challenge is still accepted, once
         String genuine = Altcha.solve(challengeJsonOf(r.body()));
         BrowserLogin.LoginResult in = browser.submit(r.nextPage(), USER, PASSWORD, address, Map.of("altcha", genuine));
         assertThat(in.loginSucceeded()).as(in.toString()).isTrue();
         BrowserLogin.LoginResult replay = server.newBrowser().login(realm, USER, PASSWORD, address, Map.of("altcha", genuine));
-        assertCaptchaRequired(replay);
+        GateIt.assertCaptchaRequired(replay);
     }
 
     // ------------------------------------------------------------------------------------------
@@ -160,14 +156,14 @@ class SecurityHardeningIT extends SharedServerTest {
                 String token = "bad-" + UUID.randomUUID();
                 bogus.add(token);
                 page = browser.submit(page.nextPage(), USER, PASSWORD, address, Map.of("cf-turnstile-response", token));
-                assertCaptchaRequired(page); // never blocked because of them
+                GateIt.assertCaptchaRequired(page); // never blocked because of them
             }
             long calls = stub.received().stream().filter(req -> bogus.contains(req.token())).count();
             assertThat(calls).as("siteverify calls for 8 bogus tokens with a budget of 3").isEqualTo(3);
 
             // the budget is spent: even a good token from this address is not sent (and does not pass)
             String good = "ok-" + UUID.randomUUID();
-            assertCaptchaRequired(browser.submit(page.nextPage(), USER, PASSWORD, address, Map.of("cf-turnstile-response", good)));
+            GateIt.assertCaptchaRequired(browser.submit(page.nextPage(), USER, PASSWORD, address, Map.of("cf-turnstile-response", good)));
             assertThat(stub.requestsWithToken(good)).isEmpty();
 
             // another address has its own budget
@@ -219,7 +215,7 @@ class SecurityHardeningIT extends SharedServerTest {
         byte[] publicKey = Altcha.keyFor(sha256("keycloak-abuse-gate altcha key v1", realmId), 5000);
         String forged = Altcha.solve(Altcha.challengeJson(publicKey, 5000, System.currentTimeMillis() / 1000 + 600, RANDOM));
         BrowserLogin.LoginResult r = browser.submit(page.nextPage(), USER, PASSWORD, address, Map.of("altcha", forged));
-        assertCaptchaRequired(r);
+        GateIt.assertCaptchaRequired(r);
 
         JsonNode offered = JSON.readTree(challengeJsonOf(r.body()));
         assertThat(offered.path("salt").asText()).endsWith("&");

@@ -1,5 +1,7 @@
 package dev.abusegate.it.support;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
@@ -130,5 +132,12 @@ public final class GateIt {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         }
+    }
+
+    /** The login page answered 429 {@code captcha_required} and nobody was logged in. */
+    public static void assertCaptchaRequired(BrowserLogin.LoginResult r) {
+        assertThat(r.status()).as(r.toString()).isEqualTo(429);
+        assertThat(r.gateCode()).as(r.toString()).contains("captcha_required");
+        assertThat(r.loginSucceeded()).isFalse();
     }
 }
