@@ -30,7 +30,7 @@ public class AbuseGateUsernameFormFactory extends UsernameFormFactory {
     public String getHelpText() {
         return "Keycloak's username form for identity-first flows, with the abuse gate's per-address, per-address-and-account "
                 + "and credential-stuffing layers (and their captcha band) checked before the user lookup. Follow it with "
-                + "'Password Form (abuse gate)', which then adds only the account-lockout layer; give both the same settings.";
+                + "'Password Form (abuse gate)', which then adds only the account-lockout layer. " + GateConfig.STEP_HELP;
     }
 
     @Override
