@@ -192,14 +192,16 @@ public final class AbuseGate {
         long now = clock.millis();
         long clearRun = d.options.progressiveFactor() > 1.0 ? 1 : 0;
         long ttl = lockoutTtl(d.lockout, d.options);
-        List<CompletableFuture<long[]>> pending = new ArrayList<>();
-        pending.add(store.apply(d.keys.lockout(), new CounterStore.Change(Entries.SUCCEED, now, 1, clearRun), ttl));
-        if (!d.device) {
-            for (CounterKey other : otherKeys(d, otherNames)) {
+        List<CounterKey> others = d.device ? List.of() : otherKeys(d, otherNames);
+        CompletableFuture<long[]> own = store.apply(d.keys.lockout(), new CounterStore.Change(Entries.SUCCEED, now, 1, clearRun), ttl);
+        if (!others.isEmpty()) {
+            List<CompletableFuture<long[]>> pending = new ArrayList<>(others.size());
+            for (CounterKey other : others) {
                 pending.add(store.apply(other, new CounterStore.Change(Entries.SUCCEED, now, 0, clearRun), ttl));
             }
+            pending.forEach(f -> join(f, d.lockout, out));
         }
-        pending.forEach(f -> join(f, d.lockout, out));
+        join(own, d.lockout, out);
         return out.toSet();
     }
 
@@ -434,18 +436,28 @@ public final class AbuseGate {
             return p1 != null || p4 != null;
         }
 
+        /** Starts the address's change; a store that throws instead of completing exceptionally is treated alike. */
         private CompletableFuture<long[]> address(boolean solved) {
             long t1 = p1 == null ? 0 : p1.threshold();
             long t4 = p4 == null ? 0 : p4.threshold();
-            return store.apply(k.address(), new CounterStore.Change(Entries.ADMIT_ADDRESS, now, solved ? 1 : 0,
-                    t1, p1 == null ? 0 : bandStart(o, p1), p1 == null ? 0 : p1.windowMillis(),
-                    t4, p4 == null ? 0 : bandStart(o, p4), p4 == null ? 0 : p4.windowMillis(), k.member()),
-                    Math.max(p1 == null ? 0 : p1.windowMillis(), p4 == null ? 0 : p4.windowMillis()));
+            try {
+                return store.apply(k.address(), new CounterStore.Change(Entries.ADMIT_ADDRESS, now, solved ? 1 : 0,
+                        t1, p1 == null ? 0 : bandStart(o, p1), p1 == null ? 0 : p1.windowMillis(),
+                        t4, p4 == null ? 0 : bandStart(o, p4), p4 == null ? 0 : p4.windowMillis(), k.member()),
+                        Math.max(p1 == null ? 0 : p1.windowMillis(), p4 == null ? 0 : p4.windowMillis()));
+            } catch (RuntimeException e) {
+                return CompletableFuture.failedFuture(e);
+            }
         }
 
+        /** Starts the pair's change, as {@link #address}. */
         private CompletableFuture<long[]> pair(boolean solved) {
-            return store.apply(k.pair(), new CounterStore.Change(Entries.ADMIT_COUNTER, now, solved ? 1 : 0, p2.threshold(),
-                    bandStart(o, p2), p2.windowMillis()), p2.windowMillis());
+            try {
+                return store.apply(k.pair(), new CounterStore.Change(Entries.ADMIT_COUNTER, now, solved ? 1 : 0, p2.threshold(),
+                        bandStart(o, p2), p2.windowMillis()), p2.windowMillis());
+            } catch (RuntimeException e) {
+                return CompletableFuture.failedFuture(e);
+            }
         }
 
         /** Sends both changes together and reads their answers. */
@@ -454,8 +466,8 @@ public final class AbuseGate {
         }
 
         private void send(boolean doAddress, boolean doPair, boolean solved) {
-            CompletableFuture<long[]> fa = doAddress ? started(() -> address(solved)) : null;
-            CompletableFuture<long[]> fp = doPair ? started(() -> pair(solved)) : null;
+            CompletableFuture<long[]> fa = doAddress ? address(solved) : null;
+            CompletableFuture<long[]> fp = doPair ? pair(solved) : null;
             if (fa != null) {
                 try {
                     long[] v = fa.join();

@@ -69,16 +69,32 @@ public final class CounterKey {
     private final long lo;
     private String text;
     private String storeKey;
+    private RealmTag tag;
 
     CounterKey(String realm, Kind kind, int shape, long hi, long lo) {
+        this(realm, null, kind, shape, hi, lo);
+    }
+
+    /** A key whose realm's tag is known already ({@code tag} may be null: looked up when needed). */
+    CounterKey(String realm, RealmTag tag, Kind kind, int shape, long hi, long lo) {
         if (realm == null || kind == null) {
             throw new IllegalArgumentException("realm and kind are required");
         }
         this.realm = realm;
+        this.tag = tag;
         this.kind = kind;
         this.shape = shape;
         this.hi = hi;
         this.lo = lo;
+    }
+
+    private RealmTag tag() {
+        RealmTag t = tag;
+        if (t == null) {
+            t = RealmTag.of(realm);
+            tag = t;
+        }
+        return t;
     }
 
     /** A key for a keyed 128-bit tag, e.g. a digest's first 16 bytes read big-endian as {@code hi, lo}. */
@@ -99,16 +115,28 @@ public final class CounterKey {
         return kind;
     }
 
-    int shape() {
+    /** How the subject reads: a keyed tag, an IPv4 address or an IPv6 prefix (a store may compare it, never interpret it). */
+    public int shape() {
         return shape;
     }
 
-    long hi() {
+    /** The subject's first 64 bits. */
+    public long hi() {
         return hi;
     }
 
-    long lo() {
+    /** The subject's last 64 bits. */
+    public long lo() {
         return lo;
+    }
+
+    /**
+     * The realm's 64-bit tag, the first 64 bits of SHA-256 of its id: with {@link #kind()}, {@link #shape()},
+     * {@link #hi()} and {@link #lo()} it names the entry, so a store that keeps keys as numbers need not compare
+     * realm ids (two realms share a tag by chance once in 2^64).
+     */
+    public long realmTag() {
+        return tag().bits;
     }
 
     @Override
@@ -147,25 +175,36 @@ public final class CounterKey {
     public String storeKey() {
         String k = storeKey;
         if (k == null) {
-            k = realmTag(realm) + kind.code + subjectText(shape, hi, lo);
+            k = tag().text + kind.code + subjectText(shape, hi, lo);
             storeKey = k;
         }
         return k;
     }
 
     static final int REALM_TAG_CHARS = 11;
-    private static final Map<String, String> REALM_TAGS = new ConcurrentHashMap<>();
 
-    /** The first 64 bits of SHA-256 of the realm id, base64url: realms never share a key, by 2^-64. */
-    static String realmTag(String realm) {
-        return REALM_TAGS.computeIfAbsent(realm, r -> {
-            try {
-                byte[] d = MessageDigest.getInstance("SHA-256").digest(r.getBytes(StandardCharsets.UTF_8));
-                return base64Url(be64(d, 0), 0).substring(0, REALM_TAG_CHARS);
-            } catch (NoSuchAlgorithmException e) {
-                throw new IllegalStateException(e);
-            }
-        });
+    /** A realm's tag: the first 64 bits of SHA-256 of its id, and their first {@value #REALM_TAG_CHARS} base64url chars. */
+    static final class RealmTag {
+        private static final Map<String, RealmTag> TAGS = new ConcurrentHashMap<>();
+
+        final long bits;
+        final String text;
+
+        private RealmTag(long bits) {
+            this.bits = bits;
+            this.text = base64Url(bits, 0).substring(0, REALM_TAG_CHARS);
+        }
+
+        static RealmTag of(String realm) {
+            RealmTag t = TAGS.get(realm);
+            return t != null ? t : TAGS.computeIfAbsent(realm, r -> {
+                try {
+                    return new RealmTag(be64(MessageDigest.getInstance("SHA-256").digest(r.getBytes(StandardCharsets.UTF_8)), 0));
+                } catch (NoSuchAlgorithmException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+        }
     }
 
     /** The subject part of the text form. */

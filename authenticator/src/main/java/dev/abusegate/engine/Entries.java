@@ -164,12 +164,13 @@ public final class Entries {
             return null;
         }
         long count = old != null && old[A_COUNT_EXP] > now ? old[A_COUNT] : 0;
-        long[] ids = old != null && old[A_IDS_EXP] > now ? Arrays.copyOfRange(old, A_IDS, old.length) : new long[0];
-        boolean seen = indexOf(ids, 0, member) >= 0;
-        long next4 = seen ? ids.length : ids.length + 1L;
+        // the live identifiers are old[A_IDS ..], read in place
+        int idCount = old != null && old[A_IDS_EXP] > now ? old.length - A_IDS : 0;
+        boolean seen = idCount > 0 && indexOf(old, A_IDS, member) >= 0;
+        long next4 = seen ? idCount : idCount + 1L;
 
         int r1 = t1 == 0 ? NONE : count >= t1 ? BLOCK : !solved && count >= band1 ? BAND : ALLOW;
-        int r4 = t4 == 0 ? NONE : next4 > t4 ? BLOCK : !solved && ids.length >= band4 ? BAND : ALLOW;
+        int r4 = t4 == 0 ? NONE : next4 > t4 ? BLOCK : !solved && idCount >= band4 ? BAND : ALLOW;
         boolean counts = r1 == BLOCK || r4 == BLOCK || r1 != BAND && r4 != BAND;
         if (!counts) {
             if (old == null) {
@@ -179,8 +180,8 @@ public final class Entries {
             same[0] = r1 | r4 << 2;
             return same;
         }
-        boolean add = t4 != 0 && !seen && ids.length < t4 + 1;
-        long[] next = new long[A_IDS + (t4 == 0 ? ids.length : ids.length + (add ? 1 : 0))];
+        boolean add = t4 != 0 && !seen && idCount < t4 + 1;
+        long[] next = new long[A_IDS + idCount + (add ? 1 : 0)];
         next[0] = r1 | r4 << 2 | (add ? ADDED : 0) | COUNTED;
         long countExp = old == null ? 0 : old[A_COUNT_EXP];
         long idsExp = old == null ? 0 : old[A_IDS_EXP];
@@ -189,7 +190,9 @@ public final class Entries {
         next[A_IDS_EXP] = t4 == 0 ? idsExp : now + win4;
         next[A_PREV_COUNT_EXP] = countExp;
         next[A_PREV_IDS_EXP] = idsExp;
-        System.arraycopy(ids, 0, next, A_IDS, ids.length);
+        if (idCount > 0) {
+            System.arraycopy(old, A_IDS, next, A_IDS, idCount);
+        }
         if (add) {
             next[next.length - 1] = member;
         }

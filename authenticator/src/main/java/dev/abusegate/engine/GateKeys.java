@@ -70,7 +70,7 @@ public final class GateKeys {
         AddressKeys.Parsed a = AddressKeys.parse(address, ipv6PrefixLength);
         CounterKey ip;
         if (a != null) {
-            ip = new CounterKey(realm, CounterKey.Kind.ADDRESS, a.shape, a.hi, a.lo);
+            ip = new CounterKey(realm, h.tag, CounterKey.Kind.ADDRESS, a.shape, a.hi, a.lo);
         } else {
             // Not an IP literal: keyed as itself (hashed, so the key stays short and printable), never as "everyone".
             String raw = address == null ? "" : address;
@@ -224,6 +224,7 @@ public final class GateKeys {
     /** One realm's hashing key, derived once from its secret. */
     static final class RealmHasher {
         final String realm;
+        final CounterKey.RealmTag tag;
         final byte[] secret;
         /** The array the secret came in: the same array again means the same secret, without comparing. */
         final byte[] source;
@@ -232,6 +233,7 @@ public final class GateKeys {
 
         RealmHasher(String realm, byte[] secret) {
             this.realm = realm;
+            this.tag = CounterKey.RealmTag.of(realm);
             this.secret = secret.clone();
             this.source = secret;
             SecretKeySpec key = new SecretKeySpec(Hmac.sha256(secret, "abuse-gate/identifier-key/v2".getBytes(StandardCharsets.UTF_8)),
@@ -248,7 +250,7 @@ public final class GateKeys {
         }
 
         CounterKey key(CounterKey.Kind kind, long hi, long lo) {
-            return new CounterKey(realm, kind, CounterKey.OPAQUE, hi, lo);
+            return new CounterKey(realm, tag, kind, CounterKey.OPAQUE, hi, lo);
         }
 
         /** The keyed tag of the normalized identifier in UTF-8. */

@@ -29,8 +29,8 @@ final class LocalStore implements AutoCloseable {
     static final String PROTECTIVE = "abuse-gate-protected";
 
     final EmbeddedCacheManager manager;
-    final Cache<String, byte[]> cheap;
-    final Cache<String, byte[]> protective;
+    final Cache<Object, Object> cheap;
+    final Cache<Object, Object> protective;
     final InfinispanCounterStore store;
 
     /** {@code clock}: the gate's clock in milliseconds, or null for the wall clock. */

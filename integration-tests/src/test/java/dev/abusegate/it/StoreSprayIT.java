@@ -56,8 +56,8 @@ class StoreSprayIT {
         try {
             manager.defineConfiguration(InfinispanGateStoreProviderFactory.CACHE_NAME, CounterCacheConfiguration.build(false));
             manager.defineConfiguration(InfinispanGateStoreProviderFactory.PROTECTED_CACHE_NAME, CounterCacheConfiguration.build(false));
-            Cache<String, byte[]> cheap = manager.getCache(InfinispanGateStoreProviderFactory.CACHE_NAME);
-            Cache<String, byte[]> protective = manager.getCache(InfinispanGateStoreProviderFactory.PROTECTED_CACHE_NAME);
+            Cache<Object, Object> cheap = manager.getCache(InfinispanGateStoreProviderFactory.CACHE_NAME);
+            Cache<Object, Object> protective = manager.getCache(InfinispanGateStoreProviderFactory.PROTECTED_CACHE_NAME);
             InfinispanCounterStore store = new InfinispanCounterStore(cheap, BOUND, protective, BOUND);
 
             String realm = UUID.randomUUID().toString(); // Keycloak realm ids are UUIDs: realistic key lengths

@@ -12,9 +12,10 @@ import org.infinispan.AdvancedCache;
 import org.infinispan.Cache;
 import org.infinispan.commons.time.TimeService;
 import org.infinispan.container.DataContainer;
+import org.infinispan.container.entries.InternalCacheEntry;
+import org.infinispan.container.impl.InternalEntryFactory;
 import org.infinispan.context.Flag;
 import org.infinispan.factories.ComponentRegistry;
-import org.infinispan.metadata.EmbeddedMetadata;
 import org.infinispan.metadata.Metadata;
 
 /**
@@ -26,16 +27,23 @@ import org.infinispan.metadata.Metadata;
  *
  * <p>Each change is one atomic compute: on a LOCAL cache straight on its data container (see
  * {@link Bounded#changeLocally}); on a clustered cache one {@code computeAsync}, which runs on the entry's primary owner (one
- * round trip) and the backup applies the same pure function ({@link Entries}) to its equal copy. The function's
- * captured values (numbers and a boolean) and the value ({@code byte[]}, the longs of {@link Entries}'
- * value) are types Keycloak's marshaller handles without a schema. Expiry is Infinispan's lifespan, refreshed by every write.
+ * round trip) and the backup applies the same pure function ({@link Entries}) to its equal copy. Expiry is
+ * Infinispan's lifespan, refreshed by every write.
+ *
+ * <p>What is stored depends on whether it crosses the network. A clustered cache files an entry under
+ * {@link CounterKey#storeKey()} (a string) with its value as {@code byte[]} (the longs of {@link Entries}' value),
+ * and the function captures numbers and a boolean: types Keycloak's marshaller handles without a schema. A LOCAL
+ * cache never marshals, so it files an entry under a {@link LocalKey} (numbers, compared in place) and keeps
+ * {@link Entries}' {@code long[]} as it is: {@link Entries} never changes a value it is given, so a stored
+ * array is never written again.
  */
 public final class InfinispanCounterStore implements CounterStore {
 
     private final Bounded cheap;
     private final Bounded protective;
 
-    public InfinispanCounterStore(Cache<String, byte[]> cheap, long maxCheap, Cache<String, byte[]> protective, long maxProtective) {
+    /** The caches are the gate's own ({@link CounterCacheConfiguration}); what they hold depends on their mode (see above). */
+    public InfinispanCounterStore(Cache<?, ?> cheap, long maxCheap, Cache<?, ?> protective, long maxProtective) {
         this.cheap = new Bounded(cheap, maxCheap);
         this.protective = new Bounded(protective, maxProtective);
     }
@@ -56,7 +64,7 @@ public final class InfinispanCounterStore implements CounterStore {
         long ttl = Math.max(1, ttlMillis);
         try {
             if (b.local) {
-                return CompletableFuture.completedFuture(b.changeLocally(key.storeKey(), code, a, create, ttl));
+                return CompletableFuture.completedFuture(b.changeLocally(LocalKey.of(key), code, a, create, ttl));
             }
             // The arguments are captured one by one: Infinispan marshals a lambda's captured boxed numbers, but
             // not a captured long[] (it fails on the remote node).
@@ -64,8 +72,8 @@ public final class InfinispanCounterStore implements CounterStore {
             long a0 = arg(a, 0), a1 = arg(a, 1), a2 = arg(a, 2), a3 = arg(a, 3), a4 = arg(a, 4), a5 = arg(a, 5),
                     a6 = arg(a, 6), a7 = arg(a, 7), a8 = arg(a, 8), a9 = arg(a, 9);
             return b.cache.computeAsync(key.storeKey(),
-                    (k, old) -> bytes(Entries.apply(code, args(n, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9), create, longs(old))),
-                    ttl, TimeUnit.MILLISECONDS).thenApply(InfinispanCounterStore::longs);
+                    (k, old) -> bytes(Entries.apply(code, args(n, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9), create, longs((byte[]) old))),
+                    ttl, TimeUnit.MILLISECONDS).thenApply(v -> longs((byte[]) v));
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(new CounterStoreException("change failed", e));
         }
@@ -73,6 +81,45 @@ public final class InfinispanCounterStore implements CounterStore {
 
 
     private static final int MAX_ARGS = 10;
+
+    private static final ThreadLocal<LocalChange> LOCAL_CHANGE = ThreadLocal.withInitial(LocalChange::new);
+
+    /**
+     * One change as a LOCAL data container applies it, reused by its thread (the container calls it once,
+     * synchronously, under the entry's lock; {@link Entries} never calls back into a store).
+     */
+    private static final class LocalChange implements DataContainer.ComputeAction<Object, Object> {
+        private int code;
+        private long[] args;
+        private boolean create;
+        private long now;
+        private long ttl;
+        long[] result;
+
+        void set(int code, long[] args, boolean create, long now, long ttl) {
+            this.code = code;
+            this.args = args;
+            this.create = create;
+            this.now = now;
+            this.ttl = ttl;
+            this.result = null;
+        }
+
+        void clear() {
+            args = null;
+            result = null;
+        }
+
+        @Override
+        public InternalCacheEntry<Object, Object> compute(Object key, InternalCacheEntry<Object, Object> old,
+                                                          InternalEntryFactory factory) {
+            long[] next = Entries.apply(code, args, create, old == null || old.isExpired(now) ? null : (long[]) old.getValue());
+            result = next;
+            // The entry keeps the key object the container's map already holds (one key object per entry, not
+            // one per write); no metadata object: a lifespan alone makes a plain mortal entry.
+            return next == null ? null : factory.create(old == null ? key : old.getKey(), next, (Metadata) null, now, ttl, now, -1);
+        }
+    }
 
     private static long arg(long[] a, int i) {
         return i < a.length ? a[i] : 0;
@@ -116,7 +163,8 @@ public final class InfinispanCounterStore implements CounterStore {
     @Override
     public long[] read(CounterKey key) {
         try {
-            return longs(of(key).cache.get(key.storeKey()));
+            Bounded b = of(key);
+            return b.value(b.cache.get(b.key(key)));
         } catch (RuntimeException e) {
             throw new CounterStoreException("read failed", e);
         }
@@ -125,7 +173,8 @@ public final class InfinispanCounterStore implements CounterStore {
     @Override
     public void remove(CounterKey key) {
         try {
-            of(key).cache.remove(key.storeKey());
+            Bounded b = of(key);
+            b.cache.remove(b.key(key));
         } catch (RuntimeException e) {
             throw new CounterStoreException("remove failed", e);
         }
@@ -138,63 +187,81 @@ public final class InfinispanCounterStore implements CounterStore {
 
     /**
      * A cache and its bound. The size is this node's share (primary and backup copies), read every
-     * {@value #SIZE_REFRESH_CHANGES} changes or {@value #SIZE_REFRESH_MILLIS} ms while far from the bound (counting
-     * is not free), and on every change within a tenth of it (at least {@value #SIZE_REFRESH_CHANGES} entries).
+     * {@value #SIZE_REFRESH_CHANGES} changes, or sooner once {@value #SIZE_REFRESH_MILLIS} ms have passed (looked at
+     * every {@value #SIZE_CLOCK_CHANGES} changes), while far from the bound (counting is not free), and on every
+     * change within a tenth of it (at least {@value #SIZE_REFRESH_CHANGES} entries).
      * Changes that race at the bound may pass it by a few entries.
      */
     static final class Bounded {
         static final long SIZE_REFRESH_MILLIS = 50;
         static final int SIZE_REFRESH_CHANGES = 256;
+        /** How many changes apart the clock is read for {@link #SIZE_REFRESH_MILLIS} (a power of two). */
+        static final int SIZE_CLOCK_CHANGES = 16;
 
         /** The cache with the flags every call of the gate takes: no listeners, statistics, stores or indexing. */
-        final AdvancedCache<String, byte[]> cache;
+        final AdvancedCache<Object, Object> cache;
         final boolean local;
-        private final DataContainer<String, byte[]> container;
+        private final DataContainer<Object, Object> container;
         private final TimeService time;
         final long max;
+        /** From here on the size is read on every change: a tenth of the bound, at least {@link #SIZE_REFRESH_CHANGES}. */
+        private final long nearBound;
         final LongSupplier size;
         private volatile long lastSize;
         private volatile long lastRead;
         /** Changes since the size was read; racy on purpose (a lost update only delays a read a little). */
         private int sinceRead;
 
-        Bounded(Cache<String, byte[]> cache, long max) {
-            this.cache = cache.getAdvancedCache().withFlags(Flag.SKIP_LISTENER_NOTIFICATION, Flag.SKIP_STATISTICS,
+        @SuppressWarnings("unchecked")
+        Bounded(Cache<?, ?> cache, long max) {
+            this.cache = ((Cache<Object, Object>) cache).getAdvancedCache().withFlags(Flag.SKIP_LISTENER_NOTIFICATION, Flag.SKIP_STATISTICS,
                     Flag.SKIP_CACHE_LOAD, Flag.SKIP_CACHE_STORE, Flag.SKIP_INDEXING, Flag.SKIP_XSITE_BACKUP);
             this.local = !cache.getCacheConfiguration().clustering().cacheMode().isClustered();
             this.container = this.cache.getDataContainer();
             this.time = ComponentRegistry.componentOf(cache, TimeService.class);
             this.max = max;
+            this.nearBound = max - Math.max(max / 10, SIZE_REFRESH_CHANGES);
             this.size = () -> this.cache.getDataContainer().sizeIncludingExpired();
+        }
+
+        /** The key an entry is filed under in this cache. */
+        Object key(CounterKey key) {
+            return local ? LocalKey.of(key) : key.storeKey();
+        }
+
+        /** An entry's value as {@link Entries} reads it. */
+        long[] value(Object stored) {
+            return local ? (long[]) stored : longs((byte[]) stored);
         }
 
         /**
          * One change on a LOCAL cache, straight on its data container: an atomic compute of the key's entry (the
          * container is a concurrent map), without the command path a cache call takes (invocation context,
          * locking, notifications, statistics), which nothing here uses: the gate's caches have no listeners, no
-         * persistence and no transactions. The entry keeps Infinispan's form (lifespan from now, expired entries
-         * read as absent and purged by the cache's reaper), so reads, clears and expiry work as for any entry.
+         * persistence and no transactions. The entry keeps Infinispan's form (a mortal entry, lifespan from now,
+         * read as absent once expired and purged by the cache's reaper), so reads, clears and expiry work as for
+         * any entry. The function is this thread's {@link LocalChange}, refilled per change.
          */
-        long[] changeLocally(String key, int code, long[] args, boolean create, long ttl) {
-            long now = time.wallClockTime();
-            Metadata metadata = new EmbeddedMetadata.Builder().lifespan(ttl, TimeUnit.MILLISECONDS).build();
-            long[][] result = new long[1][];
-            container.compute(key, (k, old, factory) -> {
-                long[] next = Entries.apply(code, args, create, old == null || old.isExpired(now) ? null : longs(old.getValue()));
-                result[0] = next;
-                return next == null ? null : factory.create(k, bytes(next), metadata, now, ttl, now, -1);
-            });
-            return result[0];
+        long[] changeLocally(LocalKey key, int code, long[] args, boolean create, long ttl) {
+            LocalChange c = LOCAL_CHANGE.get();
+            c.set(code, args, create, time.wallClockTime(), ttl);
+            try {
+                container.compute(key, c);
+                return c.result;
+            } finally {
+                c.clear();
+            }
         }
 
         boolean full() {
-            long now = System.nanoTime();
-            // Read again after SIZE_REFRESH_CHANGES changes or SIZE_REFRESH_MILLIS, whichever comes first, and on
-            // every change near the bound: between two reads far from it, fewer changes are made than the margin.
-            if (++sinceRead >= SIZE_REFRESH_CHANGES || now - lastRead > SIZE_REFRESH_MILLIS * 1_000_000L
-                    || lastSize >= max - Math.max(max / 10, SIZE_REFRESH_CHANGES)) {
+            // Read again after SIZE_REFRESH_CHANGES changes, on every change near the bound, and otherwise every
+            // SIZE_CLOCK_CHANGES changes once SIZE_REFRESH_MILLIS have passed (the clock is read that seldom):
+            // between two reads far from the bound, fewer changes are made than the margin.
+            int n = ++sinceRead;
+            if (n >= SIZE_REFRESH_CHANGES || lastSize >= nearBound
+                    || (n & (SIZE_CLOCK_CHANGES - 1)) == 0 && System.nanoTime() - lastRead > SIZE_REFRESH_MILLIS * 1_000_000L) {
                 lastSize = size.getAsLong();
-                lastRead = now;
+                lastRead = System.nanoTime();
                 sinceRead = 0;
             }
             return lastSize >= max;

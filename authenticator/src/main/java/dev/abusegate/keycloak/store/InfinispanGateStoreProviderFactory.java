@@ -121,7 +121,7 @@ public class InfinispanGateStoreProviderFactory implements GateStoreProviderFact
         return s;
     }
 
-    private static Cache<String, byte[]> cache(EmbeddedCacheManager manager, String name, long max) {
+    private static Cache<Object, Object> cache(EmbeddedCacheManager manager, String name, long max) {
         if (!manager.cacheExists(name) && manager.getCacheConfiguration(name) == null) {
             boolean clustered = manager.getCacheManagerConfiguration().isClustered();
             manager.defineConfiguration(name, CounterCacheConfiguration.build(clustered));
