@@ -59,6 +59,36 @@ public final class GateKeys {
         return s;
     }
 
+    /**
+     * {@link #normalizeIdentifier} in UTF-8 for the common case, an identifier in ASCII: every step but the
+     * lower case leaves ASCII as it is (NFKC does not change it), so one pass does them all. Null when the
+     * trimmed identifier has a character outside ASCII (then the general path runs).
+     */
+    static byte[] normalizedAscii(String raw) {
+        if (raw == null) {
+            return null;
+        }
+        int start = 0;
+        while (start < raw.length() && raw.charAt(start) <= ' ') {
+            start++;
+        }
+        int end = Math.min(raw.length(), start + MAX_RAW_LENGTH);
+        while (end > start && raw.charAt(end - 1) <= ' ') {
+            end--;
+        }
+        byte[] out = new byte[Math.min(end - start, MAX_IDENTIFIER_LENGTH)];
+        for (int i = start; i < end; i++) {
+            char c = raw.charAt(i);
+            if (c >= 0x80) {
+                return null;
+            }
+            if (i - start < out.length) {
+                out[i - start] = (byte) (c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c);
+            }
+        }
+        return out;
+    }
+
     /** Everything the layers need for one attempt. */
     public Keys forAttempt(Attempt attempt, int ipv6PrefixLength) {
         return forAttempt(attempt.realm(), attempt.address(), attempt.identifier(), ipv6PrefixLength);
@@ -255,7 +285,8 @@ public final class GateKeys {
 
         /** The keyed tag of the normalized identifier in UTF-8. */
         long[] identifier(String raw) {
-            return tag(normalizeIdentifier(raw).getBytes(StandardCharsets.UTF_8));
+            byte[] ascii = normalizedAscii(raw);
+            return tag(ascii != null ? ascii : normalizeIdentifier(raw).getBytes(StandardCharsets.UTF_8));
         }
 
         long[] hash(String value) {

@@ -13,6 +13,37 @@ class IdentifierKeysTest {
     private static final int P64 = 64;
 
     @Test
+    void the_ascii_shortcut_gives_the_bytes_of_the_general_normalization_and_steps_aside_for_anything_else() {
+        java.util.SplittableRandom random = new java.util.SplittableRandom(7);
+        String alphabet = " \t\n\u0000AZaz09@._-+~\u007f\u00e9\u3000\uff21";
+        int ascii = 0;
+        for (int i = 0; i < 20_000; i++) {
+            int length = random.nextInt(4) == 0 ? 200 + random.nextInt(1_200) : random.nextInt(24);
+            StringBuilder b = new StringBuilder(length);
+            boolean plain = random.nextBoolean();
+            for (int j = 0; j < length; j++) {
+                b.append(alphabet.charAt(random.nextInt(plain ? alphabet.length() - 3 : alphabet.length())));
+            }
+            String raw = b.toString();
+            byte[] shortcut = GateKeys.normalizedAscii(raw);
+            String general = GateKeys.normalizeIdentifier(raw);
+            if (shortcut != null) {
+                ascii++;
+                assertThat(shortcut).as("%s", raw).isEqualTo(general.getBytes(StandardCharsets.UTF_8));
+            } else {
+                // what the general path looks at: the first MAX_RAW_LENGTH chars after leading blanks, trimmed
+                String window = raw.trim();
+                window = window.substring(0, Math.min(window.length(), GateKeys.MAX_RAW_LENGTH)).trim();
+                assertThat(window.chars().anyMatch(c -> c >= 0x80)).as("only non-ASCII input takes the general path: %s", raw).isTrue();
+            }
+        }
+        assertThat(ascii).isGreaterThan(10_000);
+        assertThat(GateKeys.normalizedAscii(null)).isNull();
+        assertThat(GateKeys.normalizedAscii("  Alice@Example.COM \t")).isEqualTo("alice@example.com".getBytes(StandardCharsets.UTF_8));
+        assertThat(GateKeys.normalizedAscii("\uff21lice")).isNull();
+    }
+
+    @Test
     void identifiers_are_trimmed_nfkc_normalized_and_lower_cased() {
         assertThat(GateKeys.normalizeIdentifier("  Alice@Example.COM \t")).isEqualTo("alice@example.com");
         assertThat(GateKeys.normalizeIdentifier("ａｌｉｃｅ")).as("fullwidth letters (NFKC)").isEqualTo("alice");
