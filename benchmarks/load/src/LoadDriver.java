@@ -28,7 +28,15 @@ import java.util.regex.Pattern;
  * forms. Server CPU comes from /proc/&lt;pid&gt;/stat (utime+stime) of the Keycloak JVM, read before
  * and after each phase.
  *
- * <p>Usage: LoadDriver baseUrl keycloakJvmPid rounds concurrency
+ * <p>A cluster: several base URLs and JVM pids, comma-separated. Attempt i goes to node i mod n, its GET
+ * and its POST to the same node (the form's action URL names the node that rendered it, as behind a
+ * sticky load balancer); CPU is the sum over the JVMs.
+ *
+ * <p>With {@code -DseqN=N} (default 0: off), each round also times N sequential attempts on the blocking
+ * flow: the login-page GET and the blocked POST of each attempt, one request at a time. Latency
+ * percentiles: median and p90; p99 as well when a round has at least 100 samples per side.
+ *
+ * <p>Usage: LoadDriver baseUrl[,baseUrl...] keycloakJvmPid[,pid...] rounds concurrency
  */
 public final class LoadDriver {
 
@@ -41,19 +49,35 @@ public final class LoadDriver {
     static final int BLOCK_N = Integer.getInteger("blockN", 600);
     static final int VERIFY_N = Integer.getInteger("verifyN", 40);
     static final int LATENCY_N = Integer.getInteger("latencyN", 60);
+    static final int SEQ_N = Integer.getInteger("seqN", 0);
+    static final int WARMUP = Integer.getInteger("warmup", 1);
     static final long PHASE_MAX_MS = Long.getLong("phaseMaxMs", 60_000);
     static final long CLK_TCK = Long.getLong("clkTck", 100);
 
-    final String base;
-    final long pid;
+    final List<String> bases;
+    final long[] pids;
     final int concurrency;
     final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .followRedirects(HttpClient.Redirect.NEVER).connectTimeout(Duration.ofSeconds(10)).build();
 
-    LoadDriver(String base, long pid, int concurrency) {
-        this.base = base;
-        this.pid = pid;
+    LoadDriver(List<String> bases, long[] pids, int concurrency) {
+        this.bases = bases;
+        this.pids = pids;
         this.concurrency = concurrency;
+    }
+
+    /** The node attempt i goes to. */
+    String node(int i) {
+        return bases.get(i % bases.size());
+    }
+
+    /** Percentiles reported for a latency series of n samples per round: p99 only when it means something. */
+    static int[] percentiles(int n) {
+        return n >= 100 ? new int[] {50, 90, 99} : new int[] {50, 90};
+    }
+
+    static String pctName(int p) {
+        return p == 50 ? "median" : "p" + p;
     }
 
     record Form(String action, String cookies, String address) {
@@ -72,7 +96,7 @@ public final class LoadDriver {
 
     // ---------------------------------------------------------------- HTTP steps
 
-    Form getLoginPage(String clientId, String address) throws IOException, InterruptedException {
+    Form getLoginPage(String base, String clientId, String address) throws IOException, InterruptedException {
         String url = base + "/realms/" + REALM + "/protocol/openid-connect/auth?client_id=" + clientId
                 + "&response_type=code&scope=openid&redirect_uri=" + enc("http://127.0.0.1/cb");
         HttpRequest req = HttpRequest.newBuilder(URI.create(url)).header("X-Forwarded-For", address)
@@ -93,7 +117,11 @@ public final class LoadDriver {
             }
             cookies.append(nv);
         }
-        return new Form(m.group(1).replace("&amp;", "&"), cookies.toString(), address);
+        String action = m.group(1).replace("&amp;", "&");
+        if (!action.startsWith(base + "/")) {
+            throw new IOException("form posts to another node: " + action.substring(0, Math.min(action.length(), 40)));
+        }
+        return new Form(action, cookies.toString(), address);
     }
 
     /** Posts the form; returns "blocked", "invalid" (wrong password page), or throws on anything else. */
@@ -162,7 +190,7 @@ public final class LoadDriver {
     List<Form> collect(Map<String, List<Phase>> results, String name, String clientId, int n, java.util.function.IntFunction<String> address)
             throws InterruptedException {
         Form[] forms = new Form[n];
-        Phase p = phase(name, n, i -> forms[i] = getLoginPage(clientId, address.apply(i)));
+        Phase p = phase(name, n, i -> forms[i] = getLoginPage(node(i), clientId, address.apply(i)));
         results.computeIfAbsent(name, k -> new ArrayList<>()).add(p);
         List<Form> out = new ArrayList<>();
         for (Form f : forms) {
@@ -183,15 +211,18 @@ public final class LoadDriver {
         results.computeIfAbsent(name, k -> new ArrayList<>()).add(p);
     }
 
-    /** Sequential, alternating gate/stock so both see the same background load; only the POST is timed. */
-    void latency(Map<String, List<Double>> medians, Map<String, List<Double>> p90s, List<String> errs) throws Exception {
+    /**
+     * Sequential, alternating gate/stock so both see the same background load; only the POST is timed.
+     * Pair i goes to node i mod n. Adds one value per percentile to pcts.get(percentile).get(side).
+     */
+    void latency(Map<Integer, Map<String, List<Double>>> pcts, List<String> errs) throws Exception {
         double[] gate = new double[LATENCY_N];
         double[] stock = new double[LATENCY_N];
         for (int i = 0; i < LATENCY_N; i++) {
             for (int side = 0; side < 2; side++) {
                 boolean g = (i + side) % 2 == 0;
                 String addr = "198.51.100." + (1 + (i % 200));
-                Form f = getLoginPage(g ? "gate-allow-app" : "stock-app", addr);
+                Form f = getLoginPage(node(i), g ? "gate-allow-app" : "stock-app", addr);
                 long t0 = System.nanoTime();
                 String got = post(f, WRONG_PASSWORD);
                 double ms = (System.nanoTime() - t0) / 1e6;
@@ -201,34 +232,67 @@ public final class LoadDriver {
                 (g ? gate : stock)[i] = ms;
             }
         }
-        Arrays.sort(gate);
-        Arrays.sort(stock);
-        medians.computeIfAbsent("gate", k -> new ArrayList<>()).add(pct(gate, 50));
-        medians.computeIfAbsent("stock", k -> new ArrayList<>()).add(pct(stock, 50));
-        p90s.computeIfAbsent("gate", k -> new ArrayList<>()).add(pct(gate, 90));
-        p90s.computeIfAbsent("stock", k -> new ArrayList<>()).add(pct(stock, 90));
+        record(pcts, "gate", gate, LATENCY_N);
+        record(pcts, "stock", stock, LATENCY_N);
+    }
+
+    /** Sequential attempts on the blocking flow: GET login page and blocked POST each timed; attempt i on node i mod n. */
+    void sequentialBlocked(Map<Integer, Map<String, List<Double>>> pcts, List<String> errs) throws Exception {
+        double[] get = new double[SEQ_N];
+        double[] blocked = new double[SEQ_N];
+        for (int i = 0; i < SEQ_N; i++) {
+            long t0 = System.nanoTime();
+            Form f = getLoginPage(node(i), "gate-block-app", BLOCKED_ADDRESS);
+            long t1 = System.nanoTime();
+            String got = post(f, WRONG_PASSWORD);
+            long t2 = System.nanoTime();
+            if (!got.equals("blocked")) {
+                errs.add("sequential blocked: expected blocked, got " + got);
+            }
+            get[i] = (t1 - t0) / 1e6;
+            blocked[i] = (t2 - t1) / 1e6;
+        }
+        record(pcts, "get", get, SEQ_N);
+        record(pcts, "blocked", blocked, SEQ_N);
+    }
+
+    static void record(Map<Integer, Map<String, List<Double>>> pcts, String side, double[] samples, int n) {
+        double[] s = samples.clone();
+        Arrays.sort(s);
+        for (int p : percentiles(n)) {
+            pcts.computeIfAbsent(p, k -> new LinkedHashMap<>()).computeIfAbsent(side, k -> new ArrayList<>()).add(pct(s, p));
+        }
     }
 
     // ---------------------------------------------------------------- main
 
     public static void main(String[] args) throws Exception {
-        LoadDriver d = new LoadDriver(args[0], Long.parseLong(args[1]), Integer.parseInt(args[3]));
+        List<String> bases = List.of(args[0].split(","));
+        long[] pids = Arrays.stream(args[1].split(",")).mapToLong(Long::parseLong).toArray();
+        LoadDriver d = new LoadDriver(bases, pids, Integer.parseInt(args[3]));
         int rounds = Integer.parseInt(args[2]);
         d.run(rounds);
     }
 
     void run(int rounds) throws Exception {
-        System.out.printf("load driver: %s, Keycloak JVM pid %d, %d rounds (+1 warm-up), concurrency %d, "
-                + "per round: %d blocked, %d password-verifying (stock) and %d allowed (gate) attempts, latency %d+%d sequential%n",
-                base, pid, rounds, concurrency, BLOCK_N, VERIFY_N, VERIFY_N, LATENCY_N, LATENCY_N);
+        boolean cluster = bases.size() > 1;
+        System.out.printf("load driver: %s%s, Keycloak JVM pid%s %s, %d rounds (+%d warm-up), concurrency %d, "
+                + "per round: %d blocked, %d password-verifying (stock) and %d allowed (gate) attempts, latency %d+%d sequential%s%n",
+                String.join(", ", bases), cluster ? " (" + bases.size() + " nodes, attempt i on node i mod " + bases.size() + ")" : "",
+                cluster ? "s" : "", Arrays.stream(pids).mapToObj(Long::toString).collect(java.util.stream.Collectors.joining(", ")),
+                rounds, WARMUP, concurrency, BLOCK_N, VERIFY_N, VERIFY_N, LATENCY_N, LATENCY_N,
+                SEQ_N > 0 ? ", blocking flow " + SEQ_N + " sequential" : "");
 
-        // Prime: the first attempt from BLOCKED_ADDRESS is let through (perIp.threshold=1); from then on it is blocked.
-        String primed = post(getLoginPage("gate-block-app", BLOCKED_ADDRESS), WRONG_PASSWORD);
+        // Prime: the first attempt from BLOCKED_ADDRESS is let through (perIp.threshold=1); from then on it is blocked,
+        // on every node (the counter lives on its owners, not on the node that took the attempt).
+        String primed = post(getLoginPage(node(0), "gate-block-app", BLOCKED_ADDRESS), WRONG_PASSWORD);
         System.out.println("priming attempt from " + BLOCKED_ADDRESS + " on gate-block-app: " + primed);
-        String check = post(getLoginPage("gate-block-app", BLOCKED_ADDRESS), WRONG_PASSWORD);
-        System.out.println("second attempt: " + check);
-        if (!check.equals("blocked")) {
-            throw new IllegalStateException("the gate-block flow does not block; check the realm import");
+        for (int n = 0; n < bases.size(); n++) {
+            String check = post(getLoginPage(node(n), "gate-block-app", BLOCKED_ADDRESS), WRONG_PASSWORD);
+            System.out.println((cluster ? "next attempt on node " + (n + 1) + ": " : "second attempt: ") + check);
+            if (!check.equals("blocked")) {
+                throw new IllegalStateException("the gate-block flow does not block; check the realm import");
+            }
         }
 
         Map<String, List<Phase>> results = new LinkedHashMap<>();
@@ -236,11 +300,12 @@ public final class LoadDriver {
                 "POST wrong password (stock, argon2)", "GET login page (gate-allow-app)", "POST wrong password (gate allowed, argon2)")) {
             results.put(name, new ArrayList<>());
         }
-        Map<String, List<Double>> med = new LinkedHashMap<>();
-        Map<String, List<Double>> p90 = new LinkedHashMap<>();
+        // percentile -> side -> one value per round
+        Map<Integer, Map<String, List<Double>>> lat = new LinkedHashMap<>();
+        Map<Integer, Map<String, List<Double>>> seq = new LinkedHashMap<>();
         List<String> latencyErrors = new ArrayList<>();
-        for (int r = 0; r <= rounds; r++) {
-            boolean warm = r == 0;
+        for (int r = 1 - WARMUP; r <= rounds; r++) {
+            boolean warm = r <= 0;
             Map<String, List<Phase>> into = warm ? new LinkedHashMap<>() : results;
             long t0 = System.nanoTime();
             List<Form> blockForms = collect(into, "GET login page (gate-block-app)", "gate-block-app", BLOCK_N, i -> BLOCKED_ADDRESS);
@@ -256,7 +321,10 @@ public final class LoadDriver {
                     postAll(into, "POST wrong password (gate allowed, argon2)", allowForms, "invalid");
                 }
             }
-            latency(warm ? new LinkedHashMap<>() : med, warm ? new LinkedHashMap<>() : p90, latencyErrors);
+            latency(warm ? new LinkedHashMap<>() : lat, latencyErrors);
+            if (SEQ_N > 0) {
+                sequentialBlocked(warm ? new LinkedHashMap<>() : seq, latencyErrors);
+            }
             System.out.printf("%s %d done in %.1f s%n", warm ? "warm-up round" : "round", r, (System.nanoTime() - t0) / 1e9);
             for (Map.Entry<String, List<Phase>> e : into.entrySet()) {
                 Phase p = e.getValue().get(e.getValue().size() - 1);
@@ -265,8 +333,11 @@ public final class LoadDriver {
                         p.errors() > 0 ? "  errors e.g. " + p.errorSamples() : "");
             }
             if (!warm) {
-                System.out.printf("    latency POST wrong password: gate median %.1f ms p90 %.1f ms | stock median %.1f ms p90 %.1f ms%n",
-                        last(med.get("gate")), last(p90.get("gate")), last(med.get("stock")), last(p90.get("stock")));
+                System.out.printf("    latency POST wrong password: gate %s | stock %s%n", lastRound(lat, "gate"), lastRound(lat, "stock"));
+                if (SEQ_N > 0) {
+                    System.out.printf("    latency blocking flow, sequential: GET login page %s | POST blocked %s%n",
+                            lastRound(seq, "get"), lastRound(seq, "blocked"));
+                }
             }
         }
 
@@ -287,27 +358,90 @@ public final class LoadDriver {
         }
         System.out.println();
         System.out.println("Latency of one POST, sequential (no concurrency), wrong password on both sides, ms:");
-        System.out.printf("| %-40s | %-26s | %-26s |%n", "Form", "median", "p90");
-        System.out.println("|" + "-".repeat(42) + "|" + "-".repeat(28) + "|" + "-".repeat(28) + "|");
-        System.out.printf("| %-40s | %-26s | %-26s |%n", "abuse-gate-username-password-form", fmt(arr(med.get("gate")), 1), fmt(arr(p90.get("gate")), 1));
-        System.out.printf("| %-40s | %-26s | %-26s |%n", "auth-username-password-form (stock)", fmt(arr(med.get("stock")), 1), fmt(arr(p90.get("stock")), 1));
+        latencyTable("Form", lat, new String[] {"gate", "stock"},
+                new String[] {"abuse-gate-username-password-form", "auth-username-password-form (stock)"});
+        if (SEQ_N > 0) {
+            System.out.println();
+            System.out.println("Latency of one request on the blocking flow (gate-block-app), sequential (no concurrency), ms:");
+            latencyTable("Request", seq, new String[] {"get", "blocked"},
+                    new String[] {"GET login page (gate-block-app)", "POST blocked (gate, 429)"});
+        }
         if (!latencyErrors.isEmpty()) {
             System.out.println("latency errors: " + latencyErrors.size() + " e.g. " + latencyErrors.subList(0, Math.min(3, latencyErrors.size())));
         }
 
         System.out.println();
-        System.out.println("=== Ratios (same run): ratio of medians, [min .. max] of the per-round ratios ===");
+        System.out.println("=== Ratios (same run): ratio of the medians above | per round: median [min .. max] of the per-round ratios ===");
         String blk = "POST blocked (gate, 429)";
         String pw = "POST wrong password (stock, argon2)";
         String get = "GET login page (gate-block-app)";
         String allow = "POST wrong password (gate allowed, argon2)";
         ratio("blocked POST/s  vs  password-verifying POST/s (target >= 20)", tput.get(blk), tput.get(pw));
         ratio("blocked POST/s  vs  bare login-page GET/s      (target >= 0.8)", tput.get(blk), tput.get(get));
-        ratio("gate allowed POST latency median vs stock     (target <= 1.05)", arr(med.get("gate")), arr(med.get("stock")));
-        ratio("gate allowed POST latency p90    vs stock", arr(p90.get("gate")), arr(p90.get("stock")));
+        ratio("gate allowed POST latency median vs stock     (target <= 1.05)", arr(lat.get(50).get("gate")), arr(lat.get(50).get("stock")));
+        ratio("gate allowed POST latency p90    vs stock", arr(lat.get(90).get("gate")), arr(lat.get(90).get("stock")));
+        if (lat.containsKey(99)) {
+            ratio("gate allowed POST latency p99    vs stock", arr(lat.get(99).get("gate")), arr(lat.get(99).get("stock")));
+        }
+        if (SEQ_N > 0) {
+            for (int p : percentiles(SEQ_N)) {
+                ratio("blocked POST latency " + pad(pctName(p), 6) + " vs login-page GET", arr(seq.get(p).get("blocked")), arr(seq.get(p).get("get")));
+            }
+        }
         ratio("gate allowed POST/s vs stock POST/s (throughput)", tput.get(allow), tput.get(pw));
         ratio("CPU per 1,000: password-verifying vs blocked", cpu.get(pw), cpu.get(blk));
         ratio("CPU per 1,000: gate allowed vs stock", cpu.get(allow), cpu.get(pw));
+        if (cluster || lat.containsKey(99)) {
+            System.out.println();
+            System.out.println("=== Added latency (same run), ms: difference of the medians above | per round: median [min .. max] of the per-round differences ===");
+            for (int p : percentiles(LATENCY_N)) {
+                diff("gate allowed POST minus stock POST, " + pctName(p), arr(lat.get(p).get("gate")), arr(lat.get(p).get("stock")));
+            }
+            if (SEQ_N > 0) {
+                for (int p : percentiles(SEQ_N)) {
+                    diff("blocked POST minus login-page GET, " + pctName(p), arr(seq.get(p).get("blocked")), arr(seq.get(p).get("get")));
+                }
+            }
+        }
+    }
+
+    void latencyTable(String what, Map<Integer, Map<String, List<Double>>> pcts, String[] sides, String[] labels) {
+        StringBuilder head = new StringBuilder(String.format("| %-40s |", what));
+        StringBuilder rule = new StringBuilder("|" + "-".repeat(42) + "|");
+        for (int p : pcts.keySet()) {
+            head.append(String.format(" %-26s |", pctName(p)));
+            rule.append("-".repeat(28)).append("|");
+        }
+        System.out.println(head);
+        System.out.println(rule);
+        for (int i = 0; i < sides.length; i++) {
+            StringBuilder row = new StringBuilder(String.format("| %-40s |", labels[i]));
+            for (Map<String, List<Double>> bySide : pcts.values()) {
+                row.append(String.format(" %-26s |", fmt(arr(bySide.get(sides[i])), 1)));
+            }
+            System.out.println(row);
+        }
+    }
+
+    static String lastRound(Map<Integer, Map<String, List<Double>>> pcts, String side) {
+        StringBuilder b = new StringBuilder();
+        for (Map.Entry<Integer, Map<String, List<Double>>> e : pcts.entrySet()) {
+            b.append(b.length() > 0 ? " " : "").append(String.format("%s %.1f ms", pctName(e.getKey()), last(e.getValue().get(side))));
+        }
+        return b.toString();
+    }
+
+    static void diff(String label, double[] a, double[] b) {
+        double[] per = new double[a.length];
+        for (int i = 0; i < a.length; i++) {
+            per[i] = a[i] - b[i];
+        }
+        Arrays.sort(per);
+        System.out.printf("  %-66s %+8.2f  | %+.2f [%+.2f .. %+.2f]%n", label, median(a) - median(b), median(per), per[0], per[per.length - 1]);
+    }
+
+    static String pad(String s, int width) {
+        return String.format("%-" + width + "s", s);
     }
 
     static void ratio(String label, double[] a, double[] b) {
@@ -316,20 +450,25 @@ public final class LoadDriver {
             per[i] = a[i] / b[i];
         }
         Arrays.sort(per);
-        System.out.printf("  %-66s %8.3f  [%.3f .. %.3f]%n", label, median(a) / median(b), per[0], per[per.length - 1]);
+        System.out.printf("  %-66s %8.3f  | %.3f [%.3f .. %.3f]%n", label, median(a) / median(b), median(per), per[0], per[per.length - 1]);
     }
 
     // ---------------------------------------------------------------- helpers
 
+    /** utime+stime of the Keycloak JVMs, summed. */
     long cpuTicks() {
-        try {
-            String s = Files.readString(Path.of("/proc/" + pid + "/stat"));
-            String[] f = s.substring(s.lastIndexOf(')') + 2).split(" ");
-            // after "pid (comm) ": f[0] is state (field 3); utime is field 14, stime field 15
-            return Long.parseLong(f[11]) + Long.parseLong(f[12]);
-        } catch (IOException e) {
-            throw new IllegalStateException("cannot read /proc/" + pid + "/stat", e);
+        long sum = 0;
+        for (long pid : pids) {
+            try {
+                String s = Files.readString(Path.of("/proc/" + pid + "/stat"));
+                String[] f = s.substring(s.lastIndexOf(')') + 2).split(" ");
+                // after "pid (comm) ": f[0] is state (field 3); utime is field 14, stime field 15
+                sum += Long.parseLong(f[11]) + Long.parseLong(f[12]);
+            } catch (IOException e) {
+                throw new IllegalStateException("cannot read /proc/" + pid + "/stat", e);
+            }
         }
+        return sum;
     }
 
     static String fmt(double[] v, int decimals) {
