@@ -34,7 +34,8 @@ import java.util.concurrent.Future;
  * </ul>
  * {@code cluster}: the {@code spray} on three nodes in this JVM (DIST_SYNC, two owners, JGroups over loopback
  * only), attempts spread over the nodes and made from 16 threads (each change waits for a round trip); the heap of all three nodes over the entry copies they hold, and
- * over the subjects (each held twice).
+ * over the subjects (each held twice). {@code cluster-twice}: the same with each attempt made twice (every entry
+ * copy updated).
  *
  * <p>{@code java -cp benchmarks/target/benchmarks.jar dev.abusegate.benchmarks.HeapPerEntry [N [rounds [scenario...]]]}
  */
@@ -98,7 +99,8 @@ public final class HeapPerEntry {
         GateOptions options = options(sc);
         byte[] secret = "heap-bench-secret-0123456789abcdef".getBytes(StandardCharsets.UTF_8);
         int off = 1_000_000 * (round + 1);
-        if (sc.equals("cluster")) {
+        if (sc.startsWith("cluster")) {
+            boolean twice = sc.equals("cluster-twice");
             try (EmbeddedCluster cluster = new EmbeddedCluster(3)) {
                 System.out.println("NOTE cluster members (physical addresses): " + cluster.addresses());
                 List<AbuseGate> gates = new ArrayList<>();
@@ -118,7 +120,7 @@ public final class HeapPerEntry {
                 for (int t = 0; t < FILL_THREADS; t++) {
                     int from = off + t * (n / FILL_THREADS);
                     int count = t == FILL_THREADS - 1 ? n - t * (n / FILL_THREADS) : n / FILL_THREADS;
-                    parts.add(pool.submit(() -> fill(gates, options, from, count, false)));
+                    parts.add(pool.submit(() -> fill(gates, options, from, count, twice)));
                 }
                 for (Future<?> f : parts) {
                     f.get();
