@@ -66,6 +66,45 @@ abstract class CounterStoreContract {
         return Entries.answer(node(node).apply(key, change, WINDOW).join());
     }
 
+    /**
+     * A value once handed out never changes: later changes make new values. A LOCAL cache keeps the very array it
+     * hands back (it never copies), so a change that wrote into the old value would change answers already read
+     * and entries outside their lock.
+     */
+    @Test
+    void a_value_handed_back_or_read_never_changes_when_the_entry_changes_again() {
+        CounterKey pair = key(CounterKey.Kind.PAIR, 40);
+        CounterKey account = key(CounterKey.Kind.ACCOUNT, 41);
+        CounterKey address = key(CounterKey.Kind.ADDRESS, 42);
+        List<long[]> seen = new ArrayList<>();
+        List<long[]> copies = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            long t = now();
+            List<long[]> round = new ArrayList<>();
+            round.add(node(i % nodes()).apply(pair, admit(3, 2, i % 2 == 0), WINDOW).join());
+            round.add(node(i % nodes()).apply(pair, admit(3, 2, true), WINDOW).join());
+            round.add(node(i % nodes()).apply(pair, new Change(Entries.UNDO_COUNTER, t, t + WINDOW), WINDOW).join());
+            round.add(node(i % nodes()).apply(account, reserve(4, 3), WINDOW).join());
+            round.add(node(i % nodes()).apply(account, fail(4, 60_000), WINDOW).join());
+            round.add(node(i % nodes()).apply(address, new Change(Entries.ADMIT_ADDRESS, t, 1, 10, 5, WINDOW, 3, 2, WINDOW, 1_000 + i), WINDOW).join());
+            round.add(node(i % nodes()).apply(address, new Change(Entries.ADMIT_ADDRESS, t, 0, 10, 5, WINDOW, 3, 2, WINDOW, 2_000 + i), WINDOW).join());
+            round.add(node(i % nodes()).apply(address, new Change(Entries.UNDO_ADDRESS, t, 1, 1, 1_000 + i, t + WINDOW, t + WINDOW), WINDOW).join());
+            round.add(node(0).read(pair));
+            round.add(node(0).read(account));
+            round.add(node(0).read(address));
+            for (long[] v : round) {
+                if (v != null) {
+                    seen.add(v);
+                    copies.add(v.clone());
+                }
+            }
+        }
+        assertThat(seen).hasSizeGreaterThanOrEqualTo(40);
+        for (int i = 0; i < seen.size(); i++) {
+            assertThat(seen.get(i)).as("value %d", i).isEqualTo(copies.get(i));
+        }
+    }
+
     @Test
     void a_counter_lets_the_threshold_through_then_blocks_and_keeps_counting() {
         CounterKey k = key(CounterKey.Kind.PAIR, 1);
