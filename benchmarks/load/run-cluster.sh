@@ -8,6 +8,7 @@
 #   OUT=dir ...                            raw output (default benchmarks/load/target/results-cluster)
 #   DRIVER_OPTS="..."                      default: -Dwarmup=4 -DblockN=900 -DverifyN=60 -DlatencyN=100 -DseqN=200
 #   HEAP="-Xms256m -Xmx1g"                 heap of each node (JAVA_OPTS_KC_HEAP)
+#   JFR=1 ...                              record every node with JFR (settings=profile) during the load: $OUT/node-N.jfr
 #
 # The load driver sends attempt i to node i mod NODES; the GET and the POST of one attempt go to the same
 # node (a sticky load balancer). The gate's counters live on their Infinispan owners (two of the nodes),
@@ -169,8 +170,18 @@ echo "listening sockets of the nodes and PostgreSQL: $(echo "$LISTEN" | awk '{pr
   | tee -a "$OUT/machine.txt"
 
 echo "uptime before load: $(uptime)" | tee -a "$OUT/machine.txt"
+if [ "${JFR:-0}" = "1" ]; then
+  for n in $(seq 1 "$NODES"); do
+    jcmd "${JAVA_PIDS[$((n - 1))]}" JFR.start name=bench settings=profile filename="$OUT/node-$n.jfr" > /dev/null
+  done
+fi
 run_driver "$(IFS=,; echo "${BASES[*]}")" "$(IFS=,; echo "${JAVA_PIDS[*]}")" "$OUT/load.txt"
 echo "uptime after load: $(uptime)" | tee -a "$OUT/machine.txt"
+if [ "${JFR:-0}" = "1" ]; then
+  for n in $(seq 1 "$NODES"); do
+    jcmd "${JAVA_PIDS[$((n - 1))]}" JFR.stop name=bench > /dev/null && echo "JFR recording: $OUT/node-$n.jfr"
+  done
+fi
 for n in $(seq 1 "$NODES"); do
   echo "node $n: $(grep -o "Abuse gate: cache 'abuse-gate-counters' ([^)]*)" "$OUT/keycloak-node-$n.log" | head -1)"
 done | tee -a "$OUT/machine.txt"
