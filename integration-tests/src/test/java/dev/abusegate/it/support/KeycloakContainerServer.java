@@ -4,7 +4,6 @@ import dasniko.testcontainers.keycloak.KeycloakContainer;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.http.HttpClient;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -25,14 +24,12 @@ import org.opentest4j.TestAbortedException;
  * a builder's extra options are appended to start-dev. Without a Docker engine, starting one aborts the
  * calling test or class (JUnit assumption: reported as skipped, never as failed).
  */
-final class KeycloakContainerServer implements KeycloakServer {
+final class KeycloakContainerServer extends KeycloakServerBase {
 
     private final String name;
     private final KeycloakContainer container;
     private final List<String> options;
     private final Duration startupTime;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-    private volatile AdminClient admin;
     private volatile boolean stopped;
 
     private KeycloakContainerServer(String name, KeycloakContainer container, List<String> options, Duration startupTime) {
@@ -157,24 +154,7 @@ final class KeycloakContainerServer implements KeycloakServer {
         return container.getHttpMgmtPort();
     }
 
-    @Override
-    public AdminClient admin() {
-        AdminClient a = admin;
-        if (a == null) {
-            synchronized (this) {
-                if (admin == null) {
-                    admin = new AdminClient(baseUrl(), ADMIN_USERNAME, ADMIN_PASSWORD);
-                }
-                a = admin;
-            }
-        }
-        return a;
-    }
 
-    @Override
-    public String metrics() {
-        return Metrics.fetch(http, managementUrl() + "/metrics");
-    }
 
     @Override
     public String logText() {

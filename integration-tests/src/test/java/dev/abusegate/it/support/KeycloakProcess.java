@@ -6,7 +6,6 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -49,7 +48,7 @@ import java.util.stream.Stream;
  * </ul>
  * Instances are thread-safe.
  */
-public final class KeycloakProcess implements KeycloakServer {
+public final class KeycloakProcess extends KeycloakServerBase {
 
     private static final Duration STOP_GRACE = Duration.ofSeconds(30);
     private static final int TAIL_LINES = 100;
@@ -81,11 +80,6 @@ public final class KeycloakProcess implements KeycloakServer {
     private final List<String> options;
     private final Process process;
     private volatile Duration startupTime;
-    private final HttpClient http = HttpClient.newBuilder()
-            .connectTimeout(Duration.ofSeconds(5))
-            .followRedirects(HttpClient.Redirect.NEVER)
-            .build();
-    private volatile AdminClient admin;
     private volatile boolean stopped;
 
     private KeycloakProcess(String name, Path home, Path logFile, int httpPort, int managementPort,
@@ -439,26 +433,7 @@ public final class KeycloakProcess implements KeycloakServer {
         return startupTime;
     }
 
-    /** Admin REST client logged in as the bootstrap admin of master (one per server, thread-safe). */
-    @Override
-    public AdminClient admin() {
-        AdminClient a = admin;
-        if (a == null) {
-            synchronized (this) {
-                if (admin == null) {
-                    admin = new AdminClient(baseUrl(), ADMIN_USERNAME, ADMIN_PASSWORD);
-                }
-                a = admin;
-            }
-        }
-        return a;
-    }
 
-    /** The Prometheus text of the management port's {@code /metrics}. */
-    @Override
-    public String metrics() {
-        return Metrics.fetch(http, managementUrl() + "/metrics");
-    }
 
     // ------------------------------------------------------------------------------------------
     // Log
