@@ -9,7 +9,6 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BooleanSupplier;
-import java.util.function.Supplier;
 
 /**
  * The four-layer gate. It runs before any user lookup or password hash and answers ALLOW, CAPTCHA_REQUIRED or
@@ -436,28 +435,18 @@ public final class AbuseGate {
             return p1 != null || p4 != null;
         }
 
-        /** Starts the address's change; a store that throws instead of completing exceptionally is treated alike. */
         private CompletableFuture<long[]> address(boolean solved) {
             long t1 = p1 == null ? 0 : p1.threshold();
             long t4 = p4 == null ? 0 : p4.threshold();
-            try {
-                return store.apply(k.address(), new CounterStore.Change(Entries.ADMIT_ADDRESS, now, solved ? 1 : 0,
-                        t1, p1 == null ? 0 : bandStart(o, p1), p1 == null ? 0 : p1.windowMillis(),
-                        t4, p4 == null ? 0 : bandStart(o, p4), p4 == null ? 0 : p4.windowMillis(), k.member()),
-                        Math.max(p1 == null ? 0 : p1.windowMillis(), p4 == null ? 0 : p4.windowMillis()));
-            } catch (RuntimeException e) {
-                return CompletableFuture.failedFuture(e);
-            }
+            return start(k.address(), new CounterStore.Change(Entries.ADMIT_ADDRESS, now, solved ? 1 : 0,
+                    t1, p1 == null ? 0 : bandStart(o, p1), p1 == null ? 0 : p1.windowMillis(),
+                    t4, p4 == null ? 0 : bandStart(o, p4), p4 == null ? 0 : p4.windowMillis(), k.member()),
+                    Math.max(p1 == null ? 0 : p1.windowMillis(), p4 == null ? 0 : p4.windowMillis()));
         }
 
-        /** Starts the pair's change, as {@link #address}. */
         private CompletableFuture<long[]> pair(boolean solved) {
-            try {
-                return store.apply(k.pair(), new CounterStore.Change(Entries.ADMIT_COUNTER, now, solved ? 1 : 0, p2.threshold(),
-                        bandStart(o, p2), p2.windowMillis()), p2.windowMillis());
-            } catch (RuntimeException e) {
-                return CompletableFuture.failedFuture(e);
-            }
+            return start(k.pair(), new CounterStore.Change(Entries.ADMIT_COUNTER, now, solved ? 1 : 0, p2.threshold(),
+                    bandStart(o, p2), p2.windowMillis()), p2.windowMillis());
         }
 
         /** Sends both changes together and reads their answers. */
@@ -535,14 +524,14 @@ public final class AbuseGate {
         /** A captcha answer counts nothing: gives back what the changes counted. */
         void undo() {
             CompletableFuture<long[]> fa = addressUsed() && addressCounted
-                    ? started(() -> store.apply(k.address(), new CounterStore.Change(Entries.UNDO_ADDRESS, now,
+                    ? start(k.address(), new CounterStore.Change(Entries.UNDO_ADDRESS, now,
                     p1 != null ? 1 : 0, added ? 1 : 0, k.member(), p1 == null ? 0 : now + p1.windowMillis(),
                     p4 == null ? 0 : now + p4.windowMillis()), Math.max(p1 == null ? 0 : p1.windowMillis(),
-                    p4 == null ? 0 : p4.windowMillis())))
+                    p4 == null ? 0 : p4.windowMillis()))
                     : null;
             CompletableFuture<long[]> fp = r2 == Verdict.COUNTED
-                    ? started(() -> store.apply(k.pair(), new CounterStore.Change(Entries.UNDO_COUNTER, now, now + p2.windowMillis()),
-                    p2.windowMillis()))
+                    ? start(k.pair(), new CounterStore.Change(Entries.UNDO_COUNTER, now, now + p2.windowMillis()),
+                    p2.windowMillis())
                     : null;
             if (fa != null) {
                 join(fa, p1 != null ? p1 : p4, out);
@@ -557,10 +546,10 @@ public final class AbuseGate {
         }
     }
 
-    /** Starts a store call; a store that throws instead of completing exceptionally gets the same treatment. */
-    private static CompletableFuture<long[]> started(Supplier<CompletableFuture<long[]>> call) {
+    /** Starts a store change; a store that throws instead of completing exceptionally gets the same treatment. */
+    private CompletableFuture<long[]> start(CounterKey key, CounterStore.Change change, long ttlMillis) {
         try {
-            return call.get();
+            return store.apply(key, change, ttlMillis);
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }

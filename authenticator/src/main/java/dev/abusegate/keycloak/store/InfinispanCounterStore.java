@@ -7,7 +7,6 @@ import dev.abusegate.engine.Entries;
 import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.function.LongSupplier;
 import org.infinispan.AdvancedCache;
 import org.infinispan.Cache;
 import org.infinispan.commons.time.TimeService;
@@ -78,7 +77,6 @@ public final class InfinispanCounterStore implements CounterStore {
             return CompletableFuture.failedFuture(new CounterStoreException("change failed", e));
         }
     }
-
 
     private static final int MAX_ARGS = 10;
 
@@ -182,7 +180,7 @@ public final class InfinispanCounterStore implements CounterStore {
 
     /** Entries this node holds in the cheap and the protective cache (expired ones not yet purged included). */
     public long[] sizes() {
-        return new long[] {cheap.size.getAsLong(), protective.size.getAsLong()};
+        return new long[] {cheap.size(), protective.size()};
     }
 
     /**
@@ -206,7 +204,6 @@ public final class InfinispanCounterStore implements CounterStore {
         final long max;
         /** From here on the size is read on every change: a tenth of the bound, at least {@link #SIZE_REFRESH_CHANGES}. */
         private final long nearBound;
-        final LongSupplier size;
         private volatile long lastSize;
         private volatile long lastRead;
         /** Changes since the size was read; racy on purpose (a lost update only delays a read a little). */
@@ -221,7 +218,11 @@ public final class InfinispanCounterStore implements CounterStore {
             this.time = ComponentRegistry.componentOf(cache, TimeService.class);
             this.max = max;
             this.nearBound = max - Math.max(max / 10, SIZE_REFRESH_CHANGES);
-            this.size = () -> this.cache.getDataContainer().sizeIncludingExpired();
+        }
+
+        /** Entries this node holds (primary and backup copies; expired ones not yet purged included). */
+        long size() {
+            return container.sizeIncludingExpired();
         }
 
         /** The key an entry is filed under in this cache. */
@@ -260,7 +261,7 @@ public final class InfinispanCounterStore implements CounterStore {
             int n = ++sinceRead;
             if (n >= SIZE_REFRESH_CHANGES || lastSize >= nearBound
                     || (n & (SIZE_CLOCK_CHANGES - 1)) == 0 && System.nanoTime() - lastRead > SIZE_REFRESH_MILLIS * 1_000_000L) {
-                lastSize = size.getAsLong();
+                lastSize = size();
                 lastRead = System.nanoTime();
                 sinceRead = 0;
             }
