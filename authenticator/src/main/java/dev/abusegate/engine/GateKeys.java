@@ -115,8 +115,9 @@ public final class GateKeys {
 
     /** Layer 3's entry of an identifier (another login name of an account, say). */
     public CounterKey account(String realm, String identifier) {
-        long[] id = hasher(realm).identifier(identifier);
-        return hasher(realm).key(CounterKey.Kind.ACCOUNT, id[0], id[1]);
+        RealmHasher h = hasher(realm);
+        long[] id = h.identifier(identifier);
+        return h.key(CounterKey.Kind.ACCOUNT, id[0], id[1]);
     }
 
     /** The entry that remembers a captcha solution, for the first 16 bytes of its digest. */

@@ -56,6 +56,13 @@ public final class ReferenceCounterStore implements CounterStore {
         map(key).remove(key.storeKey());
     }
 
+    /** Drops expired entries, as a cache's expiry reaper does (the benchmark's map baseline calls it between batches). */
+    public void purgeExpired() {
+        long now = clock.millis();
+        cheap.values().removeIf(e -> e.expiresAt <= now);
+        protective.values().removeIf(e -> e.expiresAt <= now);
+    }
+
     /** Entries held (expired ones not yet dropped included): cheap, protective. */
     public long[] sizes() {
         return new long[] {cheap.size(), protective.size()};

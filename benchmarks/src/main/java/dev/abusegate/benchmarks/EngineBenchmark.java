@@ -5,6 +5,7 @@ import dev.abusegate.engine.Attempt;
 import dev.abusegate.engine.CounterStore;
 import dev.abusegate.engine.Decision;
 import dev.abusegate.engine.GateOptions;
+import dev.abusegate.engine.ReferenceCounterStore;
 import dev.abusegate.engine.TimeSource;
 import dev.abusegate.keycloak.store.CounterCacheConfiguration;
 import java.nio.charset.StandardCharsets;
@@ -79,19 +80,20 @@ public class EngineBenchmark {
 
     /**
      * {@code infinispan}: the production store (the headline). {@code map}: a diagnostic baseline, the engine's
-     * reference store on a ConcurrentHashMap ({@link MapCounterStore}): what the engine costs without Infinispan.
+     * reference store on a ConcurrentHashMap ({@link ReferenceCounterStore}, from the authenticator's test jar): the
+     * engine without Infinispan.
      */
     @Param({"infinispan"})
     public String store;
 
-    private MapCounterStore map;
+    private ReferenceCounterStore map;
 
     @Setup(Level.Trial)
     public void setUp() {
         TimeSource clock = () -> now[0];
         CounterStore counters;
         if ("map".equals(store)) {
-            map = new MapCounterStore(clock);
+            map = new ReferenceCounterStore(clock);
             counters = map;
         } else {
             local = new LocalStore(BOUND, BOUND, now);
