@@ -30,17 +30,37 @@ import java.util.function.BooleanSupplier;
  *
  * <p>When the store fails (or is at its bound), the layer's {@link FailureMode} decides: FAIL_OPEN passes the
  * layer and reports it in {@link Decision#unavailable()}, FAIL_CLOSED blocks.
+ *
+ * <p>With a hold (for a store whose changes are round trips, such as a cluster), an address the store has just
+ * blocked on layer 1 is answered as blocked without a change for the hold, then written again
+ * ({@link RecentBlocks}).
  */
 public final class AbuseGate {
 
     private final CounterStore store;
     private final TimeSource clock;
     private final GateKeys keys;
+    /** Addresses just seen blocked on layer 1; null when every attempt goes to the store. */
+    private final RecentBlocks recentBlocks;
 
+    /** A gate that sends every attempt to the store. */
     public AbuseGate(CounterStore store, TimeSource clock, SecretSource secrets) {
+        this(store, clock, secrets, 0);
+    }
+
+    /**
+     * A gate that, for {@code blockedHoldMillis} (0: never) after the store blocked an address on layer 1,
+     * answers that address's further attempts as blocked without a store change (see {@link RecentBlocks}): for
+     * a store where each change is a round trip, such as a cluster.
+     */
+    public AbuseGate(CounterStore store, TimeSource clock, SecretSource secrets, long blockedHoldMillis) {
+        if (blockedHoldMillis < 0) {
+            throw new IllegalArgumentException("blockedHoldMillis must not be negative, was " + blockedHoldMillis);
+        }
         this.store = Objects.requireNonNull(store, "store");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.keys = new GateKeys(Objects.requireNonNull(secrets, "secrets"));
+        this.recentBlocks = blockedHoldMillis == 0 ? null : new RecentBlocks(blockedHoldMillis);
     }
 
     /** Decides one attempt. Never throws because of the store; see {@link FailureMode}. */
@@ -74,12 +94,18 @@ public final class AbuseGate {
             p3 = p3.withThreshold(options.deviceCookieThreshold());
         }
         LayerPolicy lockout = p3 == null ? options.policy(Layer.ACCOUNT_LOCKOUT) : p3;
+        if (p1 != null && recentBlocks != null && recentBlocks.holds(k.address(), p1, now)) {
+            return new Decision(Outcome.BLOCKED, Layer.PER_IP, out.toSet(), false, options, k, false, lockout, device);
+        }
         Captcha captcha = new Captcha(attempt.captchaSolved(), options.captchaEnabled(), captchaCheck);
         Admission a = new Admission(options, k, p1, p2, p4, now, out);
 
         // Step 1: the address and the pair.
         a.run(captcha.solved);
         Layer blocked = a.blocked();
+        if (a.r1 == Verdict.BLOCKED && recentBlocks != null) {
+            recentBlocks.remember(k.address(), p1, now);
+        }
         if (blocked == null && a.inBand()) {
             if (captcha.check()) {
                 a.rerunBand(); // the band's changes counted nothing: count them now, with the solution
@@ -290,6 +316,9 @@ public final class AbuseGate {
         Set<SubjectState.Part> cleared = EnumSet.noneOf(SubjectState.Part.class);
         if (address != null) {
             store.remove(k.address());
+            if (recentBlocks != null) {
+                recentBlocks.forget(k.address());
+            }
             cleared.add(SubjectState.Part.ADDRESS);
         }
         if (identifier != null) {

@@ -29,8 +29,13 @@ public final class GateRuntime {
     private final Map<String, AtomicLong> lastWarn = new ConcurrentHashMap<>();
 
     public GateRuntime(CounterStore store) {
+        this(store, 0);
+    }
+
+    /** {@code blockedHoldMillis}: see {@link AbuseGate#AbuseGate(CounterStore, TimeSource, dev.abusegate.engine.SecretSource, long)}. */
+    public GateRuntime(CounterStore store, long blockedHoldMillis) {
         this.secrets = new RealmSecrets();
-        this.gate = new AbuseGate(store, TimeSource.SYSTEM, secrets);
+        this.gate = new AbuseGate(store, TimeSource.SYSTEM, secrets, blockedHoldMillis);
     }
 
     /** The runtime of the server this session belongs to. */

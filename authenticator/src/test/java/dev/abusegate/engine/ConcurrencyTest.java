@@ -247,13 +247,12 @@ class ConcurrencyTest {
      * store together: the band's decision must be exact when every racer has already passed any check made
      * before the change.
      */
-    static final class HoldingStore implements CounterStore {
-        private final CounterStore delegate;
+    static final class HoldingStore extends TestStores.Forwarding {
         private final CountDownLatch arrived;
         final AtomicInteger heldTogether = new AtomicInteger();
 
         HoldingStore(CounterStore delegate, int parties) {
-            this.delegate = delegate;
+            super(delegate);
             this.arrived = new CountDownLatch(parties);
         }
 
@@ -269,17 +268,7 @@ class ConcurrencyTest {
                     Thread.currentThread().interrupt();
                 }
             }
-            return delegate.apply(key, change, ttlMillis);
-        }
-
-        @Override
-        public long[] read(CounterKey key) {
-            return delegate.read(key);
-        }
-
-        @Override
-        public void remove(CounterKey key) {
-            delegate.remove(key);
+            return super.apply(key, change, ttlMillis);
         }
     }
 

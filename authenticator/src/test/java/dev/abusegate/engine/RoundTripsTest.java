@@ -15,14 +15,13 @@ import org.junit.jupiter.api.Test;
 class RoundTripsTest {
 
     /** Tags each change with how many waits came before it; the distinct tags of an attempt are its rounds. */
-    static final class RoundCountingStore implements CounterStore {
-        private final CounterStore delegate;
+    static final class RoundCountingStore extends TestStores.Forwarding {
         private int waits;
         private final Set<Integer> rounds = new HashSet<>();
         int changes;
 
         RoundCountingStore(CounterStore delegate) {
-            this.delegate = delegate;
+            super(delegate);
         }
 
         @Override
@@ -43,16 +42,6 @@ class RoundTripsTest {
                     return super.join();
                 }
             };
-        }
-
-        @Override
-        public long[] read(CounterKey key) {
-            return delegate.read(key);
-        }
-
-        @Override
-        public void remove(CounterKey key) {
-            delegate.remove(key);
         }
 
         synchronized int roundsSinceReset() {

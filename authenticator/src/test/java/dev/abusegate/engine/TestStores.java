@@ -11,6 +11,30 @@ final class TestStores {
     private TestStores() {
     }
 
+    /** Hands every call to {@code delegate}; subclasses override what they watch or change. */
+    abstract static class Forwarding implements CounterStore {
+        final CounterStore delegate;
+
+        Forwarding(CounterStore delegate) {
+            this.delegate = delegate;
+        }
+
+        @Override
+        public CompletableFuture<long[]> apply(CounterKey key, Change change, long ttlMillis) {
+            return delegate.apply(key, change, ttlMillis);
+        }
+
+        @Override
+        public long[] read(CounterKey key) {
+            return delegate.read(key);
+        }
+
+        @Override
+        public void remove(CounterKey key) {
+            delegate.remove(key);
+        }
+    }
+
     /** A store that fails on every call whose key matches; other keys go to a working reference store. */
     static final class DeadStore implements CounterStore {
         private final CounterStore delegate;

@@ -67,6 +67,8 @@ class ClusterIT {
 
     /** Small enough for a flood test to pass it tenfold in seconds; the other tests stay far below it. */
     private static final int MAX_ENTRIES = 300;
+    /** The nodes' blocked-address hold; a tenth of the test realms' 300 s window caps it at 30 s. */
+    private static final long BLOCKED_HOLD_MILLIS = 60_000;
 
     private static long t0;
     private static PostgresServer db;
@@ -97,6 +99,8 @@ class ClusterIT {
                 .option("--cache-embedded-network-bind-address=" + KeycloakServer.HOST)
                 .option("--cache-embedded-network-bind-port=" + jgroupsPort)
                 .option("--spi-abuse-gate-store--infinispan--max-entries=" + MAX_ENTRIES)
+                // long enough that a node's held block is observable; capped at a tenth of the window (30 s here)
+                .option("--spi-abuse-gate-store--infinispan--blocked-hold-millis=" + BLOCKED_HOLD_MILLIS)
                 .env("JAVA_OPTS_KC_HEAP", "-Xms128m -Xmx1g")
                 // the first node builds the production image (~95 s on a loaded 2-core machine) and creates the schema
                 .startTimeout(Duration.ofSeconds(Math.max(420, Long.getLong("keycloak.it.startTimeoutSeconds", 180))))
@@ -160,6 +164,20 @@ class ClusterIT {
         BrowserLogin.LoginResult fourth = nodeB.newBrowser().login(realm, "alice", "wrong-3", address);
         assertThat(fourth.status()).as("4th attempt on node B: %s", fourth).isEqualTo(429);
         assertThat(fourth.gateCode()).contains("blocked");
+
+        // node B now holds the block: more attempts there are answered 429 without a cache write (the count
+        // stays), while node A, which has not seen the block, asks the cache (the count moves on)
+        long counted = attempts(nodeA, realm, address);
+        assertThat(counted).isEqualTo(4);
+        for (int i = 0; i < 3; i++) {
+            BrowserLogin.LoginResult held = nodeB.newBrowser().login(realm, "alice", "wrong-held-" + i, address);
+            assertThat(held.status()).as("held attempt %d on node B: %s", i + 1, held).isEqualTo(429);
+            assertThat(held.gateCode()).contains("blocked");
+        }
+        assertThat(attempts(nodeB, realm, address)).as("count after node B's held answers").isEqualTo(counted);
+        BrowserLogin.LoginResult onA = nodeA.newBrowser().login(realm, "alice", "wrong-on-a", address);
+        assertThat(onA.status()).as("next attempt on node A: %s", onA).isEqualTo(429);
+        assertThat(attempts(nodeB, realm, address)).as("count after node A's attempt").isEqualTo(counted + 1);
 
         // node B blocks that address only: another address still gets Keycloak's own answer there
         BrowserLogin.LoginResult other = nodeB.newBrowser().login(realm, "alice", "wrong-4", "192.0.2.51");
@@ -358,6 +376,13 @@ class ClusterIT {
     }
 
     /** Waits until the node's latest cluster view has {@code size} members. */
+    /** Layer 1's count of an address, as the admin API on {@code node} reads it from the cache. */
+    @SuppressWarnings("unchecked")
+    private static long attempts(KeycloakServer node, String realm, String address) {
+        Map<String, Object> state = node.admin().getMap("/admin/realms/" + AdminClient.seg(realm) + "/abuse-gate/state?address=" + address);
+        return ((Number) ((Map<String, Object>) state.get("address")).get("attempts")).longValue();
+    }
+
     private static void awaitClusterSize(KeycloakServer node, int size, Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
         List<Integer> sizes;

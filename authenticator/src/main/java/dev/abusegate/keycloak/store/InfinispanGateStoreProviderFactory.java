@@ -30,12 +30,17 @@ public class InfinispanGateStoreProviderFactory implements GateStoreProviderFact
     public static final String PROTECTED_CACHE_NAME = "abuse-gate-protected";
     public static final long DEFAULT_MAX_ENTRIES = 100_000;
     public static final long DEFAULT_MAX_PROTECTED_ENTRIES = 100_000;
+    /** Clustered only: how long a node answers an address it saw blocked on layer 1 without a round trip. */
+    public static final long DEFAULT_BLOCKED_HOLD_MILLIS = 1_000;
+    /** The longest hold accepted: a tenth of the shortest window a layer can have (it is capped so anyway). */
+    public static final long MAX_BLOCKED_HOLD_MILLIS = 60_000;
 
     private static final Logger LOG = Logger.getLogger(InfinispanGateStoreProviderFactory.class);
     private static final String ISPN_PROVIDER = "org.keycloak.connections.infinispan.InfinispanConnectionProvider";
 
     private long maxEntries = DEFAULT_MAX_ENTRIES;
     private long maxProtectedEntries = DEFAULT_MAX_PROTECTED_ENTRIES;
+    private long blockedHoldMillis = DEFAULT_BLOCKED_HOLD_MILLIS;
     private boolean faultInjection;
     private volatile CounterStore store;
     private volatile GateRuntime runtime;
@@ -58,6 +63,12 @@ public class InfinispanGateStoreProviderFactory implements GateStoreProviderFact
                     + maxProtected);
         }
         maxProtectedEntries = maxProtected;
+        Long hold = config.getLong("blocked-hold-millis", config.getLong("blockedHoldMillis", DEFAULT_BLOCKED_HOLD_MILLIS));
+        if (hold == null || hold < 0 || hold > MAX_BLOCKED_HOLD_MILLIS) {
+            throw new IllegalArgumentException("--spi-abuse-gate-store--infinispan--blocked-hold-millis must be a number of "
+                    + "milliseconds from 0 to " + MAX_BLOCKED_HOLD_MILLIS + ", was " + hold);
+        }
+        blockedHoldMillis = hold;
         faultInjection = Boolean.TRUE.equals(config.getBoolean("fault-injection", config.getBoolean("faultInjection", false)));
         if (faultInjection) {
             LOG.warn("Abuse gate: fault injection is ON; the counter store fails on every call. Use this in tests only.");
@@ -97,6 +108,7 @@ public class InfinispanGateStoreProviderFactory implements GateStoreProviderFact
             synchronized (this) {
                 s = store;
                 if (s == null) {
+                    long hold = 0;
                     if (faultInjection) {
                         s = new FailingCounterStore();
                     } else {
@@ -104,6 +116,8 @@ public class InfinispanGateStoreProviderFactory implements GateStoreProviderFact
                             EmbeddedCacheManager manager = cacheManager(session);
                             s = new InfinispanCounterStore(cache(manager, CACHE_NAME, maxEntries), maxEntries,
                                     cache(manager, PROTECTED_CACHE_NAME, maxProtectedEntries), maxProtectedEntries);
+                            // Alone, a change is a map update: every attempt is written. Clustered, it is a round trip.
+                            hold = manager.getCacheManagerConfiguration().isClustered() ? blockedHoldMillis : 0;
                         } catch (RuntimeException e) {
                             // Never a 500 per login: without a cache every layer follows its failure mode.
                             LOG.errorf(e, "Abuse gate: cannot create the counter cache '%s'; every layer follows its failure mode",
@@ -113,7 +127,7 @@ public class InfinispanGateStoreProviderFactory implements GateStoreProviderFact
                             return s;
                         }
                     }
-                    runtime = new GateRuntime(s);
+                    runtime = new GateRuntime(s, hold);
                     store = s;
                 }
             }
@@ -164,6 +178,13 @@ public class InfinispanGateStoreProviderFactory implements GateStoreProviderFact
                         + "password checks and solved captchas; at the bound layer 3 follows its failure mode for new "
                         + "identifiers, and no lock is ever dropped.")
                 .defaultValue(DEFAULT_MAX_PROTECTED_ENTRIES).add()
+                .property().name("blocked-hold-millis").type(ProviderConfigProperty.INTEGER_TYPE)
+                .helpText("Clustered Keycloak only: for this many milliseconds after the cache blocked an address on layer 1, "
+                        + "a node answers that address's further attempts as blocked without a cache round trip, and writes one "
+                        + "of them per period to keep the window sliding. So a flood from a blocked address costs no cluster "
+                        + "traffic per attempt; the block may end up to this much sooner. At most a tenth of the layer's "
+                        + "window; 0 writes every attempt; at most " + MAX_BLOCKED_HOLD_MILLIS + ".")
+                .defaultValue(DEFAULT_BLOCKED_HOLD_MILLIS).add()
                 .property().name("fault-injection").type(ProviderConfigProperty.BOOLEAN_TYPE)
                 .helpText("Tests only: make every counter store call fail, to exercise the layers' failure modes.")
                 .defaultValue(false).add()

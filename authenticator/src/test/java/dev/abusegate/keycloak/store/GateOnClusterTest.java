@@ -113,6 +113,32 @@ class GateOnClusterTest {
         assertThat(allowedLogin).as("remote calls of one allowed login").isEqualTo(4);
     }
 
+    @Test
+    void with_a_hold_a_flood_from_a_blocked_address_makes_no_remote_call_once_each_node_has_seen_it_blocked() {
+        String realm = UUID.randomUUID().toString();
+        GateOptions o = only(Layer.PER_IP, 3, false);
+        AbuseGate[] held = new AbuseGate[3];
+        for (int i = 0; i < 3; i++) {
+            held[i] = new AbuseGate(cluster.store(i, Long.MAX_VALUE, Long.MAX_VALUE), TimeSource.SYSTEM, SECRET, 10_000);
+        }
+        Attempt a = new Attempt(realm, "203.0.113.10", "alice", false);
+        for (int i = 0; i < 3; i++) {
+            assertThat(held[i].evaluate(o, a).allowed()).isTrue();
+        }
+        for (int i = 0; i < 3; i++) {
+            assertThat(held[i].evaluate(o, a).outcome()).as("node %d's first blocked answer", i).isEqualTo(Outcome.BLOCKED);
+        }
+        long before = remoteCalls(0) + remoteCalls(1) + remoteCalls(2);
+        for (int i = 0; i < 90; i++) {
+            Decision d = held[i % 3].evaluate(o, new Attempt(realm, "203.0.113.10", "user-" + i, false));
+            assertThat(d.outcome()).isEqualTo(Outcome.BLOCKED);
+            assertThat(d.layer()).isEqualTo(Layer.PER_IP);
+        }
+        assertThat(remoteCalls(0) + remoteCalls(1) + remoteCalls(2) - before).as("remote calls of 90 blocked attempts").isZero();
+        // the count lives in the cluster: a gate that holds nothing (another node's view) is told by the store
+        assertThat(gates[1].evaluate(o, a).outcome()).isEqualTo(Outcome.BLOCKED);
+    }
+
     private static boolean ownsNone(int node, String realm, String address, String user, GateOptions o) {
         GateKeys.Keys keys = new GateKeys(SECRET).forAttempt(realm, address, user, o.ipv6PrefixLength());
         for (CounterKey k : List.of(keys.address(), keys.pair(), keys.lockout())) {
