@@ -8,6 +8,7 @@ import dev.abusegate.engine.Layer;
 import dev.abusegate.engine.Outcome;
 import dev.abusegate.engine.TimeSource;
 import dev.abusegate.keycloak.store.EmbeddedCluster;
+import dev.abusegate.keycloak.store.InfinispanGateStoreProviderFactory;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.UUID;
@@ -15,7 +16,8 @@ import java.util.UUID;
 /**
  * The time the gate adds to a login on a three-node DIST_SYNC cluster (two owners) in one JVM over loopback-only
  * JGroups TCP: p50 / p90 / p99 of an allowed login (decision and settlement after a wrong password) and of a
- * blocked attempt, each made on the nodes in turn, one after another from one thread. Loopback hides network
+ * blocked attempt (with the clustered default hold, and with every attempt written: see {@code RecentBlocks}), each
+ * made on the nodes in turn, one after another from one thread. Loopback hides network
  * latency and adds thread hand-offs on a shared machine: read it as the gate's round trips on this machine, not
  * as a figure for real hosts.
  *
@@ -31,22 +33,29 @@ public final class ClusterLatency {
         try (EmbeddedCluster cluster = new EmbeddedCluster(3)) {
             System.out.println("members (all loopback): " + cluster.addresses());
             byte[] secret = "cluster-latency-secret".getBytes(StandardCharsets.UTF_8);
+            // as clustered Keycloak runs them (blocked-hold-millis at its default), and with every attempt written
             AbuseGate[] gates = new AbuseGate[3];
+            AbuseGate[] writeAll = new AbuseGate[3];
             for (int i = 0; i < 3; i++) {
-                gates[i] = new AbuseGate(cluster.store(i, Long.MAX_VALUE, Long.MAX_VALUE), TimeSource.SYSTEM, r -> secret);
+                gates[i] = new AbuseGate(cluster.store(i, Long.MAX_VALUE, Long.MAX_VALUE), TimeSource.SYSTEM, r -> secret,
+                        InfinispanGateStoreProviderFactory.DEFAULT_BLOCKED_HOLD_MILLIS);
+                writeAll[i] = new AbuseGate(cluster.store(i, Long.MAX_VALUE, Long.MAX_VALUE), TimeSource.SYSTEM, r -> secret);
             }
             GateOptions options = GateOptions.defaults();
             String realm = UUID.randomUUID().toString();
             // warm up the paths (class loading, JIT, connections)
             measure(gates, options, realm, "warm", Math.min(n, 1000), false);
             measure(gates, options, realm, "warm-blocked", Math.min(n, 1000), true);
+            measure(writeAll, options, realm, "warm-blocked-all", Math.min(n, 1000), true);
             long[] allowed = measure(gates, options, realm, "allowed", n, false);
             long[] blocked = measure(gates, options, realm, "blocked", n, true);
+            long[] blockedAll = measure(writeAll, options, realm, "blocked-all", n, true);
             System.out.printf("%n%d attempts each, 3 nodes, two owners, all four layers at their defaults%n", n);
             System.out.println("| attempt | p50 ms | p90 ms | p99 ms | max ms |");
             System.out.println("|---|---|---|---|---|");
             row("allowed login (decision + settlement)", allowed);
-            row("blocked attempt", blocked);
+            row("blocked attempt (blocked-hold-millis 1000, the default)", blocked);
+            row("blocked attempt, every attempt written (blocked-hold-millis 0)", blockedAll);
         }
     }
 
