@@ -9,6 +9,8 @@
 #   DRIVER_OPTS="..."                      default: -Dwarmup=4 -DblockN=900 -DverifyN=60 -DlatencyN=100 -DseqN=200
 #   HEAP="-Xms256m -Xmx1g"                 heap of each node (JAVA_OPTS_KC_HEAP)
 #   JFR=1 ...                              record every node with JFR (settings=profile) during the load: $OUT/node-N.jfr
+#   KC_OPTS="..."                          more options for every node's kc.sh start, e.g.
+#                                          --spi-abuse-gate-store--infinispan--blocked-hold-millis=0
 #
 # The load driver sends attempt i to node i mod NODES; the GET and the POST of one attempt go to the same
 # node (a sticky load balancer). The gate's counters live on their Infinispan owners (two of the nodes),
@@ -119,7 +121,8 @@ start_node() {
   local extra=()
   [ "$n" = 1 ] && extra=(--import-realm)
   echo "==> Starting node $n: HTTP 127.0.0.1:$http, management $mgmt, JGroups 127.0.0.1:$jg"
-  "$CLUSTER_DIR/node-$n/bin/kc.sh" start --optimized "${extra[@]}" \
+  # shellcheck disable=SC2086  # KC_OPTS: options separated by spaces
+  "$CLUSTER_DIR/node-$n/bin/kc.sh" start --optimized "${extra[@]}" ${KC_OPTS:-} \
     --http-host=127.0.0.1 --http-port="$http" --https-port="$https" --http-management-port="$mgmt" \
     --cache-embedded-network-bind-address=127.0.0.1 --cache-embedded-network-bind-port="$jg" \
     > "$OUT/keycloak-node-$n.log" 2>&1 &
@@ -170,6 +173,7 @@ echo "listening sockets of the nodes and PostgreSQL: $(echo "$LISTEN" | awk '{pr
   | tee -a "$OUT/machine.txt"
 
 echo "uptime before load: $(uptime)" | tee -a "$OUT/machine.txt"
+[ -z "${KC_OPTS:-}" ] || echo "more node options (KC_OPTS): $KC_OPTS" | tee -a "$OUT/machine.txt"
 if [ "${JFR:-0}" = "1" ]; then
   for n in $(seq 1 "$NODES"); do
     jcmd "${JAVA_PIDS[$((n - 1))]}" JFR.start name=bench settings=profile filename="$OUT/node-$n.jfr" > /dev/null
