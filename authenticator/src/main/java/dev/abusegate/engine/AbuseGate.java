@@ -99,12 +99,13 @@ public final class AbuseGate {
         }
         Captcha captcha = new Captcha(attempt.captchaSolved(), options.captchaEnabled(), captchaCheck);
         Admission a = new Admission(options, k, p1, p2, p4, now, out);
+        long clearsBefore = recentBlocks == null ? 0 : recentBlocks.clears();
 
         // Step 1: the address and the pair.
         a.run(captcha.solved);
         Layer blocked = a.blocked();
         if (a.r1 == Verdict.BLOCKED && recentBlocks != null) {
-            recentBlocks.remember(k.address(), p1, now);
+            recentBlocks.remember(k.address(), p1, now, clearsBefore);
         }
         if (blocked == null && a.inBand()) {
             if (captcha.check()) {
@@ -315,9 +316,12 @@ public final class AbuseGate {
         GateKeys.Keys k = keys.forAttempt(realm, address, identifier, ipv6PrefixLength);
         Set<SubjectState.Part> cleared = EnumSet.noneOf(SubjectState.Part.class);
         if (address != null) {
-            store.remove(k.address());
             if (recentBlocks != null) {
                 recentBlocks.forget(k.address());
+            }
+            store.remove(k.address());
+            if (recentBlocks != null) {
+                recentBlocks.forget(k.address()); // an attempt answered before the removal may have remembered it
             }
             cleared.add(SubjectState.Part.ADDRESS);
         }

@@ -1,24 +1,31 @@
 package dev.abusegate.engine;
 
+import java.security.SecureRandom;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+
 /**
  * Addresses this node has just seen blocked by their own count on layer 1, so that an address that keeps
  * hammering while blocked costs the store one change per {@code holdMillis} on this node, not one per attempt.
  * In a cluster that change is a round trip to the entry's owners and their backup write: without this, a flood
  * from one blocked address is multiplied into cluster traffic.
  *
- * <p>What it changes, and why that is safe: layer 1 blocks when an address's count has reached the threshold,
- * whatever identifier it sends, and past the threshold more counting only pushes the window's end further out.
- * An attempt answered from here is blocked like any other (same answer, same event and metric) but not written,
- * so the window's end is pushed out at least once per {@code holdMillis} while the flood lasts: the block ends at
- * most {@code holdMillis} sooner than if every attempt were written, and the counts past the threshold (layer 1's,
- * and the pair's and identifiers' counting of blocked attempts) are lower. A remembered block is never answered
- * for longer than {@code holdMillis} after the store last said so (nor if the clock went back), nor under another threshold or window than
- * the one it was decided with; clearing the address on this node forgets it at once (other nodes: within
- * {@code holdMillis}). Only blocks the store decided are remembered, never a layer that failed closed.
+ * <p>What it changes: layer 1 blocks when an address's count has reached the threshold, whatever identifier it
+ * sends, and past the threshold more counting only pushes the window's end further out. An attempt answered from
+ * here gets the same answer, event and metric as one the store blocked, but is not written, so while the flood
+ * lasts the window's end is pushed out once per {@code holdMillis}: the block ends at most {@code holdMillis}
+ * sooner than if every attempt were written, and the counts past the threshold (layer 1's, and the pair's and
+ * identifiers' counting of blocked attempts) are lower. For at most {@code holdMillis} after the store last said
+ * "blocked", the answer stays "blocked" even where the store would now answer otherwise: a captcha answer given
+ * back an attempt's count, the store became unreachable (a held answer reports no outage), or another node
+ * cleared the address. A block is never answered from here under another threshold or window than the one it
+ * was decided with, nor if the clock went back; clearing the address on this node forgets it at once. Only
+ * blocks the store counted are remembered, never a layer that failed closed.
  *
- * <p>Bounded: a fixed table of {@value #SLOTS} slots indexed by the address's keyed hash (which a client cannot
- * steer), each slot one immutable record replaced whole. A flood of many blocked addresses overwrites slots, which
- * only sends more of them to the store.
+ * <p>Bounded: a fixed table of {@value #SLOTS} slots, each one immutable record replaced whole. The slot is chosen
+ * by mixing the address key with a seed drawn at random when the table is made (an address key of an IP address
+ * is its bits, which a client chooses), so a client cannot pick addresses that share a slot. A flood of many
+ * blocked addresses overwrites slots, which only sends more of them to the store.
  */
 final class RecentBlocks {
 
@@ -29,14 +36,23 @@ final class RecentBlocks {
     }
 
     private final long holdMillis;
-    /** Written and read without locks: a reader sees a slot's old or new record, either is a complete record. */
-    private final Slot[] slots = new Slot[SLOTS];
+    private final long seed;
+    /** A reader sees a slot's old or new record, either one complete; a forgotten slot is seen empty by every thread. */
+    private final AtomicReferenceArray<Slot> slots = new AtomicReferenceArray<>(SLOTS);
+    /** Counts clears: a block the store answered before a clear that finished since is not remembered. */
+    private final AtomicLong clears = new AtomicLong();
 
     RecentBlocks(long holdMillis) {
+        this(holdMillis, new SecureRandom().nextLong());
+    }
+
+    /** With a given seed (tests). */
+    RecentBlocks(long holdMillis, long seed) {
         if (holdMillis <= 0) {
             throw new IllegalArgumentException("holdMillis must be positive, was " + holdMillis);
         }
         this.holdMillis = holdMillis;
+        this.seed = seed;
     }
 
     /** How long a block is answered from here: {@code holdMillis}, but at most a tenth of the layer's window. */
@@ -44,9 +60,21 @@ final class RecentBlocks {
         return Math.max(1, Math.min(holdMillis, p.windowMillis() / 10));
     }
 
-    private static int index(CounterKey address) {
-        long x = address.hi() ^ address.lo() ^ address.realmTag();
-        return (int) (x ^ x >>> 32) & (SLOTS - 1);
+    /** The slot of {@code address}: its key mixed with the seed (two rounds of a 64-bit finalizer), top bits. */
+    int index(CounterKey address) {
+        long x = mix(mix(address.hi() ^ seed) ^ address.lo() ^ address.realmTag());
+        return (int) (x >>> (64 - Integer.numberOfTrailingZeros(SLOTS)));
+    }
+
+    private static long mix(long x) {
+        x = (x ^ x >>> 33) * 0xff51afd7ed558ccdL;
+        x = (x ^ x >>> 33) * 0xc4ceb9fe1a85ec53L;
+        return x ^ x >>> 33;
+    }
+
+    /** Read before asking the store; hand it to {@link #remember} with the store's answer. */
+    long clears() {
+        return clears.get();
     }
 
     private static boolean same(Slot s, CounterKey address) {
@@ -55,23 +83,34 @@ final class RecentBlocks {
 
     /** Whether layer 1 blocked {@code address} under policy {@code p} less than the hold ago, as the store said. */
     boolean holds(CounterKey address, LayerPolicy p, long now) {
-        Slot s = slots[index(address)];
+        Slot s = slots.get(index(address));
         return s != null && now >= s.since && now < s.until && same(s, address) && s.threshold == p.threshold()
                 && s.windowMillis == p.windowMillis();
     }
 
-    /** The store has just blocked {@code address} on layer 1 under policy {@code p}. */
-    void remember(CounterKey address, LayerPolicy p, long now) {
-        slots[index(address)] = new Slot(address.realmTag(), address.shape(), address.hi(), address.lo(), p.threshold(),
+    /**
+     * The store has just blocked {@code address} on layer 1 under policy {@code p}, answering a change sent after
+     * {@link #clears()} returned {@code clearsBefore}. Not remembered if a clear has finished since: the answer may
+     * be older than the clear.
+     */
+    void remember(CounterKey address, LayerPolicy p, long now, long clearsBefore) {
+        int i = index(address);
+        Slot mine = new Slot(address.realmTag(), address.shape(), address.hi(), address.lo(), p.threshold(),
                 p.windowMillis(), now, now + hold(p));
+        slots.set(i, mine);
+        // Either this sees a clear's count, or that clear's forget sees this record (both are volatile).
+        if (clears.get() != clearsBefore) {
+            slots.compareAndSet(i, mine, null);
+        }
     }
 
-    /** Forgets {@code address} (its counters were cleared). */
+    /** Forgets {@code address}, whose counters are being cleared: call before and after removing them. */
     void forget(CounterKey address) {
+        clears.incrementAndGet();
         int i = index(address);
-        Slot s = slots[i];
+        Slot s = slots.get(i);
         if (s != null && same(s, address)) {
-            slots[i] = null;
+            slots.compareAndSet(i, s, null);
         }
     }
 }

@@ -15,10 +15,11 @@ class RecentBlocksTest {
     private static final long HOLD = 1_000;
     private static final String ADDRESS = "203.0.113.10";
 
-    /** Counts changes; fails every change while {@link #failing}. */
+    /** Counts changes; fails every change while {@link #failing}; runs {@link #afterAddressChange} once, if set. */
     static final class CountingStore extends TestStores.Forwarding {
         int changes;
         boolean failing;
+        Runnable afterAddressChange;
 
         CountingStore(CounterStore delegate) {
             super(delegate);
@@ -27,7 +28,16 @@ class RecentBlocksTest {
         @Override
         public CompletableFuture<long[]> apply(CounterKey key, Change change, long ttlMillis) {
             changes++;
-            return failing ? CompletableFuture.failedFuture(new CounterStoreException("down")) : super.apply(key, change, ttlMillis);
+            if (failing) {
+                return CompletableFuture.failedFuture(new CounterStoreException("down"));
+            }
+            CompletableFuture<long[]> answer = super.apply(key, change, ttlMillis);
+            Runnable hook = afterAddressChange;
+            if (hook != null && key.kind() == CounterKey.Kind.ADDRESS) {
+                afterAddressChange = null;
+                hook.run();
+            }
+            return answer;
         }
     }
 
@@ -164,6 +174,82 @@ class RecentBlocksTest {
         for (int i = 0; i < 100; i++) {
             assertThat(attempt(one, GateFixture.REALM, "10.0." + (i >> 8) + "." + (i & 0xff), "u").outcome()).isEqualTo(Outcome.BLOCKED);
         }
+    }
+
+    @Test
+    void a_clear_that_lands_between_the_stores_answer_and_the_hold_is_not_undone() {
+        for (int i = 0; i < 3; i++) {
+            assertThat(attempt(ADDRESS, "user-" + i).allowed()).isTrue();
+        }
+        // the 4th attempt's change answers "blocked"; an operator clears the address before the gate holds it
+        store.afterAddressChange = () -> gate.clear(GateFixture.REALM, ADDRESS, null, options.ipv6PrefixLength());
+        assertThat(attempt(ADDRESS, "user-3").outcome()).isEqualTo(Outcome.BLOCKED);
+        assertThat(attempt(ADDRESS, "after-clear").allowed()).as("the count was cleared").isTrue();
+    }
+
+    @Test
+    void a_block_is_not_answered_from_memory_once_the_address_is_allowlisted_or_layer_one_is_off() {
+        block(ADDRESS);
+        GateOptions allowlisted = options.toBuilder().allowlist(Allowlist.parse(ADDRESS)).build();
+        assertThat(attempt(allowlisted, GateFixture.REALM, ADDRESS, "x").allowed()).isTrue();
+        GateOptions off = options.toBuilder().disable(Layer.PER_IP).build();
+        assertThat(attempt(off, GateFixture.REALM, ADDRESS, "y").allowed()).isTrue();
+    }
+
+    @Test
+    void an_ipv6_block_holds_its_prefix_and_nothing_else() {
+        block("2001:db8:0:1::1");
+        store.changes = 0;
+        assertThat(attempt("2001:db8:0:1::2", "x").outcome()).as("same /64").isEqualTo(Outcome.BLOCKED);
+        assertThat(store.changes).as("held").isZero();
+        assertThat(attempt("2001:db8:0:2::1", "x").allowed()).as("another /64").isTrue();
+    }
+
+    @Test
+    void a_clock_that_went_back_asks_the_store() {
+        block(ADDRESS);
+        clock.advanceMillis(-5_000);
+        store.changes = 0;
+        assertThat(attempt(ADDRESS, "x").outcome()).isEqualTo(Outcome.BLOCKED);
+        assertThat(store.changes).isPositive();
+    }
+
+    // ---- the table itself
+
+    private static final LayerPolicy P = GateOptions.defaultPolicy(Layer.PER_IP);
+
+    @Test
+    void keys_in_the_same_slot_that_differ_only_in_realm_or_shape_are_not_answered_for_each_other() {
+        RecentBlocks t = new RecentBlocks(HOLD, 42);
+        CounterKey v4 = new CounterKey("realm-a", CounterKey.Kind.ADDRESS, CounterKey.IPV4, 0, 0xC0000207L);
+        CounterKey v6 = new CounterKey("realm-a", CounterKey.Kind.ADDRESS, CounterKey.IPV6, 0, 0xC0000207L);
+        assertThat(t.index(v6)).isEqualTo(t.index(v4));
+        CounterKey otherRealm = null;
+        for (int r = 0; otherRealm == null; r++) {
+            CounterKey k = new CounterKey("realm-" + r, CounterKey.Kind.ADDRESS, CounterKey.IPV4, 0, 0xC0000207L);
+            if (k.realmTag() != v4.realmTag() && t.index(k) == t.index(v4)) {
+                otherRealm = k;
+            }
+        }
+        t.remember(v4, P, 0, t.clears());
+        assertThat(t.holds(v4, P, 1)).isTrue();
+        assertThat(t.holds(v6, P, 1)).as("same bits, another shape").isFalse();
+        assertThat(t.holds(otherRealm, P, 1)).as("same bits, another realm, same slot").isFalse();
+    }
+
+    @Test
+    void addresses_a_client_picks_do_not_share_slots_more_than_chance_says() {
+        // IPv4 keys are the address bits: a table indexed by those bits would put a and a + 4096 in one slot always
+        RecentBlocks t = new RecentBlocks(HOLD);
+        int shared = 0;
+        for (long a = 0; a < 10_000; a++) {
+            CounterKey x = new CounterKey("realm-a", CounterKey.Kind.ADDRESS, CounterKey.IPV4, 0, 0x0A000000L + a);
+            CounterKey y = new CounterKey("realm-a", CounterKey.Kind.ADDRESS, CounterKey.IPV4, 0, 0x0A000000L + a + RecentBlocks.SLOTS);
+            if (t.index(x) == t.index(y)) {
+                shared++;
+            }
+        }
+        assertThat(shared).as("pairs sharing a slot, of 10,000 (chance: about 2)").isLessThan(30);
     }
 
     @Test

@@ -375,7 +375,6 @@ class ClusterIT {
         return sizes;
     }
 
-    /** Waits until the node's latest cluster view has {@code size} members. */
     /** Layer 1's count of an address, as the admin API on {@code node} reads it from the cache. */
     @SuppressWarnings("unchecked")
     private static long attempts(KeycloakServer node, String realm, String address) {
@@ -383,6 +382,7 @@ class ClusterIT {
         return ((Number) ((Map<String, Object>) state.get("address")).get("attempts")).longValue();
     }
 
+    /** Waits until the node's latest cluster view has {@code size} members. */
     private static void awaitClusterSize(KeycloakServer node, int size, Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
         List<Integer> sizes;

@@ -32,7 +32,7 @@ public class InfinispanGateStoreProviderFactory implements GateStoreProviderFact
     public static final long DEFAULT_MAX_PROTECTED_ENTRIES = 100_000;
     /** Clustered only: how long a node answers an address it saw blocked on layer 1 without a round trip. */
     public static final long DEFAULT_BLOCKED_HOLD_MILLIS = 1_000;
-    /** The longest hold accepted: a tenth of the shortest window a layer can have (it is capped so anyway). */
+    /** The longest hold accepted (a minute); each layer caps it further at a tenth of its window. */
     public static final long MAX_BLOCKED_HOLD_MILLIS = 60_000;
 
     private static final Logger LOG = Logger.getLogger(InfinispanGateStoreProviderFactory.class);
@@ -181,7 +181,7 @@ public class InfinispanGateStoreProviderFactory implements GateStoreProviderFact
                 .property().name("blocked-hold-millis").type(ProviderConfigProperty.INTEGER_TYPE)
                 .helpText("Clustered Keycloak only: for this many milliseconds after the cache blocked an address on layer 1, "
                         + "a node answers that address's further attempts as blocked without a cache round trip, and writes one "
-                        + "of them per period to keep the window sliding. So a flood from a blocked address costs no cluster "
+                        + "of them per period on each node to keep the window sliding. So a flood from a blocked address costs no cluster "
                         + "traffic per attempt; the block may end up to this much sooner. At most a tenth of the layer's "
                         + "window; 0 writes every attempt; at most " + MAX_BLOCKED_HOLD_MILLIS + ".")
                 .defaultValue(DEFAULT_BLOCKED_HOLD_MILLIS).add()
