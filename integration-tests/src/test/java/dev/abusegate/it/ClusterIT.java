@@ -141,7 +141,8 @@ class ClusterIT {
                     .contains("Starting JGroups channel `ISPN` with stack `jdbc-ping`")
                     .contains("JGroups JDBC_PING discovery enabled");
             assertThat(clusterSizes(log)).as("cluster views in %s", node.name()).contains(2);
-            assertThat(log).as("log of %s", node.name()).contains(DISTRIBUTED_CACHE_LINE);
+            assertThat(log).as("log of %s", node.name()).contains(DISTRIBUTED_CACHE_LINE)
+                    .contains("without a cache round trip for " + BLOCKED_HOLD_MILLIS + " ms at most (blocked-hold-millis");
         }
     }
 

@@ -118,6 +118,10 @@ public class InfinispanGateStoreProviderFactory implements GateStoreProviderFact
                                     cache(manager, PROTECTED_CACHE_NAME, maxProtectedEntries), maxProtectedEntries);
                             // Alone, a change is a map update: every attempt is written. Clustered, it is a round trip.
                             hold = manager.getCacheManagerConfiguration().isClustered() ? blockedHoldMillis : 0;
+                            if (hold > 0) {
+                                LOG.infof("Abuse gate: this node answers an address blocked on layer 1 without a cache round "
+                                        + "trip for %d ms at most (blocked-hold-millis; capped at a tenth of layer 1's window)", hold);
+                            }
                         } catch (RuntimeException e) {
                             // Never a 500 per login: without a cache every layer follows its failure mode.
                             LOG.errorf(e, "Abuse gate: cannot create the counter cache '%s'; every layer follows its failure mode",
