@@ -11,8 +11,7 @@
 # About 6-8 minutes on 2 cores, most of it Keycloak's start and the password hashes of account creation.
 set -euo pipefail
 
-KEYCLOAK_VERSION=26.7.3
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+. "$(dirname "${BASH_SOURCE[0]}")/../load/common.sh"
 HERE="$ROOT/benchmarks/hydra"
 TARGET="$HERE/target"
 KC_HOME="$TARGET/keycloak-$KEYCLOAK_VERSION"
@@ -32,48 +31,22 @@ exec > >(tee "$OUT") 2>&1
 cd "$ROOT"
 
 KC_PID=""
-cleanup() {
-  if [ -n "$KC_PID" ] && kill -0 "$KC_PID" 2>/dev/null; then
-    echo "==> Stopping Keycloak (pid $KC_PID)"
-    kill -TERM "$KC_PID" 2>/dev/null || true
-    for _ in $(seq 1 60); do kill -0 "$KC_PID" 2>/dev/null || break; sleep 0.5; done
-    kill -KILL "$KC_PID" 2>/dev/null || true
-  fi
-}
+cleanup() { stop_pid "$KC_PID" Keycloak; }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-echo "git: $(git -C "$ROOT" rev-parse --short HEAD) ($(git -C "$ROOT" rev-parse --abbrev-ref HEAD))"
-echo "nproc: $(nproc)"
-echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //')"
-echo "java: $(java -version 2>&1 | head -1)"
+machine_info
 echo "hydra: $(hydra -h 2>&1 | head -1 | cut -d' ' -f1-2)"
 echo "keycloak: $KEYCLOAK_VERSION; accounts: $USERS + owner; guesses: $GUESSES; hydra -t $TASKS"
 
-echo "==> Building the provider JAR"
-./mvnw -B -q -DskipTests package -pl authenticator -am
-if [ ! -x "$KC_HOME/bin/kc.sh" ]; then
-  echo "==> Unpacking org.keycloak:keycloak-quarkus-dist:$KEYCLOAK_VERSION:zip into $TARGET"
-  ./mvnw -B -q -N dependency:unpack \
-    -Dartifact="org.keycloak:keycloak-quarkus-dist:$KEYCLOAK_VERSION:zip" \
-    -DoutputDirectory="$TARGET" -Dmdep.overWriteReleases=true
-fi
+prepare_jar_and_dist
 rm -f "$KC_HOME"/providers/keycloak-abuse-gate-*.jar
 cp "$ROOT"/providers/keycloak-abuse-gate-*.jar "$KC_HOME/providers/"
 rm -rf "$KC_HOME/data"
 
-free_port() {
-  local p
-  for _ in $(seq 1 200); do
-    p=$(( 20000 + RANDOM % 30000 ))
-    if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then echo "$p"; return; fi
-  done
-  echo "no free port" >&2; exit 1
-}
-HTTP_PORT=$(free_port); MGMT_PORT=$(free_port); HTTPS_PORT=$(free_port)
-while [ "$MGMT_PORT" = "$HTTP_PORT" ]; do MGMT_PORT=$(free_port); done
-while [ "$HTTPS_PORT" = "$HTTP_PORT" ] || [ "$HTTPS_PORT" = "$MGMT_PORT" ]; do HTTPS_PORT=$(free_port); done
+HTTP_PORT=$(free_port)
+MGMT_PORT=$(free_port "$HTTP_PORT")
+HTTPS_PORT=$(free_port "$HTTP_PORT" "$MGMT_PORT")
 KC="http://127.0.0.1:$HTTP_PORT"
 KC_LOG="$WORK/keycloak.log"
 

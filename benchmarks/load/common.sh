@@ -1,4 +1,5 @@
-# Shared by benchmarks/load/run.sh (one Keycloak) and benchmarks/load/run-cluster.sh (a Keycloak cluster).
+# Shared by benchmarks/load/run.sh (one Keycloak), benchmarks/load/run-cluster.sh (a Keycloak cluster) and
+# benchmarks/hydra/run.sh (which sets its own HERE, TARGET and KC_HOME after sourcing this).
 # Sourced, not run. Everything listens on 127.0.0.1, on free ports in 20000-49999 (never 8080/9000).
 
 KEYCLOAK_VERSION=26.7.3
@@ -9,8 +10,8 @@ KC_HOME="$TARGET/keycloak-$KEYCLOAK_VERSION"
 ROUNDS="${ROUNDS:-5}"
 CONCURRENCY="${CONCURRENCY:-8}"
 
-# Builds the provider JAR, unpacks the Keycloak distribution once into $KC_HOME, compiles the load driver.
-prepare_jar_dist_and_driver() {
+# Builds the provider JAR and unpacks the Keycloak distribution once into $KC_HOME (under $TARGET).
+prepare_jar_and_dist() {
   echo "==> Building the provider JAR"
   (cd "$ROOT" && ./mvnw -B -q -DskipTests package -pl authenticator -am)
   if [ ! -x "$KC_HOME/bin/kc.sh" ]; then
@@ -19,6 +20,11 @@ prepare_jar_dist_and_driver() {
       -Dartifact="org.keycloak:keycloak-quarkus-dist:$KEYCLOAK_VERSION:zip" \
       -DoutputDirectory="$TARGET" -Dmdep.overWriteReleases=true)
   fi
+}
+
+# prepare_jar_and_dist, then compiles the load driver.
+prepare_jar_dist_and_driver() {
+  prepare_jar_and_dist
   echo "==> Compiling the load driver"
   rm -rf "$TARGET/driver" && mkdir -p "$TARGET/driver"
   javac -d "$TARGET/driver" "$HERE"/src/*.java
