@@ -16,8 +16,8 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * lasts the window's end is pushed out once per {@code holdMillis}: the block ends at most {@code holdMillis}
  * sooner than if every attempt were written, and the counts past the threshold (layer 1's, and the pair's and
  * identifiers' counting of blocked attempts) are lower. For at most {@code holdMillis} after the store last said
- * "blocked", the answer stays "blocked" even where the store would now answer otherwise: a captcha answer given
- * back an attempt's count, the store became unreachable (a held answer reports no outage), or another node
+ * "blocked", the answer stays "blocked" even where the store would now answer otherwise: a captcha answer gave
+ * an attempt's count back, the store became unreachable (a held answer reports no outage), or another node
  * cleared the address. A block is never answered from here under another threshold or window than the one it
  * was decided with, nor if the clock went back; clearing the address on this node forgets it at once. Only
  * blocks the store counted are remembered, never a layer that failed closed.
