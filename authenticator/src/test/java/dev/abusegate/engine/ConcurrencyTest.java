@@ -118,27 +118,16 @@ class ConcurrencyTest {
      */
     private static java.util.function.Function<TimeSource, CounterStore> runningAfterNextReservation(Runnable[] afterNextReservation) {
         return clock -> {
-            ReferenceCounterStore memory = new ReferenceCounterStore(clock);
-            return new CounterStore() {
+            return new TestStores.Forwarding(new ReferenceCounterStore(clock)) {
                 @Override
                 public java.util.concurrent.CompletableFuture<long[]> apply(CounterKey key, Change change, long ttlMillis) {
-                    java.util.concurrent.CompletableFuture<long[]> result = memory.apply(key, change, ttlMillis);
+                    java.util.concurrent.CompletableFuture<long[]> result = super.apply(key, change, ttlMillis);
                     Runnable r = afterNextReservation[0];
                     if (r != null && change.code() == Entries.RESERVE) {
                         afterNextReservation[0] = null;
                         r.run();
                     }
                     return result;
-                }
-
-                @Override
-                public long[] read(CounterKey key) {
-                    return memory.read(key);
-                }
-
-                @Override
-                public void remove(CounterKey key) {
-                    memory.remove(key);
                 }
             };
         };
