@@ -342,13 +342,13 @@ final class GateSupport {
         Set<Layer> trouble;
         switch (outcome) {
             case VERIFIED:
-                trouble = check.gate.passwordSucceeded(check.decision, otherNames(ctx));
+                trouble = check.gate.passwordSucceeded(check.decision, accountNames(ctx, check.identifier));
                 if (check.browser && check.options.deviceCookieEnabled() && check.decision.identifierTag() != null) {
                     issueDeviceCookie(ctx, check);
                 }
                 break;
             case FAILED:
-                trouble = check.gate.passwordFailed(check.decision, passwordTag(ctx, check, password), otherNames(ctx));
+                trouble = check.gate.passwordFailed(check.decision, passwordTag(ctx, check, password), accountNames(ctx, check.identifier));
                 break;
             default:
                 trouble = check.gate.notVerified(check.decision);
@@ -369,10 +369,11 @@ final class GateSupport {
     /**
      * The login names of the account the password was checked for (its username, and its e-mail when the realm
      * lets users log in with it), so that layer 3 keeps one budget per account whatever name was typed. None
-     * when no account was found: an unknown username keeps its own counter, and looks the same from outside.
+     * when no account was found: an unknown username keeps its own counter (what that lets a client tell
+     * apart: docs/security.md, "Two names of one account").
      */
-    static List<String> otherNames(AuthenticationFlowContext ctx) {
-        UserModel user = ctx.getUser();
+    static List<String> accountNames(AuthenticationFlowContext ctx, String identifier) {
+        UserModel user = checkedAccount(ctx, identifier);
         if (user == null) {
             return List.of();
         }
@@ -384,6 +385,31 @@ final class GateSupport {
             names.add(user.getEmail());
         }
         return names;
+    }
+
+    /**
+     * The account whose password Keycloak just checked, for every gated step alike: the context's user; else,
+     * on a wrong password, the user Keycloak named in the login event before it cleared the context's user
+     * ({@code AbstractUsernameFormAuthenticator.badPasswordHandler(..., clearUser=true)}, which every step built
+     * on Keycloak's username/password check goes through), provided the typed name is one of that account's
+     * login names. No lookup of our own: an unknown name costs nothing more.
+     */
+    private static UserModel checkedAccount(AuthenticationFlowContext ctx, String identifier) {
+        if (ctx.getUser() != null) {
+            return ctx.getUser();
+        }
+        String id = ctx.getEvent() == null || ctx.getEvent().getEvent() == null ? null : ctx.getEvent().getEvent().getUserId();
+        if (id == null || identifier == null) {
+            return null;
+        }
+        UserModel user = ctx.getSession().users().getUserById(ctx.getRealm(), id);
+        return user != null && namedBy(ctx.getRealm(), user, identifier.trim()) ? user : null;
+    }
+
+    /** Whether {@code name} is one of the account's login names (as Keycloak matches them: case-insensitive). */
+    private static boolean namedBy(RealmModel realm, UserModel user, String name) {
+        return name.equalsIgnoreCase(user.getUsername())
+                || realm.isLoginWithEmailAllowed() && user.getEmail() != null && name.equalsIgnoreCase(user.getEmail());
     }
 
     /** The keyed tag of a wrong password when repeats are to be recognised, else 0. */
