@@ -3,11 +3,15 @@ package dev.abusegate.keycloak;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import dev.abusegate.engine.Setting;
 import org.keycloak.Config;
 import org.keycloak.common.util.MultivaluedHashMap;
 import org.keycloak.component.ComponentModel;
 import org.keycloak.component.ComponentValidationException;
+import org.keycloak.http.HttpRequest;
+import org.keycloak.models.KeycloakUriInfo;
+import org.keycloak.models.ModelException;
 import org.keycloak.models.KeycloakSession;
 import org.keycloak.models.KeycloakSessionFactory;
 import org.keycloak.models.RealmModel;
@@ -61,13 +65,24 @@ public class AbuseGateRealmTabFactory implements UiTabProviderFactory<ComponentM
         return SettingProperties.realm();
     }
 
+    /**
+     * The documented key names ({@code perIp.threshold}), which the console does not render. Keycloak 26.7.3's
+     * {@code RepresentationToModel.updateComponent} skips the keys of a PUT the factory does not declare (its config
+     * properties and these), and {@code ModelToRepresentation} shows back only declared keys (masking secret ones):
+     * declared here, a PUT, a GET and a partial export carry the documented names too.
+     */
+    @Override
+    public List<ProviderConfigProperty> getCommonProviderConfigProperties() {
+        return SettingProperties.realmKeys();
+    }
+
     @Override
     public void validateConfiguration(KeycloakSession session, RealmModel realm, ComponentModel model)
             throws ComponentValidationException {
         boolean another = realm.getComponentsStream(realm.getId(), GateConfig.REALM_COMPONENT_TYPE)
                 .anyMatch(c -> ID.equals(c.getProviderId()) && !c.getId().equals(model.getId()));
         if (another) {
-            throw new ComponentValidationException("The realm already has an abuse gate configuration; update that one");
+            throw refusal(session, "The realm already has an abuse gate configuration; update that one");
         }
         normalize(realm, model);
         Map<String, String> config = new HashMap<>();
@@ -78,7 +93,28 @@ public class AbuseGateRealmTabFactory implements UiTabProviderFactory<ComponentM
         });
         List<String> problems = GateConfig.problems(config);
         if (!problems.isEmpty()) {
-            throw new ComponentValidationException("Invalid abuse gate settings: " + String.join("; ", problems));
+            throw refusal(session, "Invalid abuse gate settings: " + String.join("; ", problems));
+        }
+    }
+
+    /**
+     * How a refused configuration is reported. The components endpoints answer a {@link ComponentValidationException}
+     * with 400 and its message, but a realm import ({@code POST /admin/realms}) answers it with 500
+     * {@code unknown_error}; there Keycloak answers a {@link ModelException} with 400 and its message.
+     */
+    private static RuntimeException refusal(KeycloakSession session, String message) {
+        return importingRealm(session) ? new ModelException(message) : new ComponentValidationException(message);
+    }
+
+    /** Whether this request is a realm import through the admin API ({@code POST /admin/realms}). */
+    static boolean importingRealm(KeycloakSession session) {
+        try {
+            HttpRequest request = session.getContext().getHttpRequest();
+            KeycloakUriInfo uri = session.getContext().getUri();
+            return request != null && uri != null && "POST".equals(request.getHttpMethod())
+                    && uri.getPath() != null && uri.getPath().replaceAll("/+$", "").endsWith("/admin/realms");
+        } catch (RuntimeException e) {
+            return false; // no HTTP request (an import at start-up): the component exception is what its log shows
         }
     }
 
@@ -86,9 +122,9 @@ public class AbuseGateRealmTabFactory implements UiTabProviderFactory<ComponentM
      * Keeps each key under its own name and under the admin console's form name. The console (26.7.3)
      * names a form field {@code perIp🍺threshold} for a property {@code perIp.threshold}, saves a tab's
      * form under those names and loads it from the declared names only, so the tab declares the form
-     * names. Each key is stored under both, with one value: the one that changed in this save (the
-     * console's name first), else the stored one. The gate, realm JSON and this README use the documented
-     * names; Keycloak shows the declared (form) names back, secrets masked.
+     * names. Each key is stored under both, with one value: the one set, changed or cleared in this save (the
+     * console's name first), else the stored one. The gate, realm JSON and the README use the documented
+     * names; Keycloak shows both back, secrets masked.
      */
     static void normalize(RealmModel realm, ComponentModel model) {
         if (model.getConfig() == null) {
@@ -100,18 +136,16 @@ public class AbuseGateRealmTabFactory implements UiTabProviderFactory<ComponentM
         for (Setting s : SettingProperties.settings()) {
             String key = s.key();
             String form = formName(key);
-            String value = unmasked(cfg.getFirst(key));
-            String formValue = unmasked(cfg.getFirst(form));
+            // a masked secret (Keycloak's '**********') stands for the stored value
+            String value = masked(cfg.getFirst(key)) ? before.getFirst(key) : cfg.getFirst(key);
+            String formValue = masked(cfg.getFirst(form)) ? before.getFirst(form) : cfg.getFirst(form);
             String chosen;
-            if (formValue != null && !formValue.equals(before.getFirst(form))) {
-                chosen = formValue;
-            } else if (value != null && !value.equals(before.getFirst(key))) {
-                chosen = value;
-            } else if (value != null || formValue != null) {
-                chosen = value != null ? value : formValue;
+            if (!Objects.equals(formValue, before.getFirst(form))) {
+                chosen = formValue; // set, changed or cleared under the console's name in this save
+            } else if (!Objects.equals(value, before.getFirst(key))) {
+                chosen = value; // set, changed or cleared under the documented name
             } else {
-                // a masked secret: keep the stored one
-                chosen = before.getFirst(key) != null ? before.getFirst(key) : before.getFirst(form);
+                chosen = value != null ? value : formValue;
             }
             if (chosen == null) {
                 cfg.remove(key);
@@ -123,8 +157,8 @@ public class AbuseGateRealmTabFactory implements UiTabProviderFactory<ComponentM
         }
     }
 
-    private static String unmasked(String v) {
-        return v == null || GateConfig.MASK.equals(v.trim()) ? null : v;
+    private static boolean masked(String v) {
+        return v != null && GateConfig.MASK.equals(v.trim());
     }
 
     /** The admin console's form name of a key. */

@@ -22,6 +22,7 @@ final class SettingProperties {
     private static final List<Setting> ALL = all();
     private static final List<ProviderConfigProperty> REALM = build(false);
     private static final List<ProviderConfigProperty> STEP = build(true);
+    private static final List<ProviderConfigProperty> REALM_KEYS = ALL.stream().map(SettingProperties::realmProperty).toList();
 
     private SettingProperties() {
     }
@@ -34,6 +35,15 @@ final class SettingProperties {
     /** The realm tab's form; its property names are the console's form names of the keys. */
     static List<ProviderConfigProperty> realm() {
         return REALM;
+    }
+
+    /**
+     * The realm tab's keys under their documented names, typed as on the tab (secrets are secret): declared as the
+     * tab's common properties, which the console does not render, so that Keycloak keeps them on an update and
+     * shows them back (see {@link AbuseGateRealmTabFactory#getCommonProviderConfigProperties()}).
+     */
+    static List<ProviderConfigProperty> realmKeys() {
+        return REALM_KEYS;
     }
 
     /** A flow step's form: each key empty unless the step overrides the realm. */

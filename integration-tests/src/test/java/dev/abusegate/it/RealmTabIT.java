@@ -265,6 +265,121 @@ class RealmTabIT {
         assertThat(server.logTextSince(logMark)).doesNotContain("tab-secret-value");
     }
 
+    @SuppressWarnings("unchecked")
+    private static Map<String, List<String>> config(Map<String, Object> component) {
+        return (Map<String, List<String>>) component.get("config");
+    }
+
+    /** Two wrong passwords for alice from a fresh address, then the right one: what the third attempt gets. */
+    private static int thirdTokenAttempt(String realm, String address) {
+        TokenClient tokens = new TokenClient(server.baseUrl());
+        assertThat(tokens.passwordGrant(realm, "alice", "wrong-1", null, address).isKeycloakInvalidGrant()).isTrue();
+        assertThat(tokens.passwordGrant(realm, "alice", "wrong-2", null, address).isKeycloakInvalidGrant()).isTrue();
+        return tokens.passwordGrant(realm, "alice", PW, null, address).status();
+    }
+
+    @Test
+    void documented_and_console_key_names_work_on_create_update_and_export() {
+        String realm = importRealm(RealmBuilder.named(RealmBuilder.uniqueName("tab-rest")).user("alice", PW)
+                .gatedDirectGrantFlow("abuse-gate-direct-grant", null));
+        String realmId = String.valueOf(admin.realm(realm).get("id"));
+        String path = "/admin/realms/" + AdminClient.seg(realm) + "/components";
+
+        // create with the documented names
+        Map<String, Object> component = tabComponent(Map.of("perIpAccount.threshold", "2", "captcha.enabled", "false",
+                "captcha.secret", "tab-secret-value"));
+        component.put("parentId", realmId);
+        component.put("providerType", TAB_TYPE);
+        AdminClient.Response created = admin.send("POST", path, component);
+        assertThat(created.status()).as(created.body()).isEqualTo(201);
+        Map<String, Object> stored = tabComponents(realm).get(0);
+        assertThat(config(stored)).as("shown back under both names").containsEntry("perIpAccount.threshold", List.of("2"))
+                .containsEntry(form("perIpAccount.threshold"), List.of("2"))
+                .containsEntry("captcha.secret", List.of("**********")).containsEntry(form("captcha.secret"), List.of("**********"));
+        assertThat(thirdTokenAttempt(realm, "198.51.100.50")).as("threshold 2: the third is blocked").isEqualTo(429);
+
+        // update with a documented name only (the PUT): it takes effect
+        String id = String.valueOf(stored.get("id"));
+        Map<String, Object> put = new LinkedHashMap<>(stored);
+        put.put("config", Map.of("perIpAccount.threshold", List.of("20")));
+        AdminClient.Response updated = admin.send("PUT", path + "/" + id, put);
+        assertThat(updated.status()).as(updated.body()).isEqualTo(204);
+        assertThat(config(tabComponents(realm).get(0))).containsEntry("perIpAccount.threshold", List.of("20"))
+                .containsEntry(form("perIpAccount.threshold"), List.of("20")).containsEntry("captcha.enabled", List.of("false"));
+        assertThat(thirdTokenAttempt(realm, "198.51.100.51")).as("threshold 20: the right password signs in").isEqualTo(200);
+
+        // the whole representation as GET shows it, edited under the documented name, as a script would
+        Map<String, Object> full = new LinkedHashMap<>(tabComponents(realm).get(0));
+        Map<String, List<String>> edited = new LinkedHashMap<>(config(full));
+        edited.put("perIpAccount.threshold", List.of("2"));
+        full.put("config", edited);
+        assertThat(admin.send("PUT", path + "/" + id, full).status()).isEqualTo(204);
+        assertThat(config(tabComponents(realm).get(0))).containsEntry(form("perIpAccount.threshold"), List.of("2"));
+        assertThat(thirdTokenAttempt(realm, "198.51.100.52")).isEqualTo(429);
+
+        // update with the console's name
+        put.put("config", Map.of(form("perIpAccount.threshold"), List.of("30")));
+        assertThat(admin.send("PUT", path + "/" + id, put).status()).isEqualTo(204);
+        assertThat(config(tabComponents(realm).get(0))).containsEntry("perIpAccount.threshold", List.of("30"));
+        assertThat(thirdTokenAttempt(realm, "198.51.100.53")).isEqualTo(200);
+
+        // an invalid value under the documented name is refused, naming the key; nothing changes
+        put.put("config", Map.of("perIpAccount.threshold", List.of("0")));
+        AdminClient.Response refused = admin.send("PUT", path + "/" + id, put);
+        assertThat(refused.status()).as(refused.body()).isEqualTo(400);
+        assertThat(refused.body()).contains("perIpAccount.threshold").doesNotContain("Exception");
+        assertThat(config(tabComponents(realm).get(0))).containsEntry("perIpAccount.threshold", List.of("30"));
+
+        // cleared under the documented name: both names go, the default applies
+        put.put("config", Map.of("perIpAccount.threshold", List.of("")));
+        assertThat(admin.send("PUT", path + "/" + id, put).status()).isEqualTo(204);
+        assertThat(config(tabComponents(realm).get(0))).doesNotContainKeys("perIpAccount.threshold", form("perIpAccount.threshold"))
+                .containsEntry("captcha.secret", List.of("**********"));
+        assertThat(server.logTextSince(logMark)).doesNotContain("tab-secret-value");
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void a_partial_export_imports_again_with_the_same_settings() {
+        String source = importRealm(RealmBuilder.named(RealmBuilder.uniqueName("tab-trip")).user("alice", PW)
+                .gatedDirectGrantFlow("abuse-gate-direct-grant", null)
+                .set("components", Map.of(TAB_TYPE, List.of(tabComponent(Map.of(
+                        "perIpAccount.threshold", "2", form("captcha.enabled"), "false"))))));
+        AdminClient.Response export = admin.send("POST", "/admin/realms/" + AdminClient.seg(source) + "/partial-export", null);
+        assertThat(export.status()).as(export.body()).isEqualTo(200);
+        Map<String, Object> exported = Json.parseMap(export.body());
+        Map<String, Object> tab = ((Map<String, List<Map<String, Object>>>) exported.get("components")).get(TAB_TYPE).get(0);
+        assertThat(config(tab)).containsEntry("perIpAccount.threshold", List.of("2")).containsEntry(form("perIpAccount.threshold"), List.of("2"))
+                .containsEntry("captcha.enabled", List.of("false")).containsEntry(form("captcha.enabled"), List.of("false"));
+
+        // the exported component, as it is, in a new realm
+        Map<String, Object> copy = new LinkedHashMap<>(tab);
+        copy.remove("id");
+        String target = importRealm(RealmBuilder.named(RealmBuilder.uniqueName("tab-trip-in")).user("alice", PW)
+                .gatedDirectGrantFlow("abuse-gate-direct-grant", null)
+                .set("components", Map.of(TAB_TYPE, List.of(copy))));
+        assertThat(config(tabComponents(target).get(0))).containsEntry("perIpAccount.threshold", List.of("2"))
+                .containsEntry("captcha.enabled", List.of("false"));
+        assertThat(thirdTokenAttempt(target, "198.51.100.60")).isEqualTo(429);
+    }
+
+    @Test
+    void a_realm_import_with_an_invalid_tab_value_answers_400_naming_the_key() {
+        for (String key : List.of("accountLockout.threshold", form("accountLockout.threshold"))) {
+            RealmBuilder bad = RealmBuilder.named(RealmBuilder.uniqueName("tab-bad-import")).user("alice", PW)
+                    .set("components", Map.of(TAB_TYPE, List.of(tabComponent(Map.of(key, "0")))));
+            AdminClient.Response r = admin.send("POST", "/admin/realms", bad.toMap());
+            if (r.isSuccess()) {
+                realms.add(bad.name());
+            }
+            assertThat(r.status()).as(key + ": " + r.body()).isEqualTo(400);
+            assertThat(r.body()).contains("accountLockout.threshold").contains("1 to").doesNotContain("unknown_error")
+                    .doesNotContain("Exception");
+            assertThat(admin.realmExists(bad.name())).as("nothing of the realm is left").isFalse();
+        }
+        assertThat(server.logTextSince(logMark)).doesNotContain("ComponentValidationException");
+    }
+
     /**
      * Scrolls the element into the middle of the view (the console's tab bar scrolls sideways) and clicks it, as a
      * user would; while the console still lays out (an overlay or a scroll button over it), waits and tries again.
