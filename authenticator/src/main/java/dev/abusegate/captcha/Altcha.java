@@ -42,12 +42,19 @@ public final class Altcha {
     private Altcha() {
     }
 
+    /** The purpose of the challenges the gate's captcha band offers on sign-in (browser forms and the token endpoint). */
+    public static final String SIGN_IN = "sign-in";
+
     /**
-     * The HMAC key challenges of one difficulty are signed with: derived from the realm's secret and bound
-     * to {@code maxNumber}, so a challenge issued where solving is cheap does not verify where it is dear.
+     * The HMAC key challenges are signed with: derived from the realm's secret and bound to the realm, the
+     * purpose and the difficulty. So a challenge is valid only in the realm and for the purpose it was issued
+     * for (realms that share a {@code captcha.secret} still accept only their own), and one issued where solving
+     * is cheap does not verify where it is dear. Each part is length-prefixed, so no two bindings collide.
      */
-    public static byte[] keyFor(byte[] secret, long maxNumber) {
-        return Hmac.sha256(secret, ("altcha maxnumber=" + maxNumber).getBytes(StandardCharsets.UTF_8));
+    public static byte[] keyFor(byte[] secret, String realmId, String purpose, long maxNumber) {
+        String binding = "altcha key v2\n" + realmId.length() + ':' + realmId + '\n' + purpose.length() + ':' + purpose
+                + "\nmaxnumber=" + maxNumber;
+        return Hmac.sha256(secret, binding.getBytes(StandardCharsets.UTF_8));
     }
 
     /** A new signed challenge as the JSON the widget's {@code challengejson} attribute takes. */

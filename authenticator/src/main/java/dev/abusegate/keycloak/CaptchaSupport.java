@@ -160,8 +160,9 @@ final class CaptchaSupport {
     }
 
     /**
-     * The key that signs and verifies challenges: bound to the difficulty, so a challenge issued by an
-     * easier step of the realm does not verify on a harder one. Null when no captcha secret is configured
+     * The key that signs and verifies challenges: bound to the realm, the purpose and the difficulty, so a
+     * challenge verifies only in the realm it was issued by (also when realms share a captcha secret), and one
+     * issued by an easier step of the realm does not verify on a harder one. Null when no captcha secret is configured
      * and the realm has no HMAC key (never a key derived from public data).
      */
     private static byte[] altchaKey(KeycloakSession session, RealmModel realm, CaptchaConfig cfg, RealmSecrets secrets) {
@@ -176,7 +177,7 @@ final class CaptchaSupport {
                 return null;
             }
         }
-        return Altcha.keyFor(base, cfg.altchaMaxNumber());
+        return Altcha.keyFor(base, realm.getId(), Altcha.SIGN_IN, cfg.altchaMaxNumber());
     }
 
     /** An address's budget is its network, as the layers count it: one IPv6 host cannot rotate through its subnet. */

@@ -148,11 +148,26 @@ class AltchaTest {
 
     @Test
     void a_challenge_of_an_easier_difficulty_does_not_verify_under_a_harder_one() {
-        byte[] easy = Altcha.keyFor(KEY, 1_000);
-        byte[] hard = Altcha.keyFor(KEY, 1_000_000);
+        byte[] easy = Altcha.keyFor(KEY, "t3", Altcha.SIGN_IN, 1_000);
+        byte[] hard = Altcha.keyFor(KEY, "t3", Altcha.SIGN_IN, 1_000_000);
         String payload = Altcha.solve(Altcha.challengeJson(easy, 1_000, NOW + 60, random));
         assertThat(Altcha.verify(easy, 1_000, payload, NOW).ok()).isTrue();
         assertThat(Altcha.verify(hard, 1_000_000, payload, NOW).status()).isEqualTo(Altcha.Status.BAD_SIGNATURE);
+    }
+
+    @Test
+    void a_challenge_verifies_only_in_the_realm_and_for_the_purpose_it_was_issued_for() {
+        byte[] t3 = Altcha.keyFor(KEY, "t3", Altcha.SIGN_IN, MAX);
+        String payload = Altcha.solve(Altcha.challengeJson(t3, MAX, NOW + 60, random));
+        assertThat(Altcha.verify(t3, MAX, payload, NOW).ok()).as("control: the realm that issued it").isTrue();
+        assertThat(Altcha.verify(Altcha.keyFor(KEY, "t4", Altcha.SIGN_IN, MAX), MAX, payload, NOW).status())
+                .as("another realm with the same secret").isEqualTo(Altcha.Status.BAD_SIGNATURE);
+        assertThat(Altcha.verify(Altcha.keyFor(KEY, "t3", "register", MAX), MAX, payload, NOW).status())
+                .as("another purpose").isEqualTo(Altcha.Status.BAD_SIGNATURE);
+        // the parts are length-prefixed: moving characters between realm and purpose gives another key
+        assertThat(Altcha.keyFor(KEY, "t3", "x" + Altcha.SIGN_IN, MAX)).isNotEqualTo(Altcha.keyFor(KEY, "t3x", Altcha.SIGN_IN, MAX));
+        assertThat(Altcha.keyFor(KEY, "t3\n8:sign-in", "", MAX)).isNotEqualTo(Altcha.keyFor(KEY, "t3", Altcha.SIGN_IN, MAX));
+        assertThat(Altcha.keyFor(KEY, "t3", Altcha.SIGN_IN, MAX)).as("deterministic").isEqualTo(t3);
     }
 
     @Test

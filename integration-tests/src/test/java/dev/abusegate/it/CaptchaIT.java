@@ -145,6 +145,11 @@ class CaptchaIT {
     }
 
 
+    /** The key the gate signs a realm's sign-in challenges with, from the configured secret (see Altcha#keyFor). */
+    private static byte[] altchaKey(String realm) {
+        return Altcha.keyFor(ALTCHA_SECRET.getBytes(StandardCharsets.UTF_8), String.valueOf(admin.realm(realm).get("id")), Altcha.SIGN_IN, 5000);
+    }
+
     private static boolean showsCaptchaError(BrowserLogin.LoginResult r) {
         return BrowserLogin.attributeOfElement(r.body(), "abuse-gate-captcha-error", "role").filter("alert"::equals).isPresent();
     }
@@ -231,6 +236,39 @@ class CaptchaIT {
     }
 
     @Test
+    void an_altcha_solution_is_accepted_once_in_its_own_realm_and_never_in_another_sharing_the_secret() {
+        Map<String, String> shared = gateConfig();
+        shared.put("captcha.secret", ALTCHA_SECRET);
+        shared.put("captcha.altcha.maxNumber", "5000");
+        String t4 = admin.importRealm(RealmBuilder.named(RealmBuilder.uniqueName("captcha-altcha-t4")).user(USER, PASSWORD)
+                .gatedBrowserFlow("abuse-gate-username-password-form", shared));
+        try {
+            String address = nextAddress();
+            BrowserLogin browser = server.newBrowser();
+            String payload = Altcha.solve(challengeJsonOf(reachBand(browser, altchaRealm, address).body()));
+            // the other realm, in its band for the same address, refuses the solution (before and after its use)
+            BrowserLogin elsewhere = server.newBrowser();
+            BrowserLogin.LoginResult band = reachBand(elsewhere, t4, address);
+            BrowserLogin.LoginResult before = submit(elsewhere, band, PASSWORD, address, Map.of("altcha", payload));
+            GateIt.assertCaptchaRequired(before);
+            assertThat(showsCaptchaError(before)).isTrue();
+
+            BrowserLogin.LoginResult own = browser.login(altchaRealm, USER, PASSWORD, address, Map.of("altcha", payload));
+            assertThat(own.loginSucceeded()).as("accepted in the realm that issued it: %s", own).isTrue();
+            BrowserLogin.LoginResult again = server.newBrowser().login(altchaRealm, USER, PASSWORD, address, Map.of("altcha", payload));
+            GateIt.assertCaptchaRequired(again);
+
+            BrowserLogin.LoginResult after = submit(elsewhere, before, PASSWORD, address, Map.of("altcha", payload));
+            GateIt.assertCaptchaRequired(after);
+            // t4's own challenge still lets the right password in there
+            BrowserLogin.LoginResult in = submit(elsewhere, after, PASSWORD, address, Map.of("altcha", Altcha.solve(challengeJsonOf(after.body()))));
+            assertThat(in.loginSucceeded()).as("control: t4's own challenge: %s", in).isTrue();
+        } finally {
+            admin.deleteRealm(t4);
+        }
+    }
+
+    @Test
     void replayed_altcha_solution_is_challenged_again() {
         BrowserLogin browser = server.newBrowser();
         String address = nextAddress();
@@ -257,7 +295,7 @@ class CaptchaIT {
         BrowserLogin browser = server.newBrowser();
         String address = nextAddress();
         BrowserLogin.LoginResult page = reachBand(browser, altchaRealm, address);
-        String own = Altcha.challengeJson(Altcha.keyFor(ALTCHA_SECRET.getBytes(StandardCharsets.UTF_8), 5000), 5000,
+        String own = Altcha.challengeJson(altchaKey(altchaRealm), 5000,
                 System.currentTimeMillis() / 1000 + 600, RANDOM);
         BrowserLogin.LoginResult in = submit(browser, page, PASSWORD, address, Map.of("altcha", Altcha.solve(own)));
         assertThat(in.loginSucceeded()).as("control: a self-signed, unexpired challenge passes: %s", in).isTrue();
@@ -268,7 +306,7 @@ class CaptchaIT {
         BrowserLogin browser = server.newBrowser();
         String address = nextAddress();
         BrowserLogin.LoginResult page = reachBand(browser, altchaRealm, address);
-        byte[] key = Altcha.keyFor(ALTCHA_SECRET.getBytes(StandardCharsets.UTF_8), 5000);
+        byte[] key = altchaKey(altchaRealm);
 
         String past = Altcha.challengeJson(key, 5000, System.currentTimeMillis() / 1000 - 5, RANDOM);
         BrowserLogin.LoginResult r = submit(browser, page, PASSWORD, address, Map.of("altcha", Altcha.solve(past)));

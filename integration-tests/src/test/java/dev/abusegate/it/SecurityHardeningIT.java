@@ -122,7 +122,7 @@ class SecurityHardeningIT extends SharedServerTest {
         GateIt.assertCaptchaRequired(r);
 
         // a challenge that expired 5 s ago, genuinely solved, then spliced: refused
-        byte[] key = Altcha.keyFor(secret.getBytes(StandardCharsets.UTF_8), 5000);
+        byte[] key = Altcha.keyFor(secret.getBytes(StandardCharsets.UTF_8), String.valueOf(admin.realm(realm).get("id")), Altcha.SIGN_IN, 5000);
         String expired = null;
         while (expired == null) {
             expired = spliced(Altcha.challengeJson(key, 5000, System.currentTimeMillis() / 1000 - 5, RANDOM));
@@ -212,7 +212,7 @@ class SecurityHardeningIT extends SharedServerTest {
         String address = "198.51.100.175";
         BrowserLogin browser = server.newBrowser();
         BrowserLogin.LoginResult page = reachBand(browser, realm, address);
-        byte[] publicKey = Altcha.keyFor(sha256("keycloak-abuse-gate altcha key v1", realmId), 5000);
+        byte[] publicKey = Altcha.keyFor(sha256("keycloak-abuse-gate altcha key v1", realmId), realmId, Altcha.SIGN_IN, 5000);
         String forged = Altcha.solve(Altcha.challengeJson(publicKey, 5000, System.currentTimeMillis() / 1000 + 600, RANDOM));
         BrowserLogin.LoginResult r = browser.submit(page.nextPage(), USER, PASSWORD, address, Map.of("altcha", forged));
         GateIt.assertCaptchaRequired(r);
