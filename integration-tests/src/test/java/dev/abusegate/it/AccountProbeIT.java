@@ -179,4 +179,37 @@ class AccountProbeIT extends SharedServerTest {
         assertAlike(realm, "192.0.2.10", "198.51.100.10", false, (n, a) -> browser(realm, n, "guess-" + a, a));
         assertAlike(realm, "192.0.2.11", "198.51.100.11", false, (n, a) -> token(realm, n, "guess-" + a, a));
     }
+    /**
+     * What the one-budget rule reveals (docs/security.md, "Two names of one account"): a client that spends the
+     * captcha band's start of wrong passwords under one name and then tries a second name learns whether the two
+     * are login names of one account. Every answer under a single name stays alike for real and unknown names.
+     */
+    @Test
+    void two_names_of_one_account_are_told_apart_from_two_unknown_names_as_documented() {
+        String realm = importRealm(realm("probe-pair").user("carol", PW));
+        List<String> account = new ArrayList<>();
+        List<String> unknown = new ArrayList<>();
+        for (int i = 1; i <= 2; i++) {
+            account.add(browser(realm, KNOWN, "guess-" + i, "192.0.2.2" + i));
+            unknown.add(browser(realm, UNKNOWN, "guess-" + i, "198.51.100.2" + i));
+        }
+        assertThat(unknown).as("under one name: alike").isEqualTo(account)
+                .containsOnly("200 gate=- keycloak=Invalid username or password.");
+        assertThat(browser(realm, KNOWN + "@example.com", "guess-3", "192.0.2.23"))
+                .as("the account's e-mail is in the band its username reached").startsWith("429 gate=captcha_required");
+        assertThat(browser(realm, UNKNOWN + "@example.com", "guess-3", "198.51.100.23"))
+                .as("a second unknown name has its own budget").isEqualTo("200 gate=- keycloak=Invalid username or password.");
+
+        // the same on the token endpoint
+        account.clear();
+        unknown.clear();
+        for (int i = 1; i <= 2; i++) {
+            account.add(token(realm, "carol", "guess-" + i, "192.0.2.3" + i));
+            unknown.add(token(realm, "nobody", "guess-" + i, "198.51.100.3" + i));
+        }
+        assertThat(unknown).isEqualTo(account).containsOnly("400 invalid_grant / Invalid user credentials captcha=false");
+        assertThat(token(realm, "carol@example.com", "guess-3", "192.0.2.33")).startsWith("429 captcha_required");
+        assertThat(token(realm, "nobody@example.com", "guess-3", "198.51.100.33"))
+                .isEqualTo("400 invalid_grant / Invalid user credentials captcha=false");
+    }
 }
