@@ -119,7 +119,7 @@ public class AbuseGateDirectGrant extends AbstractDirectGrantAuthenticator {
     }
 
     /** The localized message from the realm's login theme (our theme-resources ship the texts). */
-    private static String message(KeycloakSession session, RealmModel realm, String key) {
+    static String message(KeycloakSession session, RealmModel realm, String key) {
         try {
             Locale locale = session.getContext().resolveLocale(null);
             Theme theme = session.theme().getTheme(Theme.Type.LOGIN);

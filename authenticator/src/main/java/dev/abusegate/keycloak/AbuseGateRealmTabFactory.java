@@ -36,6 +36,10 @@ public class AbuseGateRealmTabFactory implements UiTabProviderFactory<ComponentM
     /** What the admin console puts in place of a dot in a form field's name. */
     static final String BEER = "\uD83C\uDF7A";
 
+    /** Where the tab points operators for the realm's coverage (the declarative UI shows no per-realm live data). */
+    static final String COVERAGE_HELP = "Coverage: the flows of this realm that still check passwords with an ungated "
+            + "Keycloak step are listed by GET /admin/realms/{realm}/abuse-gate/coverage and in a WARN at server start.";
+
     @Override
     public String getId() {
         return ID;
@@ -57,7 +61,7 @@ public class AbuseGateRealmTabFactory implements UiTabProviderFactory<ComponentM
     @Override
     public String getHelpText() {
         return "The realm's abuse gate settings, used by every gated flow step of the realm. A step's own configuration "
-                + "overrides them key by key.";
+                + "overrides them key by key. " + COVERAGE_HELP;
     }
 
     @Override

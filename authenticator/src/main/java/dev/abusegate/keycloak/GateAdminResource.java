@@ -148,6 +148,38 @@ public class GateAdminResource {
         return Response.ok(Map.of("cleared", cleared)).build();
     }
 
+    /**
+     * {@code GET coverage}: the realm's bound flows that still check passwords with one of Keycloak's ungated steps,
+     * each with where Keycloak runs it and the gated step to use instead. {@code gated} is true when there are none.
+     * Needs manage-users, as the state API does.
+     */
+    @GET
+    @Path("coverage")
+    @Produces(MediaType.APPLICATION_JSON)
+    public Response coverage() {
+        auth.users().requireManage();
+        List<Map<String, Object>> flows = new ArrayList<>();
+        for (PasswordCoverage.Flow f : PasswordCoverage.ungated(session, realm)) {
+            List<Map<String, Object>> steps = new ArrayList<>();
+            for (PasswordCoverage.Step s : f.ungatedSteps()) {
+                Map<String, Object> step = new LinkedHashMap<>();
+                step.put("providerId", s.providerId());
+                step.put("displayName", s.displayName());
+                step.put("gatedStep", s.gatedStep());
+                steps.add(step);
+            }
+            Map<String, Object> flow = new LinkedHashMap<>();
+            flow.put("flow", f.alias());
+            flow.put("boundAs", f.boundAs());
+            flow.put("ungatedSteps", steps);
+            flows.add(flow);
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("gated", flows.isEmpty());
+        out.put("ungatedFlows", flows);
+        return Response.ok(out).build();
+    }
+
     /** The realm has no HMAC key: the gate keeps no state it could show or clear. */
     private Response noKey(RuntimeException e) {
         GateSupport.warnNoKey(session, realm, e);
