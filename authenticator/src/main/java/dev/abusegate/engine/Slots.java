@@ -14,7 +14,9 @@ import java.util.Arrays;
  * entry only if that entry is worth at most one attempt to its owner (see {@link #replaceable}); protective
  * entries (failures, locks, device budgets, used captchas) are never replaced, only reused once expired. A
  * subject that finds no room is counted in the slot's shared counter of its kind ({@link #SHARED} in the
- * answer): its count there includes every other such subject's, so it can only be over-counted, and a shared
+ * answer), and so is every newcomer of that kind while that counter lives (a subject counted there must not
+ * start an exact count from zero): its count there includes every other such subject's, so it can only be
+ * over-counted, and a shared
  * count never blocks: where an exact count would block, the shared one asks for a captcha (and lets a solved one
  * through, counted). A used-captcha record that finds no room is refused (the solution counts as unsolved).
  *
@@ -33,6 +35,11 @@ public final class Slots {
 
     /** Exact entries per slot. */
     public static final int WAYS = 8;
+    /**
+     * Records per slot of the used-captcha table: wider slots, so that records (which are never replaced) spread
+     * evenly enough that no slot is full long before the table is.
+     */
+    public static final int USED_WAYS = 32;
 
     /** What may make room in a table. */
     public enum Policy {
@@ -62,7 +69,12 @@ public final class Slots {
 
     /** Exact entries per slot for a table of at most {@code bound} entries. */
     public static int waysFor(long bound) {
-        return (int) Math.max(1, Math.min(WAYS, bound));
+        return waysFor(bound, Policy.CHEAP);
+    }
+
+    /** Exact entries per slot for a table of at most {@code bound} entries under {@code policy}. */
+    public static int waysFor(long bound, Policy policy) {
+        return (int) Math.max(1, Math.min(policy == Policy.USED ? USED_WAYS : WAYS, bound));
     }
 
     private static long meta(boolean shared, int kind, int shape, int length) {
@@ -140,8 +152,11 @@ public final class Slots {
         } else {
             next = Entries.apply(code, args, true, null);
             target = -1;
-            if (next != null && live >= ways) {
-                int victim = policy == Policy.CHEAP ? victim(slot, offsets, n, now) : -1;
+            // While the slot's shared counter of this kind is live, a newcomer is counted there even if room has
+            // come free: it may have been counted there before, and a fresh exact count would forget that.
+            boolean sharing = sharedAt >= 0 && policy != Policy.USED;
+            if (next != null && (live >= ways || sharing)) {
+                int victim = policy == Policy.CHEAP && !sharing ? victim(slot, offsets, n, now) : -1;
                 if (victim >= 0) {
                     target = victim; // replaced: the victim's value is dropped, the newcomer's written in its place
                 } else if (policy == Policy.USED) {

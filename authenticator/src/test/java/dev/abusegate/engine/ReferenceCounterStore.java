@@ -28,7 +28,7 @@ public final class ReferenceCounterStore implements CounterStore {
         this.clock = clock;
         long[] bounds = {maxCheap, maxProtective, Math.max(Slots.WAYS, maxProtective / 4)};
         for (int t = 0; t < 3; t++) {
-            ways[t] = Slots.waysFor(bounds[t]);
+            ways[t] = Slots.waysFor(bounds[t], POLICIES[t]);
             slotCount[t] = Math.min(UNBOUNDED_SLOTS, Slots.slotsFor(bounds[t], ways[t]));
         }
     }

@@ -309,7 +309,7 @@ public final class InfinispanCounterStore implements CounterStore {
             this.container = this.cache.getDataContainer();
             this.time = ComponentRegistry.componentOf(cache, TimeService.class);
             this.id = id;
-            this.ways = Slots.waysFor(bound);
+            this.ways = Slots.waysFor(bound, policy);
             this.slots = Math.min(MAX_SLOTS, Slots.slotsFor(bound, ways));
             this.policy = policy;
         }
