@@ -44,8 +44,9 @@ class StoreSprayIT {
     private static final int HOT_EVERY = 1_000;
     private static final String HOT_ADDRESS = "192.0.2.99";
     /**
-     * A regression guard on the heap per tracked entry. The goal is at most 250 bytes; this layout measures about
-     * 182 on one node (docs/cluster-and-heap.md). The guard leaves room for the noise of a heap measured after GC.
+     * A regression guard on the heap per tracked entry. The goal is at most 250 bytes; with full slots this layout
+     * measures about 100 on one node (docs/cluster-and-heap.md). The guard leaves room for the noise of a heap
+     * measured after GC.
      */
     private static final long CEILING_BYTES_PER_ENTRY = 230;
 
@@ -132,7 +133,9 @@ class StoreSprayIT {
 
             assertThat(maxCheap).as("cheap entries held").isLessThanOrEqualTo(BOUND);
             assertThat(maxProtective).as("protective entries held").isLessThanOrEqualTo(BOUND);
-            assertThat(sizes[0]).as("the spray filled the cheap cache: the bound, not a small load, kept it small")
+            // (the largest sample: once the protective table is full, attempts asked for a captcha give their
+            // address and pair entries back, which frees ways again)
+            assertThat(maxCheap).as("the spray filled the cheap cache: the bound, not a small load, kept it small")
                     .isGreaterThanOrEqualTo(BOUND * 9 / 10);
             assertThat(reportedFull).as("attempts counted on shared counters past the bound are reported as degraded").isPositive();
             assertThat(gate.state(realm, null, "victim@example.com", 64).identifier().locked())
