@@ -72,20 +72,40 @@ public final class InfinispanCounterStore implements CounterStore {
             throw new IllegalArgumentException("namespace out of range: " + namespace);
         }
         this.namespace = namespace;
-        this.cheap = new Table(cheap, CHEAP, maxCheap, Slots.Policy.CHEAP);
-        this.protective = new Table(protective, PROTECTIVE, maxProtective, Slots.Policy.PROTECTIVE);
-        this.used = new Table(protective, USED, Math.max(Slots.WAYS, maxProtective / USED_SHARE), Slots.Policy.USED);
-        this.hash = tableKey(this.protective);
+        // The table key and the bounds come from whichever node started first: every node must pick the same
+        // slot for a key, so a node started with other bounds adopts the cluster's (see adoptedBounds()).
+        long[] shared = tableKey(protective, maxCheap, maxProtective);
+        this.hash = new SlotHash(shared[0], shared[1]);
+        this.adopted = new long[] {shared[2], shared[3]};
+        this.cheap = new Table(cheap, CHEAP, shared[2], Slots.Policy.CHEAP);
+        this.protective = new Table(protective, PROTECTIVE, shared[3], Slots.Policy.PROTECTIVE);
+        this.used = new Table(protective, USED, Math.max(Slots.WAYS, shared[3] / USED_SHARE), Slots.Policy.USED);
     }
 
-    /** The table key, created by the first store of the cluster (or of this node, for a LOCAL cache). */
-    private SlotHash tableKey(Table t) {
+    private final long[] adopted;
+
+    /**
+     * The table key and the bounds ({@code [k0, k1, maxCheap, maxProtective]}), created by the first store of the
+     * cluster (or of this node, for a LOCAL cache) and read by every later one.
+     */
+    @SuppressWarnings("unchecked")
+    private long[] tableKey(Cache<?, ?> cache, long maxCheap, long maxProtective) {
         Long at = (long) namespace << 40 | (long) TABLE_KEY << 36;
         SecureRandom random = new SecureRandom();
-        long[] mine = {random.nextLong(), random.nextLong()};
-        Object theirs = t.cache.putIfAbsent(at, t.local ? mine : bytes(mine));
-        long[] k = theirs == null ? mine : t.value(theirs);
-        return new SlotHash(k[0], k[1]);
+        long[] mine = {random.nextLong(), random.nextLong(), maxCheap, maxProtective};
+        boolean local = !cache.getCacheConfiguration().clustering().cacheMode().isClustered();
+        Object theirs = ((Cache<Object, Object>) cache).getAdvancedCache().withFlags(Flag.SKIP_CACHE_LOAD, Flag.SKIP_CACHE_STORE)
+                .putIfAbsent(at, local ? mine : bytes(mine));
+        if (theirs == null) {
+            return mine;
+        }
+        long[] k = local ? (long[]) theirs : longs((byte[]) theirs);
+        return k.length >= 4 ? k : new long[] {k[0], k[1], maxCheap, maxProtective};
+    }
+
+    /** The bounds this store uses, {@code [maxCheap, maxProtective]}: the first node's, if another node came first. */
+    public long[] adoptedBounds() {
+        return adopted.clone();
     }
 
     private Table of(CounterKey key) {

@@ -116,8 +116,16 @@ public class InfinispanGateStoreProviderFactory implements GateStoreProviderFact
                     } else {
                         try {
                             EmbeddedCacheManager manager = cacheManager(session);
-                            s = new InfinispanCounterStore(cache(manager, CACHE_NAME, maxEntries), maxEntries,
+                            InfinispanCounterStore table = new InfinispanCounterStore(cache(manager, CACHE_NAME, maxEntries), maxEntries,
                                     cache(manager, PROTECTED_CACHE_NAME, maxProtectedEntries), maxProtectedEntries);
+                            long[] adopted = table.adoptedBounds();
+                            if (adopted[0] != maxEntries || adopted[1] != maxProtectedEntries) {
+                                LOG.warnf("Abuse gate: this node was started with max-entries=%d and max-protected-entries=%d, "
+                                        + "but the cluster's tables were created with %d and %d; this node uses the cluster's "
+                                        + "(every node must pick the same slots). Restart every node to change the bounds.",
+                                        maxEntries, maxProtectedEntries, adopted[0], adopted[1]);
+                            }
+                            s = table;
                             // Alone, a change is a map update: every attempt is written. Clustered, it is a round trip.
                             hold = manager.getCacheManagerConfiguration().isClustered() ? blockedHoldMillis : 0;
                             if (hold > 0) {
