@@ -28,8 +28,12 @@ import java.util.function.BooleanSupplier;
  * A captcha answer counts nothing: what an earlier change counted for the attempt is given back. A captcha
  * solution is verified only when the answer depends on it.
  *
- * <p>When the store fails (or is at its bound), the layer's {@link FailureMode} decides: FAIL_OPEN passes the
- * layer and reports it in {@link Decision#unavailable()}, FAIL_CLOSED blocks.
+ * <p>When the store fails, the layer's {@link FailureMode} decides: FAIL_OPEN passes the layer and reports it in
+ * {@link Decision#unavailable()}, FAIL_CLOSED blocks. A store at its bound has not failed: it counts a subject
+ * it has no room for on a shared counter ({@link Slots#SHARED}), which never blocks but asks for a captcha
+ * where an exact count would block; the decision reports such layers in {@link Decision#degraded()}. An
+ * attempt counted on a shared counter is never given back there (a shared count only ever over-counts), and its
+ * layer-3 reservation is settled on the shared counter, where a right password clears nobody's failures.
  *
  * <p>With a hold (for a store whose changes are round trips, such as a cluster), an address the store has just
  * blocked on layer 1 is answered as blocked without a change for the hold, then written again
@@ -95,7 +99,7 @@ public final class AbuseGate {
         }
         LayerPolicy lockout = p3 == null ? options.policy(Layer.ACCOUNT_LOCKOUT) : p3;
         if (p1 != null && recentBlocks != null && recentBlocks.holds(k.address(), p1, now)) {
-            return new Decision(Outcome.BLOCKED, Layer.PER_IP, out.toSet(), false, options, k, false, lockout, device);
+            return new Decision(Outcome.BLOCKED, Layer.PER_IP, out.toSet(), out.degraded(), options, k, false, false, lockout, device);
         }
         Captcha captcha = new Captcha(attempt.captchaSolved(), options.captchaEnabled(), captchaCheck);
         Admission a = new Admission(options, k, p1, p2, p4, now, out);
@@ -113,12 +117,12 @@ public final class AbuseGate {
                 blocked = a.blocked();
             } else {
                 a.undo();
-                return new Decision(Outcome.CAPTCHA_REQUIRED, a.bandLayer(), out.toSet(), out.full, options, k, false, lockout, device);
+                return new Decision(Outcome.CAPTCHA_REQUIRED, a.bandLayer(), out.toSet(), out.degraded(), options, k, false, false, lockout, device);
             }
         }
         if (blocked != null) {
             a.countBand(); // a blocked attempt counts on layers 1, 2 and 4, also where it was in the band
-            return new Decision(Outcome.BLOCKED, blocked, out.toSet(), out.full, options, k, false, lockout, device);
+            return new Decision(Outcome.BLOCKED, blocked, out.toSet(), out.degraded(), options, k, false, false, lockout, device);
         }
 
         // Step 2: layer 3's reservation.
@@ -130,15 +134,16 @@ public final class AbuseGate {
                     r = reserve(p3, options, k, true, now, out);
                 } else {
                     a.undo();
-                    return new Decision(Outcome.CAPTCHA_REQUIRED, Layer.ACCOUNT_LOCKOUT, out.toSet(), out.full, options, k, false, lockout, device);
+                    return new Decision(Outcome.CAPTCHA_REQUIRED, Layer.ACCOUNT_LOCKOUT, out.toSet(), out.degraded(), options, k, false, false, lockout, device);
                 }
             }
             if (r.blocks()) {
-                return new Decision(Outcome.BLOCKED, Layer.ACCOUNT_LOCKOUT, out.toSet(), out.full, options, k, false, lockout, device);
+                return new Decision(Outcome.BLOCKED, Layer.ACCOUNT_LOCKOUT, out.toSet(), out.degraded(), options, k, false, false, lockout, device);
             }
             reserved = r == Verdict.COUNTED;
         }
-        return new Decision(Outcome.ALLOW, null, out.toSet(), out.full, options, k, reserved, lockout, device);
+        return new Decision(Outcome.ALLOW, null, out.toSet(), out.degraded(), options, k, reserved, reserved && out.lockoutShared,
+                lockout, device);
     }
 
     /** The password check ran and failed: the reservation is confirmed as a failure; at the threshold, lock. */
@@ -173,15 +178,15 @@ public final class AbuseGate {
         long ttl = lockoutTtl(p3, o);
         List<CounterKey> others = d.device ? List.of() : otherKeys(d, otherNames);
         List<CompletableFuture<long[]>> pending = new ArrayList<>(1 + others.size());
-        pending.add(store.apply(d.keys.lockout(), fail(p3, o, factor, passwordTag, typos, true, now), ttl));
+        pending.add(store.apply(d.keys.lockout(), fail(p3, o, factor, passwordTag, typos, true, d.shared, now), ttl));
         for (CounterKey other : others) {
-            pending.add(store.apply(other, fail(p3, o, factor, passwordTag, typos, false, now), ttl));
+            pending.add(store.apply(other, fail(p3, o, factor, passwordTag, typos, false, false, now), ttl));
         }
         long[][] values = new long[pending.size()][];
         long lockedUntil = 0;
         for (int i = 0; i < values.length; i++) {
             values[i] = join(pending.get(i), p3, out);
-            if (Entries.answer(values[i]) == Entries.LOCKED) {
+            if ((Entries.answer(values[i]) & ~Slots.SHARED) == Entries.LOCKED) {
                 lockedUntil = Math.max(lockedUntil, now + Entries.lockRemaining(values[i], now));
             }
         }
@@ -219,7 +224,9 @@ public final class AbuseGate {
         long clearRun = d.options.progressiveFactor() > 1.0 ? 1 : 0;
         long ttl = lockoutTtl(d.lockout, d.options);
         List<CounterKey> others = d.device ? List.of() : otherKeys(d, otherNames);
-        CompletableFuture<long[]> own = store.apply(d.keys.lockout(), new CounterStore.Change(Entries.SUCCEED, now, 1, clearRun), ttl);
+        // on a shared counter the right password only gives its own reservation back (see Slots)
+        CompletableFuture<long[]> own = store.apply(d.keys.lockout(), new CounterStore.Change(Entries.SUCCEED, now, 1, clearRun,
+                d.shared ? 1 : 0), ttl);
         if (!others.isEmpty()) {
             List<CompletableFuture<long[]>> pending = new ArrayList<>(others.size());
             for (CounterKey other : others) {
@@ -236,7 +243,8 @@ public final class AbuseGate {
         Outages out = new Outages();
         if (d.reserved) {
             long now = clock.millis();
-            join(store.apply(d.keys.lockout(), new CounterStore.Change(Entries.GIVE_BACK, now), lockoutTtl(d.lockout, d.options)),
+            join(store.apply(d.keys.lockout(), new CounterStore.Change(Entries.GIVE_BACK, now, d.shared ? 1 : 0),
+                    lockoutTtl(d.lockout, d.options)),
                     d.lockout, out);
         }
         return out.toSet();
@@ -258,7 +266,7 @@ public final class AbuseGate {
                 }
             }
         }
-        return new Decision(closed == null ? Outcome.ALLOW : Outcome.BLOCKED, closed, down, false, options, null, false,
+        return new Decision(closed == null ? Outcome.ALLOW : Outcome.BLOCKED, closed, down, Set.of(), options, null, false, false,
                 options.policy(Layer.ACCOUNT_LOCKOUT), false);
     }
 
@@ -394,16 +402,24 @@ public final class AbuseGate {
             if (v == null) {
                 throw new CounterStoreFullException("no room for a new identifier");
             }
-            return Verdict.of(Entries.answer(v));
+            int answer = Entries.answer(v);
+            if ((answer & Slots.SHARED) != 0) {
+                out.degrade(p3.layer());
+                out.lockoutShared = true;
+            } else {
+                out.lockoutShared = false;
+            }
+            return Verdict.of(answer & 3);
         } catch (RuntimeException e) {
             return failed(p3, e, out);
         }
     }
 
     private static CounterStore.Change fail(LayerPolicy p3, GateOptions o, double factor, long passwordTag, boolean typos,
-                                            boolean reserved, long now) {
+                                            boolean reserved, boolean shared, long now) {
         return new CounterStore.Change(Entries.FAIL, now, p3.threshold(), p3.windowMillis(), p3.lockoutMillis(),
-                Double.doubleToLongBits(factor), o.maxLockoutSeconds() * 1000L, passwordTag, typos ? 1 : 0, reserved ? 1 : 0);
+                Double.doubleToLongBits(factor), o.maxLockoutSeconds() * 1000L, passwordTag, typos ? 1 : 0, reserved ? 1 : 0,
+                shared ? 1 : 0);
     }
 
     private List<CounterKey> otherKeys(Decision d, Collection<String> otherNames) {
@@ -453,6 +469,9 @@ public final class AbuseGate {
         private Verdict r4 = Verdict.OFF;
         private boolean added;
         private boolean addressCounted;
+        /** Whether the address's or the pair's last change was counted on a shared counter (never given back). */
+        private boolean addressShared;
+        private boolean pairShared;
 
         Admission(GateOptions o, GateKeys.Keys k, LayerPolicy p1, LayerPolicy p2, LayerPolicy p4, long now, Outages out) {
             this.out = out;
@@ -499,8 +518,14 @@ public final class AbuseGate {
                     int answer = Entries.answer(v);
                     r1 = Verdict.of(Entries.perIp(answer));
                     r4 = Verdict.of(Entries.identifiers(answer));
-                    added |= (answer & Entries.ADDED) != 0;
-                    addressCounted |= (answer & Entries.COUNTED) != 0;
+                    if ((answer & Slots.SHARED) != 0) {
+                        addressShared = true;
+                        degrade(p1);
+                        degrade(p4);
+                    } else {
+                        added |= (answer & Entries.ADDED) != 0;
+                        addressCounted |= (answer & Entries.COUNTED) != 0;
+                    }
                 } catch (RuntimeException e) {
                     r1 = p1 == null ? Verdict.OFF : failed(p1, e, out);
                     r4 = p4 == null ? Verdict.OFF : failed(p4, e, out);
@@ -512,10 +537,21 @@ public final class AbuseGate {
                     if (v == null) {
                         throw new CounterStoreFullException("no room for a new pair");
                     }
-                    r2 = Verdict.of(Entries.answer(v));
+                    int answer = Entries.answer(v);
+                    r2 = Verdict.of(answer & 3);
+                    if ((answer & Slots.SHARED) != 0) {
+                        pairShared = true;
+                        degrade(p2);
+                    }
                 } catch (RuntimeException e) {
                     r2 = failed(p2, e, out);
                 }
+            }
+        }
+
+        private void degrade(LayerPolicy p) {
+            if (p != null) {
+                out.degrade(p.layer());
             }
         }
 
@@ -562,7 +598,7 @@ public final class AbuseGate {
                     p4 == null ? 0 : now + p4.windowMillis()), Math.max(p1 == null ? 0 : p1.windowMillis(),
                     p4 == null ? 0 : p4.windowMillis()))
                     : null;
-            CompletableFuture<long[]> fp = r2 == Verdict.COUNTED
+            CompletableFuture<long[]> fp = r2 == Verdict.COUNTED && !pairShared
                     ? start(k.pair(), new CounterStore.Change(Entries.UNDO_COUNTER, now, now + p2.windowMillis()),
                     p2.windowMillis())
                     : null;
@@ -611,19 +647,33 @@ public final class AbuseGate {
     }
 
     /**
-     * The layers whose store failed during one call, and whether a failure was the store's bound. A plain bit
-     * set rather than an {@code EnumSet}: nearly every attempt has none.
+     * The layers whose store failed during one call, and those counted on a shared counter because the store was
+     * at its bound (degraded, not failed). Plain bit sets rather than {@code EnumSet}s: nearly every attempt has
+     * none.
      */
     private static final class Outages {
         private int bits;
-        boolean full;
+        private int degradedBits;
+        /** Whether the last layer-3 reservation was taken on a shared counter. */
+        boolean lockoutShared;
 
         void add(Layer layer, RuntimeException e) {
             bits |= 1 << layer.ordinal();
-            full |= causedByBound(e);
+        }
+
+        void degrade(Layer layer) {
+            degradedBits |= 1 << layer.ordinal();
         }
 
         Set<Layer> toSet() {
+            return set(bits);
+        }
+
+        Set<Layer> degraded() {
+            return set(degradedBits);
+        }
+
+        private static Set<Layer> set(int bits) {
             if (bits == 0) {
                 return Collections.emptySet();
             }
@@ -634,15 +684,6 @@ public final class AbuseGate {
                 }
             }
             return set;
-        }
-
-        private static boolean causedByBound(Throwable e) {
-            for (Throwable t = e; t != null; t = t.getCause()) {
-                if (t instanceof CounterStoreFullException) {
-                    return true;
-                }
-            }
-            return false;
         }
     }
 }

@@ -8,10 +8,11 @@ import java.util.concurrent.CompletableFuture;
  * decides anything: it applies a change atomically per key and hands back the new value, or throws (or
  * completes exceptionally) when it cannot.
  *
- * <p>Stores are bounded, and never make room by dropping an entry: at its bound a store refuses to create a
- * new one ({@code create = false} to {@link Entries#apply}), and the layer concerned follows its failure
- * mode. Protective entries ({@link CounterKey.Kind#protective()}) have a bound of their own, so that a flood
- * of cheap entries cannot crowd them out.
+ * <p>Stores are bounded, and the bound never switches a layer off: a store that has no room for a new subject
+ * either makes room from an entry worth at most one attempt, or counts the subject on a shared counter and
+ * marks the answer ({@link Slots#SHARED}); it never drops a protective entry ({@link CounterKey.Kind#protective()})
+ * to make room, and protective entries have a bound of their own, so that a flood of cheap entries cannot crowd
+ * them out. A change that finds no room and may not be shared (a used captcha) hands back null.
  */
 public interface CounterStore {
 

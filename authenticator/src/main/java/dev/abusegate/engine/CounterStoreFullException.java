@@ -1,8 +1,9 @@
 package dev.abusegate.engine;
 
 /**
- * The store is at its bound and would have had to create an entry. The layer concerned follows its failure
- * mode, as for any other store failure, and the outage is reported as a capacity problem.
+ * The store had no room for a new entry and could not count it on a shared counter: a used-captcha record when
+ * its table is full (the solution then counts as unsolved), or a store that answers "no entry" where a change
+ * must create one. The store has not failed; callers treat it toward caution.
  */
 public class CounterStoreFullException extends CounterStoreException {
 

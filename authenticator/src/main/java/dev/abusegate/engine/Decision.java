@@ -23,12 +23,15 @@ public final class Decision {
     final LayerPolicy lockout;
     final boolean device;
 
-    /** Whether a layer was unavailable because the store was at its bound (rather than down). */
-    private final boolean full;
+    /** Whether the reservation was taken on a shared counter (it is settled there). */
+    final boolean shared;
+    /** Layers counted on a shared counter because the store was at its bound. */
+    private final Set<Layer> degraded;
 
-    Decision(Outcome outcome, Layer layer, Set<Layer> unavailable, boolean full, GateOptions options, GateKeys.Keys keys,
-             boolean reserved, LayerPolicy lockout, boolean device) {
-        this.full = full;
+    Decision(Outcome outcome, Layer layer, Set<Layer> unavailable, Set<Layer> degraded, GateOptions options, GateKeys.Keys keys,
+             boolean reserved, boolean shared, LayerPolicy lockout, boolean device) {
+        this.degraded = degraded.isEmpty() ? Collections.emptySet() : Collections.unmodifiableSet(EnumSet.copyOf(degraded));
+        this.shared = shared;
         this.lockout = lockout;
         this.device = device;
         this.outcome = outcome;
@@ -54,11 +57,16 @@ public final class Decision {
     }
 
     /**
-     * Whether some layer of {@link #unavailable()} was unavailable because the store was at its bound and
-     * could not make room for a new entry (rather than because it was down).
+     * Layers that counted this attempt on a shared counter: the store was at its bound and had no room that
+     * could be made for the subject. Not a failure: such a count never blocks and asks for a captcha early.
      */
+    public Set<Layer> degraded() {
+        return degraded;
+    }
+
+    /** Whether some layer counted this attempt on a shared counter (see {@link #degraded()}). */
     public boolean storeFull() {
-        return full;
+        return !degraded.isEmpty();
     }
 
     /** The keyed tag of the attempt's identifier (what device cookies and password tags bind to). */
@@ -72,6 +80,7 @@ public final class Decision {
 
     @Override
     public String toString() {
-        return outcome + (layer == null ? "" : "(" + layer.label() + ")") + (unavailable.isEmpty() ? "" : " unavailable=" + unavailable);
+        return outcome + (layer == null ? "" : "(" + layer.label() + ")") + (unavailable.isEmpty() ? "" : " unavailable=" + unavailable)
+                + (degraded.isEmpty() ? "" : " degraded=" + degraded);
     }
 }

@@ -72,15 +72,19 @@ public final class Entries {
     public static final int UNDO_COUNTER = 4;
     /** Layer 3 reservation: args {@code now, solved, threshold, band, window}. */
     public static final int RESERVE = 5;
-    /** Layer 3 reservation given back (no password checked): args {@code now}. */
+    /** Layer 3 reservation given back (no password checked): args {@code now[, shared]} ({@link Slots#sharedSettlement}). */
     public static final int GIVE_BACK = 6;
     /**
      * A wrong password: args {@code now, threshold, window, lockBaseMillis, progressiveFactorBits, lockMaxMillis,
-     * typoTag, rememberTypos, reserved}. {@code reserved = 1} confirms this attempt's own reservation;
-     * {@code 0} records the failure on another login name of the same account.
+     * typoTag, rememberTypos, reserved[, shared]}. {@code reserved = 1} confirms this attempt's own reservation;
+     * {@code 0} records the failure on another login name of the same account; {@code shared = 1}: the reservation
+     * was taken on a shared counter ({@link Slots}).
      */
     public static final int FAIL = 7;
-    /** A right password: args {@code now, reserved, clearRun}. Confirmed failures go, with the reservation. */
+    /**
+     * A right password: args {@code now, reserved, clearRun[, shared]}. Confirmed failures go, with the reservation
+     * (on a shared counter only the reservation goes).
+     */
     public static final int SUCCEED = 8;
     /** Lock until a time (another login name of the account was locked): args {@code now, until}. */
     public static final int LOCK = 9;

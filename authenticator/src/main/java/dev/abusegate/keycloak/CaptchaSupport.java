@@ -7,6 +7,7 @@ import dev.abusegate.captcha.CaptchaSettings;
 import dev.abusegate.captcha.SiteVerifier;
 import dev.abusegate.captcha.VerificationBudget;
 import dev.abusegate.engine.AddressKeys;
+import dev.abusegate.engine.CounterStoreFullException;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -55,6 +56,13 @@ final class CaptchaSupport {
     private static final int MAX_BUDGET_ADDRESSES = 100_000;
     private static final VerificationBudget BUDGET = new VerificationBudget(MAX_IN_FLIGHT, MAX_BUDGET_ADDRESSES,
             CaptchaSettings.VERIFY_WINDOW_SECONDS * 1000);
+    /**
+     * Used-solution records one address may leave per window on this node (the realm's verification budget): the
+     * records live in a table of their own, and this keeps one address from filling it with self-made ALTCHA
+     * solutions (which cost it no vendor call). A solution past the budget counts as unsolved and leaves nothing.
+     */
+    private static final VerificationBudget RECORDS = new VerificationBudget(Integer.MAX_VALUE, MAX_BUDGET_ADDRESSES,
+            CaptchaSettings.VERIFY_WINDOW_SECONDS * 1000);
     /** Last WARN per realm, provider and kind of failure: one realm's trouble never hides another's. */
 
     private CaptchaSupport() {
@@ -64,6 +72,12 @@ final class CaptchaSupport {
     static boolean solved(KeycloakSession session, RealmModel realm, CaptchaConfig cfg, RealmSecrets secrets,
                           AbuseGate gate, String token, String remoteAddr, int ipv6Prefix) {
         if (token == null || token.isBlank()) {
+            return false;
+        }
+        if (verifiesNothing(session)) {
+            // An attempt that checks no password gains nothing from a solution: it is not accepted, so it
+            // leaves no used-solution record (and costs no vendor call).
+            LOG.debugf("Abuse gate: captcha solution with an empty password not accepted in realm '%s'", realm.getName());
             return false;
         }
         long now = System.currentTimeMillis();
@@ -79,6 +93,12 @@ final class CaptchaSupport {
                 LOG.debugf("Abuse gate: ALTCHA solution refused in realm '%s': %s", realm.getName(), v.status());
                 return false;
             }
+            VerificationBudget.Answer go = RECORDS.tryStart(budgetKey(remoteAddr, ipv6Prefix), cfg.verifyBudget(), now);
+            if (go != VerificationBudget.Answer.GO) {
+                LOG.debugf("Abuse gate: ALTCHA solutions of an address past its budget in realm '%s'", realm.getName());
+                return false;
+            }
+            RECORDS.finish();
             fingerprint = v.challenge();
             // The expiry is signed (Altcha), so the record outlives every moment the challenge verifies.
             ttlMillis = Math.max(1_000, v.expiresAtSeconds() * 1000 - now);
@@ -115,9 +135,37 @@ final class CaptchaSupport {
             // Replay guard: the record lives until the solution's real expiry plus clock skew between nodes.
             return gate.firstUse(realm.getId(), digest(cfg.provider().id() + ':' + fingerprint),
                     now + ttlMillis + REPLAY_SKEW_MILLIS);
+        } catch (CounterStoreFullException e) {
+            // The used-solution table is full (a flood of solutions): toward caution, the solution counts as unsolved.
+            GateRuntime.of(session).warnEvery("captcha-used-full", "Abuse gate: the used-captcha table is full "
+                    + "(a quarter of max-protected-entries); solutions count as unsolved until records expire "
+                    + "(further warnings suppressed for 60 s)");
+            return false;
         } catch (RuntimeException e) {
             // Without the store no solution can be proven fresh: treat it as unsolved.
             LOG.debugf("Abuse gate: replay check unavailable in realm '%s'", realm.getName());
+            return false;
+        }
+    }
+
+    /**
+     * Whether the request is a password step whose password is empty: a form or token request with a
+     * {@code password} field, or a password grant, that would check no password. A step without a password field
+     * (the identity-first username page) is not one.
+     */
+    private static boolean verifiesNothing(KeycloakSession session) {
+        try {
+            if (session.getContext().getHttpRequest() == null) {
+                return false;
+            }
+            jakarta.ws.rs.core.MultivaluedMap<String, String> form = session.getContext().getHttpRequest().getDecodedFormParameters();
+            if (form == null) {
+                return false;
+            }
+            String password = form.getFirst("password");
+            boolean passwordStep = form.containsKey("password") || "password".equals(form.getFirst("grant_type"));
+            return passwordStep && (password == null || password.isEmpty());
+        } catch (RuntimeException e) {
             return false;
         }
     }

@@ -24,6 +24,16 @@ final class GateMetrics {
                 .increment();
     }
 
+    static void storeDegraded(String realm, Layer layer) {
+        Counter.builder("abuse_gate_store_degraded")
+                .description("Attempts counted on a shared counter because the counter store was at its bound "
+                        + "(max-entries / max-protected-entries), by layer: such a count asks for a captcha early and never blocks")
+                .tag("realm", realm)
+                .tag("layer", layer.label())
+                .register(Metrics.globalRegistry)
+                .increment();
+    }
+
     static void storeFailure(String realm, Layer layer, String reason) {
         Counter.builder("abuse_gate_store_failures")
                 .description("Counter store calls that failed (reason: unavailable, or full at the store's bound), by layer; "

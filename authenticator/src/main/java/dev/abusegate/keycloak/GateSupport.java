@@ -291,7 +291,8 @@ final class GateSupport {
         }
         if (!keyless) {
             // Without keys it is not the store that failed: the WARN above says what did.
-            storeTrouble(ctx, realm, d.unavailable(), d.storeFull());
+            storeTrouble(ctx, realm, d.unavailable(), false);
+            storeDegraded(ctx, realm, d.degraded());
         }
         GateMetrics.decision(realm.getName(), d.outcome(), d.layer());
         if (!d.allowed()) {
@@ -461,6 +462,24 @@ final class GateSupport {
     private static String clip(String identifier) {
         String s = identifier.trim();
         return s.length() > 255 ? s.substring(0, 255) : s;
+    }
+
+    /**
+     * Records layers that counted an attempt on a shared counter because the store was at its bound: not a failure
+     * (no event, the failure mode did not decide), but a metric each time and a WARN at most once a minute per
+     * realm, so that an operator sees a flood and can raise the bound.
+     */
+    private static void storeDegraded(AuthenticationFlowContext ctx, RealmModel realm, Set<Layer> layers) {
+        if (layers.isEmpty()) {
+            return;
+        }
+        for (Layer layer : layers) {
+            GateMetrics.storeDegraded(realm.getName(), layer);
+        }
+        GateRuntime.of(ctx.getSession()).warnEvery("store-degraded:" + realm.getId(), "Abuse gate: counter store at its bound "
+                + "(max-entries / max-protected-entries) in realm '" + realm.getName() + "'; subjects without room are counted "
+                + "on shared counters, which ask for a captcha early and never block (further warnings for this realm "
+                + "suppressed for 60 s)");
     }
 
     /**

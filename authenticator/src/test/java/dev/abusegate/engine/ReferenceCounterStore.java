@@ -2,22 +2,23 @@ package dev.abusegate.engine;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * The smallest store that keeps the {@link CounterStore} contract: a map of values with their expiry on the
- * test's clock, one atomic compute per change, and the bounds of the production store (a bound for cheap
- * entries and one for protective ones; at a bound no new entry, none dropped). Engine tests run on it.
+ * The smallest store that keeps the {@link CounterStore} contract: the production store's tables of slots
+ * ({@link Slots}: cheap, protective, used captchas at a quarter of the protective bound) in maps on the test's
+ * clock, one atomic compute of one slot per change. Unbounded by default (each table has so many slots that no
+ * two test subjects share one in practice). Engine tests run on it.
  */
 public final class ReferenceCounterStore implements CounterStore {
 
-    private record Entry(long[] value, long expiresAt) {
-    }
+    private static final long UNBOUNDED_SLOTS = 1L << 36;
 
-    private final ConcurrentHashMap<String, Entry> cheap = new ConcurrentHashMap<>();
-    private final ConcurrentHashMap<String, Entry> protective = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<Long, long[]> slots = new ConcurrentHashMap<>();
     private final TimeSource clock;
-    private final long maxCheap;
-    private final long maxProtective;
+    private final long[] slotCount = new long[3];
+    private final int[] ways = new int[3];
+    private final SlotHash hash = new SlotHash(ThreadLocalRandom.current().nextLong(), ThreadLocalRandom.current().nextLong());
 
     public ReferenceCounterStore(TimeSource clock) {
         this(clock, Long.MAX_VALUE, Long.MAX_VALUE);
@@ -25,46 +26,66 @@ public final class ReferenceCounterStore implements CounterStore {
 
     public ReferenceCounterStore(TimeSource clock, long maxCheap, long maxProtective) {
         this.clock = clock;
-        this.maxCheap = maxCheap;
-        this.maxProtective = maxProtective;
+        long[] bounds = {maxCheap, maxProtective, Math.max(Slots.WAYS, maxProtective / 4)};
+        for (int t = 0; t < 3; t++) {
+            ways[t] = Slots.waysFor(bounds[t], POLICIES[t]);
+            slotCount[t] = Math.min(UNBOUNDED_SLOTS, Slots.slotsFor(bounds[t], ways[t]));
+        }
     }
 
-    private ConcurrentHashMap<String, Entry> map(CounterKey key) {
-        return key.kind().protective() ? protective : cheap;
+    private static int table(CounterKey key) {
+        return key.kind() == CounterKey.Kind.USED ? 2 : key.kind().protective() ? 1 : 0;
+    }
+
+    private static final Slots.Policy[] POLICIES = {Slots.Policy.CHEAP, Slots.Policy.PROTECTIVE, Slots.Policy.USED};
+
+    /** The map key of the key's slot. */
+    public Long slotKey(CounterKey key) {
+        int t = table(key);
+        return (long) t << 36 | hash.slot(key, slotCount[t]);
     }
 
     @Override
     public CompletableFuture<long[]> apply(CounterKey key, Change change, long ttlMillis) {
-        ConcurrentHashMap<String, Entry> map = map(key);
-        boolean create = map.size() < (key.kind().protective() ? maxProtective : maxCheap);
-        long now = clock.millis();
-        Entry e = map.compute(key.storeKey(), (k, old) -> {
-            long[] next = change.applyTo(old == null || old.expiresAt <= now ? null : old.value, create);
-            return next == null ? null : new Entry(next, now + ttlMillis);
+        int t = table(key);
+        long[][] result = new long[1][];
+        slots.compute(slotKey(key), (k, old) -> {
+            long[] next = Slots.apply(old, key.realmTag(), key.kind().ordinal(), key.shape(), key.hi(), key.lo(), change.code(),
+                    change.args(), Math.max(1, ttlMillis), ways[t], POLICIES[t]);
+            result[0] = Slots.result(next);
+            return next;
         });
-        return CompletableFuture.completedFuture(e == null ? null : e.value);
+        return CompletableFuture.completedFuture(result[0]);
     }
 
     @Override
     public long[] read(CounterKey key) {
-        Entry e = map(key).get(key.storeKey());
-        return e == null || e.expiresAt <= clock.millis() ? null : e.value;
+        return Slots.find(slots.get(slotKey(key)), key.realmTag(), key.kind().ordinal(), key.shape(), key.hi(), key.lo(),
+                clock.millis());
     }
 
     @Override
     public void remove(CounterKey key) {
-        map(key).remove(key.storeKey());
+        slots.computeIfPresent(slotKey(key), (k, old) -> Slots.remove(old, key.realmTag(), key.kind().ordinal(), key.shape(),
+                key.hi(), key.lo()));
     }
 
-    /** Drops expired entries, as a cache's expiry reaper does (the benchmark's map baseline calls it between batches). */
+    /** The slot holding a key's entry (for tests of the layout), or null. */
+    public long[] slotOf(CounterKey key) {
+        return slots.get(slotKey(key));
+    }
+
+    /** Drops slots whose every entry expired, as a cache's expiry reaper does (the benchmark's map baseline calls it). */
     public void purgeExpired() {
         long now = clock.millis();
-        cheap.values().removeIf(e -> e.expiresAt <= now);
-        protective.values().removeIf(e -> e.expiresAt <= now);
+        slots.values().removeIf(s -> Slots.latestExpiry(s) <= now);
     }
 
-    /** Entries held (expired ones not yet dropped included): cheap, protective. */
+    /** Live exact entries held: cheap, protective (used captchas included). */
     public long[] sizes() {
-        return new long[] {cheap.size(), protective.size()};
+        long now = clock.millis();
+        long[] out = new long[2];
+        slots.forEach((k, s) -> out[(k >>> 36) == 0 ? 0 : 1] += Slots.exactEntries(s, now));
+        return out;
     }
 }

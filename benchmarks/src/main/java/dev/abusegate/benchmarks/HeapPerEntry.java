@@ -37,6 +37,9 @@ import java.util.concurrent.Future;
  * over the subjects (each held twice). {@code cluster-twice}: the same with each attempt made twice (every entry
  * copy updated).
  *
+ * {@code at-bound}: LOCAL caches at the default bounds ({@code -Dheap.bound}, default 100000), filled far past them
+ * (N attempts and N / 4 used captchas): the memory of a full store, shared counters included.
+ *
  * <p>{@code java -cp benchmarks/target/benchmarks.jar dev.abusegate.benchmarks.HeapPerEntry [N [rounds [scenario...]]]}
  */
 public final class HeapPerEntry {
@@ -142,6 +145,10 @@ public final class HeapPerEntry {
             }
             return;
         }
+        if (sc.equals("at-bound")) {
+            atBound(options, secret, n, off);
+            return;
+        }
         try (LocalStore local = new LocalStore(BOUND, BOUND, null)) {
             AbuseGate gate = new AbuseGate(local.store, TimeSource.SYSTEM, r -> secret);
             fill(List.of(gate), options, 0, 300, false);
@@ -153,6 +160,52 @@ public final class HeapPerEntry {
             long[] sizes = local.sizes();
             long entries = sizes[0] + sizes[1];
             System.out.printf("RESULT %.1f %d %d %.1f%n", (after - before) / (double) entries, entries, entries,
+                    (after - before) / (double) entries);
+        }
+    }
+
+    /**
+     * The memory of a full store at the default bounds (LOCAL): {@code n} attempts (each an address, a pair and an
+     * account with one failure) and {@code n / 4} used captchas, far more than the tables hold, so every table
+     * is at its bound with shared counters in use. Prints the heap of the whole store and per exact entry held.
+     */
+    static void atBound(GateOptions options, byte[] secret, int n, int off) throws Exception {
+        long bound = Long.getLong("heap.bound", 100_000);
+        try (LocalStore local = new LocalStore(bound, bound, null)) {
+            AbuseGate gate = new AbuseGate(local.store, TimeSource.SYSTEM, r -> secret);
+            fill(List.of(gate), options, 0, 300, false);
+            // clears the slots only: the table key stays with the store that read it
+            local.cheap.clear();
+            local.protective.clear();
+            long before = used();
+            int refused = 0;
+            for (int i = 0; i < n; i++) {
+                Decision d = gate.evaluate(options, new Attempt(REALM, address(off + i), "user" + (off + i) + "@example.com", false));
+                if (d.allowed()) {
+                    gate.passwordFailed(d);
+                }
+            }
+            long expires = System.currentTimeMillis() + 3_600_000;
+            for (int i = 0; i < n / 4; i++) {
+                byte[] digest = java.security.MessageDigest.getInstance("SHA-256")
+                        .digest(("captcha-" + (off + i)).getBytes(StandardCharsets.UTF_8));
+                try {
+                    gate.firstUse(REALM, digest, expires);
+                } catch (RuntimeException full) {
+                    refused++;
+                }
+            }
+            long after = used();
+            long[] sizes = local.sizes();
+            long[] shared = local.store.sharedCounters();
+            long[] slots = local.store.slotCounts();
+            long entries = sizes[0] + sizes[1];
+            System.out.printf("NOTE at the bound %d + %d (+ %d used captchas): %d attempts and %d captcha solutions sent; exact "
+                            + "entries held %d cheap + %d protective (used captchas included), shared counters %d + %d, slots %d + %d + %d, "
+                            + "captcha solutions refused (used table full) %d; heap of the full store %.1f MB%n",
+                    bound, bound, Math.max(8, bound / 4), n, n / 4, sizes[0], sizes[1], shared[0], shared[1], slots[0], slots[1],
+                    slots[2], refused, (after - before) / 1e6);
+            System.out.printf("RESULT %.1f %d %d %.1f%n", (after - before) / (double) entries, entries, n + n / 4,
                     (after - before) / (double) entries);
         }
     }

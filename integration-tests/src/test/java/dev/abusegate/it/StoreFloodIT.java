@@ -2,36 +2,75 @@ package dev.abusegate.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.abusegate.it.support.FloodProbes;
 import dev.abusegate.it.support.KeycloakServer;
-import dev.abusegate.it.support.StoreFlood;
-import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * One Keycloak started with a small {@code max-entries}: a lock set before a flood of ten times that many cheap
- * requests still holds after it, the flood is reported (metric and WARN), and the store never dropped anything
- * to make room. The same on two nodes is in {@link ClusterIT}.
+ * One Keycloak with small bounds ({@code max-entries} {@value #BOUND}, {@code max-protected-entries}
+ * {@value #PROTECTED_BOUND}): floods
+ * of ten times the bound in the shapes of issue 24 (fresh IPv4 addresses, fresh IPv6 /64s, one address with
+ * fresh usernames, solved captchas sent with empty passwords) never switch a layer or its captcha band off. After
+ * floods of subjects seen once, in the flooded realm (during the first flood too) and in another realm, a fresh
+ * subject meets every layer's threshold and band exactly as on the unflooded server. After a flood of subjects
+ * worth two attempts each (which nothing may replace), a fresh address may meet the band early, never later, and
+ * layer 3 stays exact. Throughout, a blocked address stays blocked and a lock holds. A full store is reported as degraded (metric, WARN), never as a store failure.
+ * The same on two nodes is in {@link ClusterIT}.
  */
 class StoreFloodIT {
 
-    private static final int MAX_ENTRIES = 200;
+    private static final int BOUND = 200;
+    /**
+     * The protective bound: no flood without password hashes writes into that table (asserted below), so it is
+     * sized for what the probes themselves record: their solved captchas, in the used-captcha table of a quarter
+     * of it (100).
+     */
+    private static final int PROTECTED_BOUND = 400;
 
     @Test
-    void a_flood_of_ten_times_max_entries_cheap_requests_never_erases_a_lock() {
+    void floods_of_ten_times_the_bound_never_switch_a_layer_or_the_captcha_band_off_in_any_realm() {
         KeycloakServer server = KeycloakServer.builder("flood")
-                .option("--spi-abuse-gate-store--infinispan--max-entries=" + MAX_ENTRIES)
+                .option("--spi-abuse-gate-store--infinispan--max-entries=" + BOUND)
+                .option("--spi-abuse-gate-store--infinispan--max-protected-entries=" + PROTECTED_BOUND)
                 .start();
         try {
-            String realm = StoreFlood.realm(server.admin(), "flood");
-            StoreFlood.lockVictim(realm, List.of(server));
+            FloodProbes probes = new FloodProbes(server);
+            String flooded = probes.realm("flooded");
+            String other = probes.realm("other");
             long mark = server.logMark();
 
-            StoreFlood.flood(realm, List.of(server), 10 * MAX_ENTRIES);
+            // the unflooded server: the expected answers, and what the floods must not undo
+            String blockedOther = probes.assertEveryLayerMeetsItsThreshold(other, 0, "before any flood");
+            String[] blockedFlooded = new String[1];
 
-            StoreFlood.assertVictimLocked(realm, List.of(server));
-            assertThat(server.metricValue("abuse_gate_store_failures_total", Map.of("realm", realm, "reason", "full")))
-                    .as("decisions made at the bound are counted").isPositive();
+            // floods of subjects seen once each: they make room for each other and for anyone else
+            probes.floodIpv4(flooded, 10 * BOUND, () -> blockedFlooded[0] =
+                    probes.assertEveryLayerMeetsItsThreshold(flooded, 1, "during a flood of fresh IPv4 addresses"));
+            probes.floodIpv6(flooded, 10 * BOUND);
+            probes.floodUsernames(flooded, 10 * BOUND, "192.0.2.77");
+            probes.assertEveryLayerMeetsItsThreshold(flooded, 2, "after floods of IPv4 addresses, IPv6 /64s and usernames");
+            probes.assertEveryLayerMeetsItsThreshold(other, 3, "in another realm after those floods");
+            probes.assertStillHeld(other, blockedOther, 0, "after those floods");
+            probes.assertStillHeld(flooded, blockedFlooded[0], 1, "after those floods");
+
+            // addresses worth two attempts each and in the band, their captchas solved and sent with empty
+            // passwords: no solution is accepted (no record), and no entry may make room for newcomers, so those
+            // that find none are counted on shared counters; ten times as many solutions as the used-captcha table holds
+            java.util.List<String> solutions = probes.floodEmptyPasswordSolutions(flooded, 10 * PROTECTED_BOUND / 4);
+            assertThat(solutions).as("solutions sent").hasSizeGreaterThan(PROTECTED_BOUND);
+            probes.assertEveryLayerCautious(flooded, 4, "after a flood of solved captchas with empty passwords");
+            probes.assertEveryLayerCautious(other, 5, "in another realm after that flood");
+            probes.assertStillHeld(other, blockedOther, 0, "after every flood");
+            // none of those solutions was recorded: each is still good once for an attempt that checks a password
+            probes.assertNoRecordWritten(flooded, solutions.get(0));
+            probes.assertNoRecordWritten(flooded, solutions.get(solutions.size() - 1));
+            probes.assertStillHeld(flooded, blockedFlooded[0], 1, "after every flood");
+
+            assertThat(server.metricValue("abuse_gate_store_degraded_total", Map.of("realm", flooded)))
+                    .as("attempts counted on shared counters at the bound are reported").isPositive();
+            assertThat(server.metricValue("abuse_gate_store_failures_total", Map.of("realm", flooded)))
+                    .as("a full store is not a failing one").isZero();
             assertThat(server.logTextSince(mark)).as("a WARN says the store is at its bound").contains("at its bound");
             assertThat(server.abuseGateErrorLines()).isEmpty();
         } finally {

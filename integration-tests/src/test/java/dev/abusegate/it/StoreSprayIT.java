@@ -31,8 +31,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * cache ten times its bound.
  *
  * <p>Proves: neither cache holds more than its bound; a lock set before the spray still holds after it; an
- * address that hammered one account before and during the spray stays held back; once a cache is full, new
- * subjects are reported as "store full" (each layer's failure mode decides) rather than silently reset; and
+ * address that hammered one account before and during the spray stays held back; once a table is full and
+ * nothing in a slot may make room (the spray's failures fill the protective one), new subjects are counted on
+ * shared counters and reported as degraded, never as a failing store; and
  * the heap per tracked entry (printed, recorded in docs/cluster-and-heap.md). Runs in-process; needs no
  * Keycloak. {@code -Dspray.attempts=N} changes the number of attempts (default ten times the bound).
  */
@@ -43,8 +44,9 @@ class StoreSprayIT {
     private static final int HOT_EVERY = 1_000;
     private static final String HOT_ADDRESS = "192.0.2.99";
     /**
-     * A regression guard on the heap per tracked entry. The goal is at most 250 bytes; this layout measures about
-     * 182 on one node (docs/cluster-and-heap.md). The guard leaves room for the noise of a heap measured after GC.
+     * A regression guard on the heap per tracked entry. The goal is at most 250 bytes; with full slots this layout
+     * measures about 100 on one node (docs/cluster-and-heap.md). The guard leaves room for the noise of a heap
+     * measured after GC.
      */
     private static final long CEILING_BYTES_PER_ENTRY = 230;
 
@@ -121,7 +123,7 @@ class StoreSprayIT {
             System.out.printf("StoreSprayIT: hot address: %d attempts during the spray, %d let through, last %s%n",
                     hotAttempts, hotAllowed, hotLast);
             System.out.printf("StoreSprayIT: %d attempts from %d distinct addresses in %.1f s (%.0f/s); outcomes %s; "
-                    + "%d decided with a full store%n", ATTEMPTS, ATTEMPTS, sprayS, ATTEMPTS / sprayS, outcomes, reportedFull);
+                    + "%d decided on a shared counter (degraded)%n", ATTEMPTS, ATTEMPTS, sprayS, ATTEMPTS / sprayS, outcomes, reportedFull);
             System.out.printf("StoreSprayIT: bounds %d + %d entries, largest sampled sizes %d + %d, final %d + %d%n",
                     BOUND, BOUND, maxCheap, maxProtective, sizes[0], sizes[1]);
             System.out.printf("StoreSprayIT: used heap after GC %d -> %d bytes: +%d bytes = %.0f bytes per tracked entry "
@@ -131,9 +133,11 @@ class StoreSprayIT {
 
             assertThat(maxCheap).as("cheap entries held").isLessThanOrEqualTo(BOUND);
             assertThat(maxProtective).as("protective entries held").isLessThanOrEqualTo(BOUND);
-            assertThat(sizes[0]).as("the spray filled the cheap cache: the bound, not a small load, kept it small")
+            // (the largest sample: once the protective table is full, attempts asked for a captcha give their
+            // address and pair entries back, which frees ways again)
+            assertThat(maxCheap).as("the spray filled the cheap cache: the bound, not a small load, kept it small")
                     .isGreaterThanOrEqualTo(BOUND * 9 / 10);
-            assertThat(reportedFull).as("attempts past the bound are reported as a full store").isPositive();
+            assertThat(reportedFull).as("attempts counted on shared counters past the bound are reported as degraded").isPositive();
             assertThat(gate.state(realm, null, "victim@example.com", 64).identifier().locked())
                     .as("the lock set before the spray still holds").isTrue();
             Decision victim = gate.evaluate(options, new Attempt(realm, "203.0.113.5", "victim@example.com", false));

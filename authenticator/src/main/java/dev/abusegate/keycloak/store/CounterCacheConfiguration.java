@@ -7,7 +7,7 @@ import org.infinispan.configuration.cache.ConfigurationBuilder;
 /**
  * The configuration of the gate's caches in one place (Infinispan imports only, so tests build the very same
  * caches without Keycloak): DIST_SYNC with two owners when clustered, LOCAL otherwise; no eviction (the store
- * bounds each cache by refusing new entries, see {@link InfinispanCounterStore}); expired entries purged every
+ * bounds each cache by a fixed table of slots, see {@link InfinispanCounterStore}); expired entries purged every
  * {@value #EXPIRATION_WAKE_UP_MILLIS} ms (reads never see an expired entry in between).
  */
 public final class CounterCacheConfiguration {

@@ -3,12 +3,14 @@ package dev.abusegate.keycloak.store;
 import dev.abusegate.engine.CounterKey;
 import dev.abusegate.engine.CounterStore;
 import dev.abusegate.engine.CounterStoreException;
-import dev.abusegate.engine.Entries;
+import dev.abusegate.engine.SlotHash;
+import dev.abusegate.engine.Slots;
+import java.security.SecureRandom;
 import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import org.infinispan.AdvancedCache;
 import org.infinispan.Cache;
+import org.infinispan.commons.marshall.WrappedBytes;
 import org.infinispan.commons.time.TimeService;
 import org.infinispan.container.DataContainer;
 import org.infinispan.container.entries.InternalCacheEntry;
@@ -18,61 +20,135 @@ import org.infinispan.factories.ComponentRegistry;
 import org.infinispan.metadata.Metadata;
 
 /**
- * The gate's entries in two Infinispan caches: one for what anyone can create at will (addresses and pairs)
- * and one for what protects accounts (failures and locks, device budgets, used captchas), each with a bound of
- * its own. Neither cache evicts: at its bound a cache stops taking new entries (the layer concerned follows its
- * failure mode) and keeps every entry it has until the entry expires. So a flood can neither push out a lock
- * nor leave one owner of an entry with a copy the other has dropped.
+ * The gate's entries in two Infinispan caches, as three fixed tables of slots ({@link Slots}): addresses and
+ * pairs (what anyone can create at will) in {@code cheap}; failures, locks and device budgets, and apart from
+ * them used captchas, in {@code protective}. Each table's bound is structural: it has {@code bound / }{@value
+ * Slots#WAYS} slots of at most {@value Slots#WAYS} exact entries, cluster-wide, so nothing anyone sends makes it
+ * hold more, and at the bound nothing is refused or dropped on one node only: room is made, or the subject
+ * counted on its slot's shared counter, inside the one compute that changes the subject's slot.
  *
- * <p>Each change is one atomic compute: on a LOCAL cache straight on its data container (see
- * {@link Bounded#changeLocally}); on a clustered cache one {@code computeAsync}, which runs on the entry's primary owner (one
- * round trip) and the backup applies the same pure function ({@link Entries}) to its equal copy. Expiry is
- * Infinispan's lifespan, refreshed by every write.
+ * <p>Each change is one atomic compute of one slot: on a LOCAL cache straight on its data container (see
+ * {@link Table#changeLocally}); on a clustered cache one {@code computeAsync}, which runs on the slot's primary
+ * owner (one round trip) and the backup applies the same pure function ({@link Slots}) to its equal copy. A
+ * slot is filed under a {@code Long} ({@link #slotKey}); its value is a {@code long[]} on a LOCAL cache (never
+ * marshalled, never changed once stored) and its longs as {@code byte[]} on a clustered one (a type Keycloak's
+ * marshaller handles without a schema); the function captures only numbers.
  *
- * <p>What is stored depends on whether it crosses the network. A clustered cache files an entry under
- * {@link CounterKey#storeKey()} (a string) with its value as {@code byte[]} (the longs of {@link Entries}' value),
- * and the function captures numbers and a boolean: types Keycloak's marshaller handles without a schema. A LOCAL
- * cache never marshals, so it files an entry under a {@link LocalKey} (numbers, compared in place) and keeps
- * {@link Entries}' {@code long[]} as it is: {@link Entries} never changes a value it is given, so a stored
- * array is never written again.
+ * <p>Which keys share a slot is a keyed hash ({@link SlotHash}) under a table key the store keeps in the
+ * protective cache itself (created once by whichever node comes first, read by the others), so every node
+ * picks the same slot and nobody outside can aim at one. Each entry expires by its own time; a LOCAL slot lives
+ * as long as its longest entry, a clustered slot until a change finds it empty (the bound holds either way).
  */
 public final class InfinispanCounterStore implements CounterStore {
 
-    private final Bounded cheap;
-    private final Bounded protective;
+    /** The three tables, as they appear in a slot key. */
+    static final int CHEAP = 0;
+    static final int PROTECTIVE = 1;
+    static final int USED = 2;
+    /** Where the table key is filed (a "table" no slot uses). */
+    private static final int TABLE_KEY = 15;
+    /** Used-captcha records get this share of the protective bound, in a table of their own. */
+    public static final int USED_SHARE = 4;
+    /** Slot indexes fit in 36 bits (a slot key is {@code namespace << 40 | table << 36 | index}). */
+    private static final long MAX_SLOTS = 1L << 36;
 
-    /** The caches are the gate's own ({@link CounterCacheConfiguration}); what they hold depends on their mode (see above). */
+    private final int namespace;
+    private final Table cheap;
+    private final Table protective;
+    private final Table used;
+    private final SlotHash hash;
+
+    /** The caches are the gate's own ({@link CounterCacheConfiguration}); the bounds are exact entries per table. */
     public InfinispanCounterStore(Cache<?, ?> cheap, long maxCheap, Cache<?, ?> protective, long maxProtective) {
-        this.cheap = new Bounded(cheap, maxCheap);
-        this.protective = new Bounded(protective, maxProtective);
+        this(cheap, maxCheap, protective, maxProtective, 0);
     }
 
-    private Bounded of(CounterKey key) {
-        return key.kind().protective() ? protective : cheap;
+    /**
+     * As above, with the tables filed under {@code namespace} (0 to 2^20 - 1): tests keep several stores of their
+     * own bounds in one pair of caches.
+     */
+    public InfinispanCounterStore(Cache<?, ?> cheap, long maxCheap, Cache<?, ?> protective, long maxProtective, int namespace) {
+        if (namespace < 0 || namespace >= 1 << 20) {
+            throw new IllegalArgumentException("namespace out of range: " + namespace);
+        }
+        this.namespace = namespace;
+        // The table key and the bounds come from whichever node started first: every node must pick the same
+        // slot for a key, so a node started with other bounds adopts the cluster's (see adoptedBounds()).
+        long[] shared = tableKey(protective, maxCheap, maxProtective);
+        this.hash = new SlotHash(shared[0], shared[1]);
+        this.adopted = new long[] {shared[2], shared[3]};
+        this.cheap = new Table(cheap, CHEAP, shared[2], Slots.Policy.CHEAP);
+        this.protective = new Table(protective, PROTECTIVE, shared[3], Slots.Policy.PROTECTIVE);
+        this.used = new Table(protective, USED, Math.max(Slots.WAYS, shared[3] / USED_SHARE), Slots.Policy.USED);
+    }
+
+    private final long[] adopted;
+
+    /**
+     * The table key and the bounds ({@code [k0, k1, maxCheap, maxProtective]}), created by the first store of the
+     * cluster (or of this node, for a LOCAL cache) and read by every later one.
+     */
+    @SuppressWarnings("unchecked")
+    private long[] tableKey(Cache<?, ?> cache, long maxCheap, long maxProtective) {
+        Long at = (long) namespace << 40 | (long) TABLE_KEY << 36;
+        SecureRandom random = new SecureRandom();
+        long[] mine = {random.nextLong(), random.nextLong(), maxCheap, maxProtective};
+        boolean local = !cache.getCacheConfiguration().clustering().cacheMode().isClustered();
+        Object theirs = ((Cache<Object, Object>) cache).getAdvancedCache().withFlags(Flag.SKIP_CACHE_LOAD, Flag.SKIP_CACHE_STORE)
+                .putIfAbsent(at, local ? mine : bytes(mine));
+        if (theirs == null) {
+            return mine;
+        }
+        long[] k = local ? (long[]) theirs : longs((byte[]) theirs);
+        return k.length >= 4 ? k : new long[] {k[0], k[1], maxCheap, maxProtective};
+    }
+
+    /** The bounds this store uses, {@code [maxCheap, maxProtective]}: the first node's, if another node came first. */
+    public long[] adoptedBounds() {
+        return adopted.clone();
+    }
+
+    private Table of(CounterKey key) {
+        CounterKey.Kind kind = key.kind();
+        return kind == CounterKey.Kind.USED ? used : kind.protective() ? protective : cheap;
+    }
+
+    /** The cache key of the slot that holds {@code key}'s entry (for tests that look at one slot's copies). */
+    public Long slotKey(CounterKey key) {
+        Table t = of(key);
+        return (long) namespace << 40 | (long) t.id << 36 | hash.slot(key, t.slots);
     }
 
     @Override
     public CompletableFuture<long[]> apply(CounterKey key, Change change, long ttlMillis) {
-        Bounded b = of(key);
-        int code = change.code();
         long[] a = change.args();
-        if (a.length > MAX_ARGS) {
-            throw new IllegalArgumentException("a change takes at most " + MAX_ARGS + " arguments");
+        if (a.length > MAX_ARGS || a.length == 0) {
+            throw new IllegalArgumentException("a change takes 1 to " + MAX_ARGS + " arguments");
         }
-        boolean create = !b.full();
-        long ttl = Math.max(1, ttlMillis);
         try {
-            if (b.local) {
-                return CompletableFuture.completedFuture(b.changeLocally(LocalKey.of(key), code, a, create, ttl));
+            Table t = of(key);
+            Long slot = slotKey(key);
+            int code = change.code();
+            long ttl = Math.max(1, ttlMillis);
+            long realm = key.realmTag();
+            int kind = key.kind().ordinal();
+            int shape = key.shape();
+            long hi = key.hi();
+            long lo = key.lo();
+            int ways = t.ways;
+            if (t.local) {
+                return CompletableFuture.completedFuture(t.changeLocally(slot, realm, kind, shape, hi, lo, code, a, ttl));
             }
             // The arguments are captured one by one: Infinispan marshals a lambda's captured boxed numbers, but
-            // not a captured long[] (it fails on the remote node).
+            // not a captured long[] or an enum (it fails on the remote node).
             int n = a.length;
+            int policy = t.policy.ordinal();
             long a0 = arg(a, 0), a1 = arg(a, 1), a2 = arg(a, 2), a3 = arg(a, 3), a4 = arg(a, 4), a5 = arg(a, 5),
                     a6 = arg(a, 6), a7 = arg(a, 7), a8 = arg(a, 8), a9 = arg(a, 9);
-            return b.cache.computeAsync(key.storeKey(),
-                    (k, old) -> bytes(Entries.apply(code, args(n, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9), create, longs((byte[]) old))),
-                    ttl, TimeUnit.MILLISECONDS).thenApply(v -> longs((byte[]) v));
+            return t.cache.computeAsync(slot,
+                    (k, old) -> bytes(Slots.apply(longs((byte[]) old), realm, kind, shape, hi, lo, code,
+                            args(n, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9), ttl, ways, Slots.Policy.values()[policy])))
+                    .thenApply(v -> Slots.result(longs((byte[]) v)));
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(new CounterStoreException("change failed", e));
         }
@@ -84,38 +160,38 @@ public final class InfinispanCounterStore implements CounterStore {
 
     /**
      * One change as a LOCAL data container applies it, reused by its thread (the container calls it once,
-     * synchronously, under the entry's lock; {@link Entries} never calls back into a store).
+     * synchronously, under the slot's lock; {@link Slots} never calls back into a store).
      */
     private static final class LocalChange implements DataContainer.ComputeAction<Object, Object> {
+        private long realm;
+        private int kind;
+        private int shape;
+        private long hi;
+        private long lo;
         private int code;
         private long[] args;
-        private boolean create;
-        private long now;
         private long ttl;
+        private int ways;
+        private Slots.Policy policy;
+        private long now;
+        /** True for a removal of the subject's entry rather than a change. */
+        private boolean remove;
         long[] result;
-
-        void set(int code, long[] args, boolean create, long now, long ttl) {
-            this.code = code;
-            this.args = args;
-            this.create = create;
-            this.now = now;
-            this.ttl = ttl;
-            this.result = null;
-        }
-
-        void clear() {
-            args = null;
-            result = null;
-        }
 
         @Override
         public InternalCacheEntry<Object, Object> compute(Object key, InternalCacheEntry<Object, Object> old,
                                                           InternalEntryFactory factory) {
-            long[] next = Entries.apply(code, args, create, old == null || old.isExpired(now) ? null : (long[]) old.getValue());
-            result = next;
-            // The entry keeps the key object the container's map already holds (one key object per entry, not
-            // one per write); no metadata object: a lifespan alone makes a plain mortal entry.
-            return next == null ? null : factory.create(old == null ? key : old.getKey(), next, (Metadata) null, now, ttl, now, -1);
+            long[] before = old == null || old.isExpired(now) ? null : (long[]) old.getValue();
+            long[] next = remove ? Slots.remove(before, realm, kind, shape, hi, lo)
+                    : Slots.apply(before, realm, kind, shape, hi, lo, code, args, ttl, ways, policy);
+            result = remove ? null : Slots.result(next);
+            if (next == before && old != null) {
+                return old;
+            }
+            // A slot lives as long as the longest of its entries; no metadata object: a lifespan alone makes a
+            // plain mortal entry. The entry keeps the key object the container's map already holds.
+            return next == null ? null : factory.create(old == null ? key : old.getKey(), next, (Metadata) null, now,
+                    Math.max(1, Slots.latestExpiry(next) - now), now, -1);
         }
     }
 
@@ -161,8 +237,9 @@ public final class InfinispanCounterStore implements CounterStore {
     @Override
     public long[] read(CounterKey key) {
         try {
-            Bounded b = of(key);
-            return b.value(b.cache.get(b.key(key)));
+            Table t = of(key);
+            long[] slot = t.value(t.cache.get(slotKey(key)));
+            return Slots.find(slot, key.realmTag(), key.kind().ordinal(), key.shape(), key.hi(), key.lo(), t.time.wallClockTime());
         } catch (RuntimeException e) {
             throw new CounterStoreException("read failed", e);
         }
@@ -171,101 +248,142 @@ public final class InfinispanCounterStore implements CounterStore {
     @Override
     public void remove(CounterKey key) {
         try {
-            Bounded b = of(key);
-            b.cache.remove(b.key(key));
+            Table t = of(key);
+            Long slot = slotKey(key);
+            long realm = key.realmTag();
+            int kind = key.kind().ordinal();
+            int shape = key.shape();
+            long hi = key.hi();
+            long lo = key.lo();
+            if (t.local) {
+                t.removeLocally(slot, realm, kind, shape, hi, lo);
+            } else {
+                t.cache.computeIfPresent(slot, (k, old) -> bytes(Slots.remove(longs((byte[]) old), realm, kind, shape, hi, lo)));
+            }
         } catch (RuntimeException e) {
             throw new CounterStoreException("remove failed", e);
         }
     }
 
-    /** Entries this node holds in the cheap and the protective cache (expired ones not yet purged included). */
+    /**
+     * Live exact entries this node holds (primary and backup copies): cheap, protective (used captchas
+     * included). Walks the caches: for tests, benchmarks and operators, never on a login.
+     */
     public long[] sizes() {
-        return new long[] {cheap.size(), protective.size()};
+        long[] c = count(cheap, false);
+        long[] p = count(protective, false);
+        return new long[] {c[CHEAP], p[PROTECTIVE] + p[USED]};
     }
 
-    /**
-     * A cache and its bound. The size is this node's share (primary and backup copies), read every
-     * {@value #SIZE_REFRESH_CHANGES} changes, or sooner once {@value #SIZE_REFRESH_MILLIS} ms have passed (looked at
-     * every {@value #SIZE_CLOCK_CHANGES} changes), while far from the bound (counting is not free), and on every
-     * change within a tenth of it (at least {@value #SIZE_REFRESH_CHANGES} entries).
-     * Changes that race at the bound may pass it by a few entries.
-     */
-    static final class Bounded {
-        static final long SIZE_REFRESH_MILLIS = 50;
-        static final int SIZE_REFRESH_CHANGES = 256;
-        /** How many changes apart the clock is read for {@link #SIZE_REFRESH_MILLIS} (a power of two). */
-        static final int SIZE_CLOCK_CHANGES = 16;
+    /** Live shared counters this node holds: cheap, protective. */
+    public long[] sharedCounters() {
+        long[] c = count(cheap, true);
+        long[] p = count(protective, true);
+        return new long[] {c[CHEAP], p[PROTECTIVE] + p[USED]};
+    }
 
-        /** The cache with the flags every call of the gate takes: no listeners, statistics, stores or indexing. */
+    private long[] count(Table t, boolean shared) {
+        long[] out = new long[3];
+        long now = t.time.wallClockTime();
+        for (InternalCacheEntry<Object, Object> e : t.container) {
+            Object key = e.getKey() instanceof WrappedBytes ? null : e.getKey();
+            if (!(key instanceof Long) || e.isExpired(now)) {
+                continue;
+            }
+            long k = (Long) key;
+            int table = (int) (k >>> 36) & 0xF;
+            if (k >>> 40 != namespace || table > USED) {
+                continue;
+            }
+            Object v = e.getValue();
+            long[] slot = v instanceof WrappedBytes ? longs(((WrappedBytes) v).getBytes()) : t.value(v);
+            out[table] += shared ? Slots.sharedCounters(slot, now) : Slots.exactEntries(slot, now);
+        }
+        return out;
+    }
+
+    /** Slot counts of the three tables: cheap, protective, used captchas. */
+    public long[] slotCounts() {
+        return new long[] {cheap.slots, protective.slots, used.slots};
+    }
+
+    /** One table: its cache (with the flags every call of the gate takes), its slots and what may make room. */
+    static final class Table {
         final AdvancedCache<Object, Object> cache;
         final boolean local;
-        private final DataContainer<Object, Object> container;
-        private final TimeService time;
-        final long max;
-        /** From here on the size is read on every change: a tenth of the bound, at least {@link #SIZE_REFRESH_CHANGES}. */
-        private final long nearBound;
-        private volatile long lastSize;
-        private volatile long lastRead;
-        /** Changes since the size was read; racy on purpose (a lost update only delays a read a little). */
-        private int sinceRead;
+        final int id;
+        final long slots;
+        final int ways;
+        final Slots.Policy policy;
+        final DataContainer<Object, Object> container;
+        final TimeService time;
 
         @SuppressWarnings("unchecked")
-        Bounded(Cache<?, ?> cache, long max) {
+        Table(Cache<?, ?> cache, int id, long bound, Slots.Policy policy) {
+            if (bound < 1) {
+                throw new IllegalArgumentException("a table's bound must be positive, was " + bound);
+            }
             this.cache = ((Cache<Object, Object>) cache).getAdvancedCache().withFlags(Flag.SKIP_LISTENER_NOTIFICATION, Flag.SKIP_STATISTICS,
                     Flag.SKIP_CACHE_LOAD, Flag.SKIP_CACHE_STORE, Flag.SKIP_INDEXING, Flag.SKIP_XSITE_BACKUP);
             this.local = !cache.getCacheConfiguration().clustering().cacheMode().isClustered();
             this.container = this.cache.getDataContainer();
             this.time = ComponentRegistry.componentOf(cache, TimeService.class);
-            this.max = max;
-            this.nearBound = max - Math.max(max / 10, SIZE_REFRESH_CHANGES);
+            this.id = id;
+            this.ways = Slots.waysFor(bound, policy);
+            this.slots = Math.min(MAX_SLOTS, Slots.slotsFor(bound, ways));
+            this.policy = policy;
         }
 
-        /** Entries this node holds (primary and backup copies; expired ones not yet purged included). */
-        long size() {
-            return container.sizeIncludingExpired();
-        }
-
-        /** The key an entry is filed under in this cache. */
-        Object key(CounterKey key) {
-            return local ? LocalKey.of(key) : key.storeKey();
-        }
-
-        /** An entry's value as {@link Entries} reads it. */
+        /** A slot as {@link Slots} reads it. */
         long[] value(Object stored) {
-            return local ? (long[]) stored : longs((byte[]) stored);
+            return stored == null ? null : local ? (long[]) stored : longs((byte[]) stored);
         }
 
         /**
-         * One change on a LOCAL cache, straight on its data container: an atomic compute of the key's entry (the
+         * One change on a LOCAL cache, straight on its data container: an atomic compute of the slot (the
          * container is a concurrent map), without the command path a cache call takes (invocation context,
          * locking, notifications, statistics), which nothing here uses: the gate's caches have no listeners, no
-         * persistence and no transactions. The entry keeps Infinispan's form (a mortal entry, lifespan from now,
-         * read as absent once expired and purged by the cache's reaper), so reads, clears and expiry work as for
-         * any entry. The function is this thread's {@link LocalChange}, refilled per change.
+         * persistence and no transactions. The entry keeps Infinispan's form (a mortal entry, read as absent once
+         * expired and purged by the cache's reaper), so reads, clears and expiry work as for any entry.
          */
-        long[] changeLocally(LocalKey key, int code, long[] args, boolean create, long ttl) {
-            LocalChange c = LOCAL_CHANGE.get();
-            c.set(code, args, create, time.wallClockTime(), ttl);
+        long[] changeLocally(Long slot, long realm, int kind, int shape, long hi, long lo, int code, long[] args, long ttl) {
+            LocalChange c = local(realm, kind, shape, hi, lo, false);
+            c.code = code;
+            c.args = args;
+            c.ttl = ttl;
+            c.ways = ways;
+            c.policy = policy;
             try {
-                container.compute(key, c);
+                container.compute(slot, c);
                 return c.result;
             } finally {
-                c.clear();
+                c.args = null;
+                c.result = null;
             }
         }
 
-        boolean full() {
-            // Read again after SIZE_REFRESH_CHANGES changes, on every change near the bound, and otherwise every
-            // SIZE_CLOCK_CHANGES changes once SIZE_REFRESH_MILLIS have passed (the clock is read that seldom):
-            // between two reads far from the bound, fewer changes are made than the margin.
-            int n = ++sinceRead;
-            if (n >= SIZE_REFRESH_CHANGES || lastSize >= nearBound
-                    || (n & (SIZE_CLOCK_CHANGES - 1)) == 0 && System.nanoTime() - lastRead > SIZE_REFRESH_MILLIS * 1_000_000L) {
-                lastSize = size();
-                lastRead = System.nanoTime();
-                sinceRead = 0;
+        void removeLocally(Long slot, long realm, int kind, int shape, long hi, long lo) {
+            LocalChange c = local(realm, kind, shape, hi, lo, true);
+            try {
+                container.compute(slot, c);
+            } finally {
+                c.remove = false;
+                c.result = null;
             }
-            return lastSize >= max;
+        }
+
+        /** This thread's {@link LocalChange}, filled with the subject and the time. */
+        private LocalChange local(long realm, int kind, int shape, long hi, long lo, boolean remove) {
+            LocalChange c = LOCAL_CHANGE.get();
+            c.realm = realm;
+            c.kind = kind;
+            c.shape = shape;
+            c.hi = hi;
+            c.lo = lo;
+            c.now = time.wallClockTime();
+            c.remove = remove;
+            c.result = null;
+            return c;
         }
     }
 }

@@ -1,6 +1,7 @@
 package dev.abusegate.keycloak.store;
 
 import dev.abusegate.engine.CounterStore;
+import dev.abusegate.engine.Slots;
 import dev.abusegate.keycloak.GateRuntime;
 import java.lang.reflect.Method;
 import java.util.List;
@@ -20,8 +21,9 @@ import org.keycloak.provider.ProviderConfigurationBuilder;
  * Keeps the gate's entries in two caches of our own on Keycloak's embedded Infinispan, LOCAL when Keycloak
  * runs alone (start-dev) and distributed with two owners when it runs clustered: {@value #CACHE_NAME} for
  * addresses and pairs, bounded by {@code max-entries}, and {@value #PROTECTED_CACHE_NAME} for failures, locks,
- * device budgets and used captchas, bounded by {@code max-protected-entries}. At a bound a cache takes no new
- * entries and drops none (see {@link InfinispanCounterStore}).
+ * device budgets (bounded by {@code max-protected-entries}) and used captchas (a table of a quarter of that).
+ * The bounds are fixed tables of slots; at a bound room is made only from what is worth one attempt, else a
+ * subject is counted on a shared counter (see {@link InfinispanCounterStore}).
  */
 public class InfinispanGateStoreProviderFactory implements GateStoreProviderFactory {
 
@@ -114,8 +116,16 @@ public class InfinispanGateStoreProviderFactory implements GateStoreProviderFact
                     } else {
                         try {
                             EmbeddedCacheManager manager = cacheManager(session);
-                            s = new InfinispanCounterStore(cache(manager, CACHE_NAME, maxEntries), maxEntries,
+                            InfinispanCounterStore table = new InfinispanCounterStore(cache(manager, CACHE_NAME, maxEntries), maxEntries,
                                     cache(manager, PROTECTED_CACHE_NAME, maxProtectedEntries), maxProtectedEntries);
+                            long[] adopted = table.adoptedBounds();
+                            if (adopted[0] != maxEntries || adopted[1] != maxProtectedEntries) {
+                                LOG.warnf("Abuse gate: this node was started with max-entries=%d and max-protected-entries=%d, "
+                                        + "but the cluster's tables were created with %d and %d; this node uses the cluster's "
+                                        + "(every node must pick the same slots). Restart every node to change the bounds.",
+                                        maxEntries, maxProtectedEntries, adopted[0], adopted[1]);
+                            }
+                            s = table;
                             // Alone, a change is a map update: every attempt is written. Clustered, it is a round trip.
                             hold = manager.getCacheManagerConfiguration().isClustered() ? blockedHoldMillis : 0;
                             if (hold > 0) {
@@ -143,8 +153,10 @@ public class InfinispanGateStoreProviderFactory implements GateStoreProviderFact
         if (!manager.cacheExists(name) && manager.getCacheConfiguration(name) == null) {
             boolean clustered = manager.getCacheManagerConfiguration().isClustered();
             manager.defineConfiguration(name, CounterCacheConfiguration.build(clustered));
-            LOG.infof("Abuse gate: cache '%s' (%s, at most %d entries per node)", name,
-                    clustered ? "distributed, 2 owners" : "local", max);
+            LOG.infof("Abuse gate: cache '%s' (%s, at most %d exact entries%s in slots of %d)", name,
+                    clustered ? "distributed, 2 owners" : "local", max, PROTECTED_CACHE_NAME.equals(name)
+                            ? " and " + Math.max(Slots.WAYS, max / InfinispanCounterStore.USED_SHARE) + " used captchas" : "",
+                    Slots.waysFor(max));
         }
         return manager.getCache(name);
     }
@@ -174,13 +186,15 @@ public class InfinispanGateStoreProviderFactory implements GateStoreProviderFact
     public List<ProviderConfigProperty> getConfigMetadata() {
         return ProviderConfigurationBuilder.create()
                 .property().name("max-entries").type(ProviderConfigProperty.INTEGER_TYPE)
-                .helpText("Most address and pair entries (layers 1, 2 and 4) kept per node. At the bound no new ones are "
-                        + "created (those layers follow their failure mode for new subjects) and none is dropped.")
+                .helpText("Most address and pair entries (layers 1, 2 and 4) kept, cluster-wide, in a fixed table of slots. At the "
+                        + "bound a new subject replaces only an entry worth one attempt (seen once, not in the captcha band); "
+                        + "else it is counted on a shared counter that asks for a captcha early and never blocks.")
                 .defaultValue(DEFAULT_MAX_ENTRIES).add()
                 .property().name("max-protected-entries").type(ProviderConfigProperty.INTEGER_TYPE)
-                .helpText("Most account-lockout, device and used-captcha entries kept per node. They grow only with "
-                        + "password checks and solved captchas; at the bound layer 3 follows its failure mode for new "
-                        + "identifiers, and no lock is ever dropped.")
+                .helpText("Most account-lockout and device entries kept, cluster-wide; used captchas get a table of a "
+                        + "quarter of this beside it. They grow only with password checks and solved captchas and are never "
+                        + "replaced; at the bound a new identifier is counted on a shared counter (a captcha early, never a "
+                        + "lock), and a solution without room counts as unsolved.")
                 .defaultValue(DEFAULT_MAX_PROTECTED_ENTRIES).add()
                 .property().name("blocked-hold-millis").type(ProviderConfigProperty.INTEGER_TYPE)
                 .helpText("Clustered Keycloak only: for this many milliseconds after the cache blocked an address on layer 1, "

@@ -53,8 +53,9 @@ class ClusterCopiesTest {
     @Test
     void a_backup_copy_lost_on_one_node_does_not_stall_or_reset_the_count() {
         CounterKey key = CounterKey.of(realm, CounterKey.Kind.PAIR, 1, 2);
+        Long slot = cluster.store(0, Long.MAX_VALUE, Long.MAX_VALUE).slotKey(key);
         DistributionInfo info = cluster.cheap(0).getAdvancedCache().getDistributionManager().getCacheTopology()
-                .getDistribution(key.storeKey());
+                .getDistribution(slot);
         int primary = nodeOf(info.primary());
         int backup = nodeOf(info.writeBackups().iterator().next());
         int other = 3 - primary - backup;
@@ -62,16 +63,17 @@ class ClusterCopiesTest {
             cluster.store(i % 3, Long.MAX_VALUE, Long.MAX_VALUE).apply(key, admit(), 600_000).join();
         }
         // the backup drops its copy on its own (what a per-node eviction did to the previous store)
-        cluster.cheap(backup).getAdvancedCache().getDataContainer().remove(key.storeKey());
-        assertThat(cluster.cheap(backup).getAdvancedCache().getDataContainer().peek(key.storeKey())).isNull();
+        cluster.cheap(backup).getAdvancedCache().getDataContainer().remove(slot);
+        assertThat(cluster.cheap(backup).getAdvancedCache().getDataContainer().peek(slot)).isNull();
 
+        InfinispanCounterStore otherStore = cluster.store(other, Long.MAX_VALUE, Long.MAX_VALUE);
         RpcManagerImpl rpc = (RpcManagerImpl) cluster.cheap(other).getAdvancedCache().getRpcManager();
         rpc.setStatisticsEnabled(true);
         long before = rpc.getReplicationCount();
-        long[] v = cluster.store(other, Long.MAX_VALUE, Long.MAX_VALUE).apply(key, admit(), 600_000).join();
+        long[] v = otherStore.apply(key, admit(), 600_000).join();
         assertThat(rpc.getReplicationCount() - before).as("one remote call, no retry loop").isEqualTo(1);
         assertThat(Entries.count(v, System.currentTimeMillis())).as("counted on from the primary's copy").isEqualTo(6);
-        assertThat(Entries.count(cluster.store(primary, 1, 1).read(key), System.currentTimeMillis())).isEqualTo(6);
+        assertThat(Entries.count(cluster.store(primary, Long.MAX_VALUE, Long.MAX_VALUE).read(key), System.currentTimeMillis())).isEqualTo(6);
     }
 
     @Test
@@ -85,7 +87,7 @@ class ClusterCopiesTest {
         }
         cluster.stop(2);
         long deadline = System.currentTimeMillis() + 30_000;
-        Cache<String, byte[]> survivor = cluster.protective(0);
+        Cache<Object, Object> survivor = cluster.protective(0);
         while (survivor.getAdvancedCache().getDistributionManager().getCacheTopology().getMembers().size() != 2
                 && System.currentTimeMillis() < deadline) {
             Thread.sleep(100);

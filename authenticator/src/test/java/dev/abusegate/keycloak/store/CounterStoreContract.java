@@ -6,6 +6,7 @@ import dev.abusegate.engine.CounterKey;
 import dev.abusegate.engine.CounterStore;
 import dev.abusegate.engine.CounterStore.Change;
 import dev.abusegate.engine.Entries;
+import dev.abusegate.engine.Slots;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -29,11 +30,11 @@ abstract class CounterStoreContract {
     /** The store as seen from node {@code i} (any i; a single store ignores it). */
     abstract CounterStore node(int i);
 
-    /** A store of node 0 whose caches take at most this many more entries than they hold now. */
-    abstract CounterStore bounded(long moreCheap, long moreProtective);
+    /** A store of node 0 with tables of its own, bounded to this many exact entries each. */
+    abstract CounterStore bounded(long maxCheap, long maxProtective);
 
-    /** Entries node 0 holds: cheap, protective. */
-    abstract long[] sizes();
+    /** Exact entries node 0 holds in a store's tables: cheap, protective. */
+    abstract long[] sizesOf(CounterStore store);
 
     int nodes() {
         return 1;
@@ -179,46 +180,198 @@ abstract class CounterStoreContract {
         assertThat(Entries.count(node(0).read(k), now())).isEqualTo(1);
     }
 
+    // ---- at the bound (tables of their own, with small bounds) ----
+
+    static final long BOUND = 16;
+
+    static Change admitAddress(long threshold, long band, boolean solved, long member) {
+        return new Change(Entries.ADMIT_ADDRESS, now(), solved ? 1 : 0, threshold, band, WINDOW, 0, 0, 0, member);
+    }
+
+    static boolean shared(long[] v) {
+        return (Entries.answer(v) & Slots.SHARED) != 0;
+    }
+
+    static int layer(long[] v) {
+        return Entries.answer(v) & 3;
+    }
+
+    /** Fills a bounded store's cheap table with addresses seen twice (worth two attempts each): none may make room. */
+    List<CounterKey> fillWithAddressesSeenTwice(CounterStore store, int base) {
+        List<CounterKey> held = new ArrayList<>();
+        for (int i = 0; i < 20 * BOUND; i++) {
+            CounterKey k = key(CounterKey.Kind.ADDRESS, base + i);
+            long[] first = store.apply(k, admitAddress(100, Long.MAX_VALUE, false, 0), WINDOW).join();
+            long[] second = store.apply(k, admitAddress(100, Long.MAX_VALUE, false, 0), WINDOW).join();
+            assertThat(first).as("every subject gets an answer, exact or shared").isNotNull();
+            if (!shared(first) && !shared(second)) {
+                held.add(k);
+            }
+        }
+        return held;
+    }
+
     @Test
     void a_flood_of_cheap_entries_never_erases_a_lock_and_never_passes_the_bound() {
-        CounterStore store = bounded(50, 1_000);
+        CounterStore store = bounded(BOUND, 1_000);
         CounterKey account = key(CounterKey.Kind.ACCOUNT, 8);
         store.apply(account, new Change(Entries.LOCK, now(), now() + 600_000), 600_000).join();
-        int refused = 0;
-        for (int i = 0; i < 500; i++) { // ten times the room
+        int sharedAnswers = 0;
+        for (int i = 0; i < 10 * BOUND; i++) {
             long[] v = store.apply(key(CounterKey.Kind.ADDRESS, 1000 + i), new Change(Entries.ADMIT_ADDRESS, now(), 0,
                     10, Long.MAX_VALUE, WINDOW, 10, Long.MAX_VALUE, WINDOW, 42), WINDOW).join();
-            refused += v == null ? 1 : 0;
+            assertThat(v).as("a full store still answers every new subject").isNotNull();
+            sharedAnswers += shared(v) ? 1 : 0;
         }
-        assertThat(refused).as("new cheap entries refused at the bound").isGreaterThan(0);
-        assertThat(sizes()[0]).as("cheap entries held").isLessThanOrEqualTo(initialCheap + 50 + 5);
+        assertThat(sizesOf(store)[0]).as("cheap entries held").isLessThanOrEqualTo(BOUND);
         assertThat(Entries.lockRemaining(store.read(account), now())).as("the lock survives the flood").isPositive();
         assertThat(Entries.answer(store.apply(account, reserve(3, Long.MAX_VALUE), WINDOW).join())).isEqualTo(Entries.BLOCK);
         // protective entries have their own room
-        assertThat(store.apply(key(CounterKey.Kind.ACCOUNT, 9), reserve(3, Long.MAX_VALUE), WINDOW).join()).isNotNull();
+        assertThat(shared(store.apply(key(CounterKey.Kind.ACCOUNT, 9), reserve(3, Long.MAX_VALUE), WINDOW).join())).isFalse();
+        // addresses seen once (no band, one identifier) made room for each other: nothing had to be shared
+        assertThat(sharedAnswers).as("answers on a shared counter when every held entry is worth one attempt").isZero();
     }
 
     @Test
-    void at_the_protective_bound_new_identifiers_are_refused_and_locks_kept() {
-        CounterStore store = bounded(1_000, 20);
+    void an_entry_worth_more_than_one_attempt_is_never_replaced() {
+        CounterStore store = bounded(BOUND, BOUND);
+        List<CounterKey> held = fillWithAddressesSeenTwice(store, 3_000);
+        assertThat(held).as("the table filled up with exact entries").hasSizeGreaterThanOrEqualTo((int) BOUND / 2);
+        assertThat(sizesOf(store)[0]).isLessThanOrEqualTo(BOUND);
+        // a flood of ten times the bound of fresh subjects, each seen once
+        for (int i = 0; i < 10 * BOUND; i++) {
+            store.apply(key(CounterKey.Kind.ADDRESS, 5_000 + i), admitAddress(100, Long.MAX_VALUE, false, 0), WINDOW).join();
+            store.apply(key(CounterKey.Kind.PAIR, 5_000 + i), admit(100, Long.MAX_VALUE, false), WINDOW).join();
+        }
+        for (CounterKey k : held) {
+            assertThat(Entries.attempts(store.read(k), now())).as("%s kept its own count", k).isEqualTo(2);
+        }
+    }
+
+    /**
+     * A replacement gives its victim back one attempt, and takes one attempt of a fresh subject to happen (a flood
+     * request is itself an attempt, let through as any fresh subject's first is): so a flood of fresh subjects
+     * buys an attacker no attempt it did not send. A subject seen twice keeps its count through any flood.
+     */
+    @Test
+    void a_subject_seen_once_gives_back_at_most_one_attempt_and_a_fresh_subject_counts_exactly() {
+        CounterStore store = bounded(BOUND, BOUND);
+        CounterKey innocent = key(CounterKey.Kind.PAIR, 6_000);
+        CounterKey steady = key(CounterKey.Kind.PAIR, 6_001);
+        List<Integer> answers = new ArrayList<>();
+        assertThat(layer(store.apply(steady, admit(3, Long.MAX_VALUE, false), WINDOW).join())).isEqualTo(Entries.ALLOW);
+        assertThat(layer(store.apply(steady, admit(3, Long.MAX_VALUE, false), WINDOW).join())).isEqualTo(Entries.ALLOW);
+        answers.add(layer(store.apply(innocent, admit(3, Long.MAX_VALUE, false), WINDOW).join()));
+        // a flood of ten times the bound of fresh pairs, each seen once
+        for (int i = 0; i < 10 * BOUND; i++) {
+            long[] v = store.apply(key(CounterKey.Kind.PAIR, 7_000 + i), admit(3, Long.MAX_VALUE, false), WINDOW).join();
+            assertThat(shared(v)).as("fresh subjects make room for each other").isFalse();
+        }
+        for (int i = 0; i < 5; i++) {
+            long[] v = store.apply(innocent, admit(3, Long.MAX_VALUE, false), WINDOW).join();
+            assertThat(shared(v)).as("room is made for a fresh subject: its count is its own").isFalse();
+            answers.add(layer(v));
+        }
+        assertThat(answers.stream().filter(a -> a == Entries.ALLOW).count())
+                .as("threshold 3, at most one attempt given back by the flood: %s", answers).isBetween(3L, 4L);
+        assertThat(answers.get(answers.size() - 1)).as("blocked on its own count").isEqualTo(Entries.BLOCK);
+        assertThat(Entries.count(store.read(steady), now())).as("a pair seen twice keeps its count through the flood").isEqualTo(2);
+        assertThat(layer(store.apply(steady, admit(3, Long.MAX_VALUE, false), WINDOW).join())).isEqualTo(Entries.ALLOW);
+        assertThat(layer(store.apply(steady, admit(3, Long.MAX_VALUE, false), WINDOW).join())).isEqualTo(Entries.BLOCK);
+    }
+
+    @Test
+    void a_shared_count_never_under_counts_and_never_blocks() {
+        CounterStore store = bounded(BOUND, BOUND);
+        List<CounterKey> held = fillWithAddressesSeenTwice(store, 8_000);
+        long threshold = 3;
+        int allowed = 0;
+        int sharedCount = 0;
+        List<CounterKey> fresh = new ArrayList<>();
+        // fresh pairs (whose shared counters the filling addresses left untouched), each seen twice
+        for (int i = 0; i < 10 * BOUND; i++) {
+            CounterKey k = key(CounterKey.Kind.PAIR, 9_000 + i);
+            fresh.add(k);
+            for (int j = 0; j < 2; j++) {
+                long[] v = store.apply(k, admit(threshold, 2, false), WINDOW).join();
+                if (shared(v)) {
+                    sharedCount++;
+                    assertThat(layer(v)).as("a shared count never blocks").isNotEqualTo(Entries.BLOCK);
+                    allowed += layer(v) == Entries.ALLOW ? 1 : 0;
+                }
+            }
+        }
+        assertThat(sharedCount).as("subjects without room were counted on shared counters").isPositive();
+        // every shared counter counts every sharer: across all slots no more are let through without a captcha than
+        // the band's start per slot (a count of its own would let as many through per subject)
+        long slots = (BOUND + Slots.WAYS - 1) / Slots.WAYS;
+        assertThat(allowed).as("attempts let through on shared counters").isBetween(1, (int) (2 * slots));
+        // with a solved captcha, a shared count lets the attempt through, counted: never blocked
+        long[] solved = store.apply(fresh.get(fresh.size() - 1), admit(threshold, 2, true), WINDOW).join();
+        assertThat(shared(solved)).isTrue();
+        assertThat(layer(solved)).isEqualTo(Entries.ALLOW);
+        // a subject with an exact entry still blocks on its own count
+        CounterKey own = held.get(0);
+        assertThat(layer(store.apply(own, admitAddress(threshold, 2, true, 0), WINDOW).join())).isEqualTo(Entries.ALLOW);
+        long[] blocked = store.apply(own, admitAddress(threshold, 2, true, 0), WINDOW).join();
+        assertThat(shared(blocked)).isFalse();
+        assertThat(layer(blocked)).isEqualTo(Entries.BLOCK);
+    }
+
+    @Test
+    void at_the_protective_bound_new_identifiers_are_counted_on_a_shared_counter_and_locks_kept() {
+        CounterStore store = bounded(1_000, BOUND);
         CounterKey locked = key(CounterKey.Kind.ACCOUNT, 10);
         store.apply(locked, new Change(Entries.LOCK, now(), now() + 600_000), 600_000).join();
-        int refused = 0;
-        for (int i = 0; i < 200; i++) {
+        List<CounterKey> failed = new ArrayList<>();
+        int sharedReservations = 0;
+        for (int i = 0; i < 10 * BOUND; i++) {
             CounterKey k = key(CounterKey.Kind.ACCOUNT, 2000 + i);
             long[] v = store.apply(k, reserve(3, Long.MAX_VALUE), WINDOW).join();
+            assertThat(v).as("a full protective table still answers").isNotNull();
+            assertThat(layer(v)).as("a new identifier is never blocked on a shared count").isNotEqualTo(Entries.BLOCK);
+            if (shared(v)) {
+                sharedReservations++;
+                long[] f = store.apply(k, new Change(Entries.FAIL, now(), 3, WINDOW, 60_000, Double.doubleToLongBits(1.0), 0, 0,
+                        0, 1, 1), WINDOW).join();
+                assertThat(Entries.answer(f) & 3).as("a failure on a shared count never locks").isNotEqualTo(Entries.LOCKED);
+            } else {
+                store.apply(k, fail(3, 60_000), WINDOW).join();
+                failed.add(k);
+            }
+        }
+        assertThat(sharedReservations).as("identifiers past the bound counted on shared counters").isPositive();
+        assertThat(sizesOf(store)[1]).as("protective entries held").isLessThanOrEqualTo(BOUND);
+        assertThat(Entries.lockRemaining(store.read(locked), now())).isPositive();
+        for (CounterKey k : failed) {
+            assertThat(Entries.confirmed(store.read(k), now())).as("a failure count is never replaced").isEqualTo(1);
+        }
+    }
+
+    @Test
+    void a_full_used_captcha_table_refuses_new_solutions_and_keeps_every_record() {
+        CounterStore store = bounded(1_000, 4 * BOUND); // used captchas get a quarter: BOUND records
+        List<CounterKey> recorded = new ArrayList<>();
+        int refused = 0;
+        for (int i = 0; i < 10 * BOUND; i++) {
+            CounterKey k = key(CounterKey.Kind.USED, 20_000 + i);
+            long[] v = store.apply(k, new Change(Entries.MARK_USED, now(), now() + WINDOW), WINDOW).join();
             if (v == null) {
                 refused++;
             } else {
-                store.apply(k, fail(3, 60_000), WINDOW).join();
+                assertThat(Entries.answer(v)).isEqualTo(1);
+                recorded.add(k);
             }
         }
-        assertThat(refused).isGreaterThan(0);
-        assertThat(Entries.lockRemaining(store.read(locked), now())).isPositive();
+        assertThat(refused).as("solutions refused once the used table is full").isPositive();
+        assertThat(recorded.size()).isLessThanOrEqualTo((int) BOUND);
+        for (CounterKey k : recorded) {
+            assertThat(Entries.answer(store.apply(k, new Change(Entries.MARK_USED, now(), now() + WINDOW), WINDOW).join()))
+                    .as("a replay is still recognised").isZero();
+        }
+        // accounts do not share the used captchas' room
+        assertThat(shared(store.apply(key(CounterKey.Kind.ACCOUNT, 30_000), reserve(3, Long.MAX_VALUE), WINDOW).join())).isFalse();
     }
-
-    /** Set by {@link #bounded}: node 0's cheap entries when the bound was taken. */
-    long initialCheap;
 
     interface Attempt {
         int run(int i) throws Exception;

@@ -63,16 +63,21 @@ public final class EmbeddedCluster implements AutoCloseable {
                 .getMembersPhysicalAddresses().toString();
     }
 
-    public Cache<String, byte[]> cheap(int node) {
+    public Cache<Object, Object> cheap(int node) {
         return managers.get(node).getCache(InfinispanGateStoreProviderFactory.CACHE_NAME);
     }
 
-    public Cache<String, byte[]> protective(int node) {
+    public Cache<Object, Object> protective(int node) {
         return managers.get(node).getCache(InfinispanGateStoreProviderFactory.PROTECTED_CACHE_NAME);
     }
 
     public InfinispanCounterStore store(int node, long maxCheap, long maxProtective) {
-        return new InfinispanCounterStore(cheap(node), maxCheap, protective(node), maxProtective);
+        return store(node, maxCheap, maxProtective, 0);
+    }
+
+    /** A store whose tables are filed under a namespace of their own (see {@link InfinispanCounterStore}). */
+    public InfinispanCounterStore store(int node, long maxCheap, long maxProtective, int namespace) {
+        return new InfinispanCounterStore(cheap(node), maxCheap, protective(node), maxProtective, namespace);
     }
 
     private void waitForMembers(int n) {

@@ -142,8 +142,9 @@ class GateOnClusterTest {
     private static boolean ownsNone(int node, String realm, String address, String user, GateOptions o) {
         GateKeys.Keys keys = new GateKeys(SECRET).forAttempt(realm, address, user, o.ipv6PrefixLength());
         for (CounterKey k : List.of(keys.address(), keys.pair(), keys.lockout())) {
-            Cache<String, byte[]> c = k.kind().protective() ? cluster.protective(node) : cluster.cheap(node);
-            if (c.getAdvancedCache().getDistributionManager().getCacheTopology().isWriteOwner(k.storeKey())) {
+            Cache<Object, Object> c = k.kind().protective() ? cluster.protective(node) : cluster.cheap(node);
+            if (c.getAdvancedCache().getDistributionManager().getCacheTopology().isWriteOwner(cluster.store(node, Long.MAX_VALUE,
+                    Long.MAX_VALUE).slotKey(k))) {
                 return false;
             }
         }
@@ -152,7 +153,7 @@ class GateOnClusterTest {
 
     private static long remoteCalls(int node) {
         long n = 0;
-        for (Cache<String, byte[]> c : List.of(cluster.cheap(node), cluster.protective(node))) {
+        for (Cache<Object, Object> c : List.of(cluster.cheap(node), cluster.protective(node))) {
             RpcManagerImpl rpc = (RpcManagerImpl) c.getAdvancedCache().getRpcManager();
             rpc.setStatisticsEnabled(true);
             n += rpc.getReplicationCount();

@@ -3,6 +3,10 @@ package dev.abusegate.keycloak.store;
 import dev.abusegate.engine.CounterStore;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import dev.abusegate.engine.CounterKey;
+import dev.abusegate.engine.Entries;
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The contract on the production store over a three-node DIST_SYNC cluster (two owners) in this JVM, on
@@ -40,15 +44,32 @@ class InfinispanClusterStoreContractTest extends CounterStoreContract {
     }
 
     @Override
-    CounterStore bounded(long moreCheap, long moreProtective) {
-        long[] s = sizes();
-        initialCheap = s[0];
-        stores[0] = cluster.store(0, s[0] + moreCheap, s[1] + moreProtective);
-        return stores[0];
+    CounterStore bounded(long maxCheap, long maxProtective) {
+        return cluster.store(0, maxCheap, maxProtective, NAMESPACES.incrementAndGet());
     }
 
+    /** Node 0's copies only: a bounded table is spread over the nodes, so this is at most the table's bound. */
     @Override
-    long[] sizes() {
-        return ((InfinispanCounterStore) cluster.store(0, 1, 1)).sizes();
+    long[] sizesOf(CounterStore s) {
+        return ((InfinispanCounterStore) s).sizes();
+    }
+
+    private static final java.util.concurrent.atomic.AtomicInteger NAMESPACES = new java.util.concurrent.atomic.AtomicInteger();
+
+    /** Every node must pick the same slot for a key: a node started with other bounds adopts the first node's. */
+    @Test
+    void every_node_uses_the_table_key_and_bounds_of_the_node_that_created_the_tables() {
+        int ns = NAMESPACES.incrementAndGet();
+        InfinispanCounterStore first = cluster.store(0, 1_000, 2_000, ns);
+        InfinispanCounterStore other = cluster.store(2, 16, 64, ns);
+        assertThat(other.adoptedBounds()).containsExactly(1_000L, 2_000L);
+        assertThat(other.slotCounts()).containsExactly(first.slotCounts());
+        for (int i = 0; i < 20; i++) {
+            CounterKey k = key(CounterKey.Kind.PAIR, 500 + i);
+            assertThat(other.slotKey(k)).isEqualTo(first.slotKey(k));
+            first.apply(k, admit(10, Long.MAX_VALUE, false), WINDOW).join();
+            other.apply(k, admit(10, Long.MAX_VALUE, false), WINDOW).join();
+            assertThat(Entries.count(first.read(k), now())).isEqualTo(2);
+        }
     }
 }

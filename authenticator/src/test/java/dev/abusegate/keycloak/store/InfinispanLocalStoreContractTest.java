@@ -11,7 +11,8 @@ import org.junit.jupiter.api.BeforeAll;
 class InfinispanLocalStoreContractTest extends CounterStoreContract {
 
     private static EmbeddedCacheManager manager;
-    private InfinispanCounterStore store;
+    private final InfinispanCounterStore store;
+    private static final java.util.concurrent.atomic.AtomicInteger NAMESPACES = new java.util.concurrent.atomic.AtomicInteger();
 
     @BeforeAll
     static void start() {
@@ -32,8 +33,12 @@ class InfinispanLocalStoreContractTest extends CounterStoreContract {
     }
 
     private static InfinispanCounterStore store(long maxCheap, long maxProtective) {
+        return store(maxCheap, maxProtective, 0);
+    }
+
+    private static InfinispanCounterStore store(long maxCheap, long maxProtective, int namespace) {
         return new InfinispanCounterStore(manager.getCache(InfinispanGateStoreProviderFactory.CACHE_NAME), maxCheap,
-                manager.getCache(InfinispanGateStoreProviderFactory.PROTECTED_CACHE_NAME), maxProtective);
+                manager.getCache(InfinispanGateStoreProviderFactory.PROTECTED_CACHE_NAME), maxProtective, namespace);
     }
 
     @Override
@@ -42,15 +47,12 @@ class InfinispanLocalStoreContractTest extends CounterStoreContract {
     }
 
     @Override
-    CounterStore bounded(long moreCheap, long moreProtective) {
-        long[] s = store.sizes();
-        initialCheap = s[0];
-        store = store(s[0] + moreCheap, s[1] + moreProtective);
-        return store;
+    CounterStore bounded(long maxCheap, long maxProtective) {
+        return store(maxCheap, maxProtective, NAMESPACES.incrementAndGet());
     }
 
     @Override
-    long[] sizes() {
-        return store.sizes();
+    long[] sizesOf(CounterStore s) {
+        return ((InfinispanCounterStore) s).sizes();
     }
 }

@@ -7,7 +7,7 @@ import dev.abusegate.engine.TimeSource;
 /** The contract on the reference store the engine tests use. */
 class ReferenceStoreContractTest extends CounterStoreContract {
 
-    private ReferenceCounterStore store = new ReferenceCounterStore(TimeSource.SYSTEM);
+    private final ReferenceCounterStore store = new ReferenceCounterStore(TimeSource.SYSTEM);
 
     @Override
     CounterStore node(int i) {
@@ -15,15 +15,12 @@ class ReferenceStoreContractTest extends CounterStoreContract {
     }
 
     @Override
-    CounterStore bounded(long moreCheap, long moreProtective) {
-        long[] s = store.sizes();
-        initialCheap = s[0];
-        store = new ReferenceCounterStore(TimeSource.SYSTEM, s[0] + moreCheap, s[1] + moreProtective);
-        return store;
+    CounterStore bounded(long maxCheap, long maxProtective) {
+        return new ReferenceCounterStore(TimeSource.SYSTEM, maxCheap, maxProtective);
     }
 
     @Override
-    long[] sizes() {
-        return store.sizes();
+    long[] sizesOf(CounterStore s) {
+        return ((ReferenceCounterStore) s).sizes();
     }
 }

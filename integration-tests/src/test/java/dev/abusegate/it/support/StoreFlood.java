@@ -54,10 +54,34 @@ public final class StoreFlood {
         }
     }
 
+    /**
+     * A fresh address (never part of a flood) gets exactly layer 1's threshold (5) of wrong passwords, for fresh
+     * usernames, through the nodes in turn, and the next attempt is blocked.
+     */
+    public static void assertFreshAddressMeetsThreshold(String realm, List<KeycloakServer> nodes, String address) {
+        for (int i = 0; i < 5; i++) {
+            TokenClient.TokenResponse r = new TokenClient(nodes.get(i % nodes.size()).baseUrl())
+                    .passwordGrant(realm, "fresh-" + address + "-" + i, "wrong", null, address);
+            assertThat(r.isKeycloakInvalidGrant()).as("attempt %d from a fresh address: %s", i + 1, r).isTrue();
+        }
+        TokenClient.TokenResponse r = new TokenClient(nodes.get(5 % nodes.size()).baseUrl())
+                .passwordGrant(realm, "fresh-" + address + "-5", "wrong", null, address);
+        assertThat(r.status()).as("the attempt past the threshold: %s", r).isEqualTo(429);
+        assertThat(r.body()).contains("blocked");
+    }
+
     /** {@code requests} cheap requests with fresh usernames, from fresh addresses, spread over the nodes. */
     public static void flood(String realm, List<KeycloakServer> nodes, int requests) {
+        flood(realm, nodes, requests, null);
+    }
+
+    /** As {@link #flood(String, List, int)}, running {@code halfway} (when not null) in the middle of it. */
+    public static void flood(String realm, List<KeycloakServer> nodes, int requests, Runnable halfway) {
         List<TokenClient> clients = nodes.stream().map(n -> new TokenClient(n.baseUrl())).toList();
         for (int i = 0; i < requests; i++) {
+            if (i == requests / 2 && halfway != null) {
+                halfway.run();
+            }
             String address = "10." + (i >> 16 & 0xff) + "." + (i >> 8 & 0xff) + "." + (i & 0xff);
             TokenClient.TokenResponse r = clients.get(i % clients.size()).passwordGrant(realm, "flood-" + i, "", null, address);
             assertThat(r.status()).as("flood request %d: %s", i, r).isIn(400, 401, 429);

@@ -1,0 +1,172 @@
+package dev.abusegate.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The gate on a store with small bounds, flooded ten times past them: no flood switches a layer off, a shared
+ * count never blocks, a full store is reported as degraded (not unavailable), and blocks and locks hold.
+ */
+class GateAtTheBoundTest {
+
+    private static final long BOUND = 64;
+
+    private final GateFixture f = new GateFixture(clock -> new ReferenceCounterStore(clock, BOUND, BOUND));
+    private final GateOptions options = GateOptions.defaults().toBuilder()
+            .layer(Layer.PER_IP, 5, 900).layer(Layer.PER_IP_ACCOUNT, 5, 900)
+            .layer(Layer.CREDENTIAL_STUFFING, 5, 900).layer(Layer.ACCOUNT_LOCKOUT, 3, 900).build();
+
+    private Decision attempt(String address, String user) {
+        return f.gate.evaluate(options, new Attempt(GateFixture.REALM, address, user, false));
+    }
+
+    private Decision solvedAttempt(String address, String user) {
+        return f.gate.evaluate(options, new Attempt(GateFixture.REALM, address, user, false), () -> true);
+    }
+
+    private static String address(int i) {
+        return "10." + (i >> 16 & 0xff) + "." + (i >> 8 & 0xff) + "." + (i & 0xff);
+    }
+
+    /** What a fresh address meets, solving every captcha: the outcomes, one per attempt, until blocked (at most 10). */
+    private List<Outcome> probe(String address, boolean freshUsers) {
+        List<Outcome> seen = new ArrayList<>();
+        for (int i = 0; i < 10 && !seen.contains(Outcome.BLOCKED); i++) {
+            String user = freshUsers ? "probe-" + address + "-" + i : "probe-" + address;
+            Decision d = attempt(address, user);
+            seen.add(d.outcome());
+            if (d.outcome() == Outcome.CAPTCHA_REQUIRED) {
+                d = solvedAttempt(address, user);
+                seen.add(d.outcome());
+            }
+            if (d.allowed()) {
+                f.gate.notVerified(d);
+            }
+        }
+        return seen;
+    }
+
+    @Test
+    void after_a_flood_of_fresh_addresses_a_fresh_address_meets_its_threshold_and_band_exactly() {
+        List<Outcome> before = probe("192.0.2.1", true);
+        assertThat(before).containsExactly(Outcome.ALLOW, Outcome.ALLOW, Outcome.ALLOW, Outcome.CAPTCHA_REQUIRED,
+                Outcome.ALLOW, Outcome.CAPTCHA_REQUIRED, Outcome.ALLOW, Outcome.BLOCKED);
+        for (int i = 0; i < 10 * BOUND; i++) {
+            Decision d = attempt(address(i), "flood-" + i);
+            assertThat(d.degraded()).as("addresses seen once make room for each other").isEmpty();
+            f.gate.notVerified(d);
+        }
+        assertThat(probe("192.0.2.2", true)).isEqualTo(before);
+        assertThat(attempt("192.0.2.1", "anyone").outcome()).as("a blocked address stays blocked").isEqualTo(Outcome.BLOCKED);
+    }
+
+    @Test
+    void when_nothing_may_make_room_new_subjects_are_counted_on_shared_counters_which_never_block() {
+        // the victim's lock and a blocked address, before the flood
+        for (int i = 0; i < 3; i++) {
+            Decision d = solvedAttempt("198.51.100." + (i + 1), "victim");
+            assertThat(d.allowed()).isTrue();
+            f.gate.passwordFailed(d);
+        }
+        probe("192.0.2.1", true);
+        // addresses worth two attempts each, ten times the bound
+        for (int i = 0; i < 10 * BOUND; i++) {
+            for (int j = 0; j < 2; j++) {
+                Decision d = attempt(address(i), "flood-" + i + "-" + j);
+                if (d.allowed()) {
+                    f.gate.notVerified(d);
+                }
+            }
+        }
+        int degraded = 0;
+        for (int i = 0; i < 50; i++) {
+            String a = "203.0.113." + i;
+            for (int j = 0; j < 10; j++) {
+                Decision d = attempt(a, "fresh-" + i + "-" + j);
+                assertThat(d.unavailable()).as("a full store has not failed").isEmpty();
+                degraded += d.degraded().isEmpty() ? 0 : 1;
+                if (!d.degraded().isEmpty()) {
+                    assertThat(d.outcome()).as("a shared count never blocks").isNotEqualTo(Outcome.BLOCKED);
+                }
+                if (d.allowed()) {
+                    f.gate.notVerified(d);
+                }
+            }
+        }
+        assertThat(degraded).as("decisions on shared counters").isPositive();
+        // a fresh address may be asked for a captcha first (its shared count); with one solved, the lock answers
+        assertThat(attempt("203.0.113.200", "victim").allowed()).as("the lock holds").isFalse();
+        assertThat(solvedAttempt("203.0.113.200", "victim").outcome()).as("the lock holds").isEqualTo(Outcome.BLOCKED);
+        assertThat(attempt("192.0.2.1", "anyone").outcome()).as("a blocked address stays blocked").isEqualTo(Outcome.BLOCKED);
+    }
+
+    @Test
+    void a_reservation_on_a_shared_counter_is_settled_there_and_a_failure_there_never_locks() {
+        // fill the protective table with failures (each checked: worth a password hash)
+        for (int i = 0; i < 10 * BOUND; i++) {
+            Decision d = attempt("198.18.0." + (i % 250), "user-" + i);
+            if (d.allowed()) {
+                f.gate.passwordFailed(d);
+            }
+        }
+        int shared = 0;
+        for (int i = 0; i < 40; i++) {
+            String user = "account-" + i;
+            for (int j = 0; j < 5; j++) {
+                Decision d = solvedAttempt("203.0.113." + (i * 5 + j) % 250, user);
+                if (!d.degraded().contains(Layer.ACCOUNT_LOCKOUT)) {
+                    if (d.allowed()) {
+                        f.gate.notVerified(d);
+                    }
+                    continue;
+                }
+                shared++;
+                assertThat(d.outcome()).as("a shared lockout count never blocks").isNotEqualTo(Outcome.BLOCKED);
+                if (d.allowed()) {
+                    assertThat(f.gate.passwordFailed(d)).isEmpty();
+                }
+            }
+        }
+        assertThat(shared).as("identifiers counted on shared lockout counters").isPositive();
+    }
+
+    @Test
+    void at_the_bound_an_allowed_login_waits_at_most_three_times_and_a_blocked_attempt_at_most_twice() {
+        MutableClock clock = new MutableClock();
+        RoundTripsTest.RoundCountingStore store = new RoundTripsTest.RoundCountingStore(new ReferenceCounterStore(clock, BOUND, BOUND));
+        AbuseGate gate = new AbuseGate(store, clock, GateFixture.SECRETS);
+        GateOptions o = GateOptions.defaults().toBuilder().captchaEnabled(false).layer(Layer.PER_IP, 3, 900).build();
+        for (int i = 0; i < 3; i++) {
+            gate.notVerified(gate.evaluate(o, new Attempt(GateFixture.REALM, "192.0.2.9", "blocked-" + i, false)));
+        }
+        // fill both tables past their bounds with entries nothing may replace
+        for (int i = 0; i < 10 * BOUND; i++) {
+            for (int j = 0; j < 2; j++) {
+                Decision d = gate.evaluate(o, new Attempt(GateFixture.REALM, address(i), "flood-" + i, false));
+                if (d.allowed()) {
+                    gate.passwordFailed(d);
+                }
+            }
+        }
+        int sharedLogins = 0;
+        for (int i = 0; i < 20; i++) {
+            store.reset();
+            Decision d = gate.evaluate(o, new Attempt(GateFixture.REALM, "203.0.113." + i, "fresh-" + i, false));
+            sharedLogins += d.degraded().isEmpty() ? 0 : 1;
+            if (d.allowed()) {
+                gate.passwordFailed(d, 0L, java.util.List.of("fresh-" + i, "fresh-" + i + "@example.com"));
+                assertThat(store.roundsSinceReset()).as("allowed login at the bound").isLessThanOrEqualTo(3);
+            } else {
+                assertThat(store.roundsSinceReset()).as("refused attempt at the bound").isLessThanOrEqualTo(2);
+            }
+        }
+        assertThat(sharedLogins).as("logins counted on shared counters").isPositive();
+        store.reset();
+        Decision blocked = gate.evaluate(o, new Attempt(GateFixture.REALM, "192.0.2.9", "anyone", false));
+        assertThat(blocked.outcome()).isEqualTo(Outcome.BLOCKED);
+        assertThat(store.roundsSinceReset()).as("blocked attempt at the bound").isLessThanOrEqualTo(2);
+    }
+}

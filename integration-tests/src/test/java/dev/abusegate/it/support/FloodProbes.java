@@ -1,0 +1,305 @@
+package dev.abusegate.it.support;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.abusegate.captcha.Altcha;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntFunction;
+
+/**
+ * Floods of the shapes issue 24 lists, against the token endpoint of a realm with an ALTCHA band, and probes that
+ * show what a subject outside the flood meets: each layer's threshold and its captcha band, as a sequence of
+ * client-visible answers ({@code allowed} = 401 invalid_grant after a checked password, {@code captcha} = 429
+ * captcha_required, {@code blocked} = 429 blocked). A probe solves the offered ALTCHA when asked, once per
+ * attempt, and sends the same attempt again with the solution.
+ *
+ * <p>Thresholds (captcha factor 0.5, so every band starts at 2): per address 4, per address and account 3,
+ * distinct usernames per address 3, account lockout 3, all with 900 s windows, so the flood's entries outlive
+ * the test.
+ */
+public final class FloodProbes {
+
+    public static final String PASSWORD = "probe-Passw0rd!";
+    public static final String ALLOWED = "allowed";
+    public static final String CAPTCHA = "captcha";
+    public static final String BLOCKED = "blocked";
+
+    /** Layer 1, usernames alternating between two: two let through, two more with a captcha each, then blocked. */
+    public static final List<String> LAYER_1 = List.of(ALLOWED, ALLOWED, CAPTCHA, ALLOWED, CAPTCHA, ALLOWED, BLOCKED);
+    /** Layer 2, one username: two let through, one more with a captcha, then blocked. */
+    public static final List<String> LAYER_2 = List.of(ALLOWED, ALLOWED, CAPTCHA, ALLOWED, BLOCKED);
+    /** Layer 3, wrong passwords for one account from fresh addresses, then the right one: refused. */
+    public static final List<String> LAYER_3 = List.of(ALLOWED, ALLOWED, CAPTCHA, ALLOWED, BLOCKED);
+    /** Layer 4, a fresh username per attempt: two let through, one more with a captcha, then blocked. */
+    public static final List<String> LAYER_4 = List.of(ALLOWED, ALLOWED, CAPTCHA, ALLOWED, BLOCKED);
+
+    /** Probe accounts per realm (layer 3 needs a fresh one per probe). */
+    public static final int ACCOUNTS = 8;
+
+    private static final AtomicInteger NEXT = new AtomicInteger();
+
+    private final KeycloakServer server;
+    private final TokenClient client;
+
+    public FloodProbes(KeycloakServer server) {
+        this.server = server;
+        this.client = new TokenClient(server.baseUrl());
+    }
+
+    public static Map<String, String> config() {
+        Map<String, String> c = new HashMap<>();
+        c.put("captcha.enabled", "true");
+        c.put("captcha.provider", "altcha");
+        c.put("captcha.secret", "flood-altcha-" + UUID.randomUUID());
+        c.put("captcha.altcha.maxNumber", "1000");
+        c.put("captcha.factor", "0.5");
+        c.put("perIp.threshold", "4");
+        c.put("perIp.windowSeconds", "900");
+        c.put("perIpAccount.threshold", "3");
+        c.put("perIpAccount.windowSeconds", "900");
+        c.put("credentialStuffing.threshold", "3");
+        c.put("credentialStuffing.windowSeconds", "900");
+        c.put("accountLockout.threshold", "3");
+        c.put("accountLockout.windowSeconds", "900");
+        c.put("accountLockout.lockoutSeconds", "900");
+        return c;
+    }
+
+    /** A realm with the probe accounts and the gate on the token endpoint. */
+    public String realm(String prefix) {
+        RealmBuilder b = RealmBuilder.named(RealmBuilder.uniqueName(prefix));
+        for (int i = 0; i < ACCOUNTS; i++) {
+            b.user("probe-" + i, PASSWORD);
+        }
+        return server.admin().importRealm(b.gatedDirectGrantFlow("abuse-gate-direct-grant", config()));
+    }
+
+    /** A fresh documentation-range address (IPv4 from 198.18.0.0/15, the benchmarking range). */
+    public static String freshAddress() {
+        int n = NEXT.incrementAndGet();
+        return "198.18." + (n >> 8 & 0xff) + "." + (n & 0xff);
+    }
+
+    /** One attempt's answer; with {@code solve}, an offered ALTCHA is solved and the attempt sent again. */
+    public List<String> attempt(String realm, String username, String password, String address) {
+        List<String> out = new ArrayList<>();
+        TokenClient.TokenResponse r = client.passwordGrant(realm, username, password, null, address);
+        out.add(answer(r));
+        if (CAPTCHA.equals(out.get(0))) {
+            Object challenge = r.json().get("captcha_challenge");
+            assertThat(challenge).as("an ALTCHA challenge with the captcha answer: %s", r).isNotNull();
+            String solution = Altcha.solve(Json.write(challenge));
+            out.add(answer(client.passwordGrant(realm, username, password, solution, address)));
+        }
+        return out;
+    }
+
+    private static String answer(TokenClient.TokenResponse r) {
+        if (r.status() == 429) {
+            String error = String.valueOf(r.json().get("error"));
+            if ("captcha_required".equals(error)) {
+                return CAPTCHA;
+            }
+            if ("blocked".equals(error)) {
+                return BLOCKED;
+            }
+        }
+        if (r.isKeycloakInvalidGrant()) {
+            return ALLOWED;
+        }
+        if (r.status() == 200) {
+            return "logged in";
+        }
+        return r.status() + " " + r.body();
+    }
+
+    /**
+     * Up to {@code attempts} wrong passwords from {@code address}, the i-th for {@code username.apply(i)}, until one
+     * is blocked; captchas solved when asked.
+     */
+    private List<String> run(String realm, String address, int attempts, IntFunction<String> username) {
+        List<String> seen = new ArrayList<>();
+        for (int i = 0; i < attempts && !seen.contains(BLOCKED); i++) {
+            seen.addAll(attempt(realm, username.apply(i), "wrong", address));
+        }
+        return seen;
+    }
+
+    /** Layer 1 on a fresh address; returns the address (blocked afterwards). */
+    public String layer1(String realm, List<String> answers) {
+        String address = freshAddress();
+        String tag = "l1-" + NEXT.incrementAndGet();
+        answers.addAll(run(realm, address, 6, i -> tag + "-" + (i % 2)));
+        return address;
+    }
+
+    public List<String> layer2(String realm) {
+        String address = freshAddress();
+        String user = "l2-" + NEXT.incrementAndGet();
+        return run(realm, address, 5, i -> user);
+    }
+
+    /** Layer 3 on the fresh account {@code probe-<account>}: wrong passwords from fresh addresses, then the right one. */
+    public List<String> layer3(String realm, int account) {
+        String user = "probe-" + account;
+        List<String> seen = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            seen.addAll(attempt(realm, user, "wrong-" + i, freshAddress()));
+        }
+        seen.addAll(attempt(realm, user, PASSWORD, freshAddress()));
+        return seen;
+    }
+
+    public List<String> layer4(String realm) {
+        String address = freshAddress();
+        String tag = "l4-" + NEXT.incrementAndGet();
+        return run(realm, address, 5, i -> tag + "-" + i);
+    }
+
+    /** Every layer's probe in {@code realm} (layer 3 on account {@code account}); returns layer 1's blocked address. */
+    public String assertEveryLayerMeetsItsThreshold(String realm, int account, String when) {
+        List<String> l1 = new ArrayList<>();
+        String blocked = layer1(realm, l1);
+        assertThat(l1).as("layer 1 and its band %s", when).isEqualTo(LAYER_1);
+        assertThat(layer2(realm)).as("layer 2 and its band %s", when).isEqualTo(LAYER_2);
+        assertThat(layer3(realm, account)).as("layer 3 on a fresh account %s", when).isEqualTo(LAYER_3);
+        assertThat(layer4(realm)).as("layer 4 and its band %s", when).isEqualTo(LAYER_4);
+        return blocked;
+    }
+
+    /**
+     * After a flood of subjects worth more than one attempt each (which no rule may replace), a fresh address
+     * that finds no room is counted on a shared counter: toward caution, never silence. Its probe lets no more
+     * attempts through before the first captcha than an exact count would, and every attempt after that needs a
+     * solved captcha of its own; layer 3 (whose table such a flood does not reach) still locks a fresh account.
+     */
+    public void assertEveryLayerCautious(String realm, int account, String when) {
+        List<String> l1 = new ArrayList<>();
+        layer1(realm, l1);
+        assertCautious(l1, LAYER_1, "layer 1 " + when);
+        assertCautious(layer2(realm), LAYER_2, "layer 2 " + when);
+        List<String> l3 = layer3(realm, account);
+        assertCautious(l3, LAYER_3, "layer 3 " + when);
+        assertThat(l3.get(l3.size() - 1)).as("layer 3: the fresh account locked by three wrong passwords %s: %s", when, l3)
+                .isEqualTo(BLOCKED);
+        assertCautious(layer4(realm), LAYER_4, "layer 4 " + when);
+    }
+
+    private static void assertCautious(List<String> actual, List<String> exact, String what) {
+        if (actual.equals(exact)) {
+            return; // the subject found room: an exact count
+        }
+        int free = actual.indexOf(CAPTCHA) < 0 ? actual.size() : actual.indexOf(CAPTCHA);
+        assertThat(free).as("%s: attempts let through before the first captcha: %s (exact: %s)", what, actual, exact)
+                .isLessThanOrEqualTo(exact.indexOf(CAPTCHA));
+        for (int i = free; i < actual.size(); i++) {
+            if (ALLOWED.equals(actual.get(i))) {
+                assertThat(actual.get(i - 1)).as("%s: every attempt past the band needed a captcha: %s", what, actual)
+                        .isEqualTo(CAPTCHA);
+            }
+        }
+        assertThat(actual).as("%s: only the answers a gate gives", what).isSubsetOf(ALLOWED, CAPTCHA, BLOCKED);
+    }
+
+    /** The address stays blocked, and the locked account refuses its right password. */
+    public void assertStillHeld(String realm, String blockedAddress, int lockedAccount, String when) {
+        assertThat(attempt(realm, "someone-else", "wrong", blockedAddress)).as("a blocked address %s", when)
+                .containsExactly(BLOCKED);
+        // a fresh address on a shared counter is asked for a captcha first; solved, the lock answers
+        List<String> lock = attempt(realm, "probe-" + lockedAccount, PASSWORD, freshAddress());
+        assertThat(lock).as("a lock %s", when).isIn(List.of(BLOCKED), List.of(CAPTCHA, BLOCKED));
+    }
+
+    // ---- floods ----
+
+    /** One cheap request (empty password, fresh username) from each of {@code n} fresh IPv4 addresses. */
+    public void floodIpv4(String realm, int n, Runnable halfway) {
+        for (int i = 0; i < n; i++) {
+            cheap(realm, "f4-" + i, "10." + (i >> 16 & 0xff) + "." + (i >> 8 & 0xff) + "." + (i & 0xff));
+            if (i == n / 2 && halfway != null) {
+                halfway.run();
+            }
+        }
+    }
+
+    /** One cheap request from each of {@code n} fresh IPv6 /64 networks. */
+    public void floodIpv6(String realm, int n) {
+        for (int i = 0; i < n; i++) {
+            cheap(realm, "f6-" + i, "2001:db8:" + Integer.toHexString(i >>> 16) + ":" + Integer.toHexString(i & 0xffff) + "::1");
+        }
+    }
+
+    /** {@code n} cheap requests with fresh usernames from one address. */
+    public void floodUsernames(String realm, int n, String address) {
+        for (int i = 0; i < n; i++) {
+            cheap(realm, "fu-" + i, address);
+        }
+    }
+
+    /**
+     * From each of {@code n} fresh addresses: cheap requests until the captcha band, then the offered ALTCHA
+     * solved and sent with an empty password (the attack that filled the protective cache without a hash).
+     * Returns the solutions sent, for {@link #assertNoRecordWritten}.
+     */
+    public List<String> floodEmptyPasswordSolutions(String realm, int n) {
+        List<String> sent = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            String address = "172.16." + (i >> 8 & 0xff) + "." + (i & 0xff);
+            TokenClient.TokenResponse r = null;
+            for (int j = 0; j < 4; j++) {
+                r = client.passwordGrant(realm, "fc-" + i + "-" + j, "", null, address);
+                if (r.status() == 429) {
+                    break;
+                }
+            }
+            assertThat(r.status()).as("the band reached: %s", r).isEqualTo(429);
+            Object challenge = r.json().get("captcha_challenge");
+            if (challenge == null) {
+                continue;
+            }
+            String solution = Altcha.solve(Json.write(challenge));
+            TokenClient.TokenResponse s = client.passwordGrant(realm, "fc-" + i + "-x", "", solution, address);
+            assertThat(s.status()).as("a solution with an empty password: %s", s).isIn(400, 401, 429);
+            sent.add(solution);
+        }
+        return sent;
+    }
+
+    /**
+     * A solution once sent with an empty password left no used-solution record: it is still accepted, once, for
+     * an attempt that checks a password (from a fresh address brought to the captcha band), and refused as a
+     * replay after that.
+     */
+    public void assertNoRecordWritten(String realm, String solution) {
+        String user = "replay-" + NEXT.incrementAndGet();
+        TokenClient.TokenResponse first = client.passwordGrant(realm, user, "wrong", solution, addressInBand(realm));
+        assertThat(answer(first)).as("the solution sent with an empty password, now with a password: %s", first)
+                .isEqualTo(ALLOWED);
+        TokenClient.TokenResponse replay = client.passwordGrant(realm, user + "-2", "wrong", solution, addressInBand(realm));
+        assertThat(answer(replay)).as("the same solution once more: a replay").isEqualTo(CAPTCHA);
+    }
+
+    /** A fresh address sent wrong passwords until it is asked for a captcha (never blocked on the way). */
+    private String addressInBand(String realm) {
+        String address = freshAddress();
+        for (int i = 0; i < 4; i++) {
+            TokenClient.TokenResponse r = client.passwordGrant(realm, "band-" + NEXT.incrementAndGet(), "wrong", null, address);
+            String a = answer(r);
+            if (CAPTCHA.equals(a)) {
+                return address;
+            }
+            assertThat(a).as("on the way to the band: %s", r).isEqualTo(ALLOWED);
+        }
+        throw new AssertionError("no captcha band for " + address);
+    }
+
+    private void cheap(String realm, String username, String address) {
+        TokenClient.TokenResponse r = client.passwordGrant(realm, username, "", null, address);
+        assertThat(r.status()).as("flood request: %s", r).isIn(400, 401, 429);
+    }
+}
