@@ -14,6 +14,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 SMOKE_ID="${SMOKE_ID:-smoke$$}"
 SMOKE_LOG_DIR="$ROOT/integration-tests/target/compose-smoke"
 mkdir -p "$SMOKE_LOG_DIR"
+cd "$ROOT"   # the compose files and the docs' commands are relative to the repository root
 T0=$SECONDS
 
 say() { echo "[compose-smoke +$((SECONDS - T0))s] $*"; }

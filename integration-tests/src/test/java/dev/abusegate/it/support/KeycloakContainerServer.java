@@ -11,6 +11,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -79,6 +80,8 @@ final class KeycloakContainerServer extends KeycloakServerBase {
                 .withEnv("KC_LOG_CONSOLE_COLOR", "false")
                 .withLabel(LABEL, "true")
                 .withCreateContainerCmdModifier(KeycloakContainerServer::publishOnLoopbackOnly)
+                // a name that says whose it is: abusegate-it-<server>-<test JVM pid>
+                .withCreateContainerCmdModifier(cmd -> cmd.withName("abusegate-it-" + b.name() + "-" + ProcessHandle.current().pid()))
                 .withStartupTimeout(b.startTimeout());
         if (!Boolean.parseBoolean(System.getProperty("keycloak.it.pullImage", "true"))) {
             // CI: the image must already be on the engine (no registry); fail instead of trying a pull
@@ -91,19 +94,28 @@ final class KeycloakContainerServer extends KeycloakServerBase {
         }
         log("starting Keycloak '" + b.name() + "' from image " + image + " with " + jars);
         installShutdownHook();
+        // the container's output, also kept in a file: testcontainers removes a container that failed to start
+        Path logFile = RunningServers.dir().getParent().resolve("keycloak-" + b.name() + ".log");
+        try {
+            Files.deleteIfExists(logFile);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        c.withLogConsumer(frame -> appendQuietly(logFile, frame.getUtf8String()));
         long t0 = System.nanoTime();
         try {
             c.start();
             RunningServers.recordContainer(b.name(), c.getContainerId());
         } catch (RuntimeException e) {
-            String logs = "";
-            try {
-                logs = c.getLogs();
-            } catch (RuntimeException ignored) {
-                // the container may be gone
-            }
             c.stop();
-            throw new IllegalStateException("Keycloak container '" + b.name() + "' did not start. Its log:\n" + logs, e);
+            List<String> lines = List.of();
+            try {
+                lines = Files.readAllLines(logFile);
+            } catch (IOException ignored) {
+                // nothing was written
+            }
+            throw new IllegalStateException("Keycloak container '" + b.name() + "' did not start. The last lines of its log ("
+                    + logFile + "):\n" + String.join("\n", lines.subList(Math.max(0, lines.size() - 60), lines.size())), e);
         }
         KeycloakContainerServer server = new KeycloakContainerServer(b.name(), c, options, Duration.ofNanos(System.nanoTime() - t0));
         RUNNING.add(server);
@@ -122,6 +134,14 @@ final class KeycloakContainerServer extends KeycloakServerBase {
         }
         HostConfig hostConfig = cmd.getHostConfig() != null ? cmd.getHostConfig() : new HostConfig();
         cmd.withHostConfig(hostConfig.withPublishAllPorts(false).withPortBindings(ports));
+    }
+
+    private static void appendQuietly(Path file, String text) {
+        try {
+            Files.writeString(file, text, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        } catch (IOException e) {
+            // diagnostics only
+        }
     }
 
     /** The JAR(s) the pom copied into the unpacked distribution's providers/ (the same ones the process backend runs). */
