@@ -1,5 +1,9 @@
 package dev.abusegate.it.support;
 
+import com.github.dockerjava.api.command.CreateContainerCmd;
+import com.github.dockerjava.api.model.ExposedPort;
+import com.github.dockerjava.api.model.HostConfig;
+import com.github.dockerjava.api.model.Ports;
 import dasniko.testcontainers.keycloak.KeycloakContainer;
 import java.io.File;
 import java.io.IOException;
@@ -7,9 +11,11 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Stream;
 import org.opentest4j.TestAbortedException;
 
@@ -23,8 +29,18 @@ import org.opentest4j.TestAbortedException;
  * metrics and health, {@code dev.abusegate} at debug, no console colours) through {@code KC_*} variables;
  * a builder's extra options are appended to start-dev. Without a Docker engine, starting one aborts the
  * calling test or class (JUnit assumption: reported as skipped, never as failed).
+ *
+ * <p>Ports are published on 127.0.0.1 only. Containers carry the label {@value #LABEL}, are recorded in
+ * {@link RunningServers} and are removed by {@link #close()} or, for those still running, by a JVM shutdown
+ * hook (Ryuk, testcontainers' own reaper, may be disabled where its image cannot be pulled).
+ * {@code -Dkeycloak.it.pullImage=false} (CI) never pulls: the image must already be on the engine.
  */
 final class KeycloakContainerServer extends KeycloakServerBase {
+
+    /** Every container the harness starts carries this label (docker ps --filter label=dev.abusegate.it). */
+    static final String LABEL = "dev.abusegate.it";
+    private static final List<KeycloakContainerServer> RUNNING = new CopyOnWriteArrayList<>();
+    private static boolean hookInstalled;
 
     private final String name;
     private final KeycloakContainer container;
@@ -62,29 +78,70 @@ final class KeycloakContainerServer extends KeycloakServerBase {
                 .withEnv("KC_PROXY_HEADERS", "xforwarded")
                 .withEnv("KC_LOG_LEVEL", "INFO,dev.abusegate:debug")
                 .withEnv("KC_LOG_CONSOLE_COLOR", "false")
+                .withLabel(LABEL, "true")
+                .withCreateContainerCmdModifier(KeycloakContainerServer::publishOnLoopbackOnly)
+                // a name that says whose it is: abusegate-it-<server>-<test JVM pid>
+                .withCreateContainerCmdModifier(cmd -> cmd.withName("abusegate-it-" + b.name() + "-" + ProcessHandle.current().pid()))
                 .withStartupTimeout(b.startTimeout());
+        if (!Boolean.parseBoolean(System.getProperty("keycloak.it.pullImage", "true"))) {
+            // CI: the image must already be on the engine (no registry); fail instead of trying a pull
+            c.withImagePullPolicy(imageName -> false);
+        }
         b.env().forEach(c::withEnv);
         List<String> options = new ArrayList<>(b.extraOptions());
         if (!options.isEmpty()) {
             c.withCustomCommand(String.join(" ", options));
         }
         log("starting Keycloak '" + b.name() + "' from image " + image + " with " + jars);
+        installShutdownHook();
+        // the container's output, also kept in a file: testcontainers removes a container that failed to start
+        Path logFile = RunningServers.dir().getParent().resolve("keycloak-" + b.name() + ".log");
+        try {
+            Files.deleteIfExists(logFile);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        c.withLogConsumer(frame -> appendQuietly(logFile, frame.getUtf8String()));
         long t0 = System.nanoTime();
         try {
             c.start();
+            RunningServers.recordContainer(b.name(), c.getContainerId());
         } catch (RuntimeException e) {
-            String logs = "";
-            try {
-                logs = c.getLogs();
-            } catch (RuntimeException ignored) {
-                // the container may be gone
-            }
             c.stop();
-            throw new IllegalStateException("Keycloak container '" + b.name() + "' did not start. Its log:\n" + logs, e);
+            List<String> lines = List.of();
+            try {
+                lines = Files.readAllLines(logFile);
+            } catch (IOException ignored) {
+                // nothing was written
+            }
+            throw new IllegalStateException("Keycloak container '" + b.name() + "' did not start. The last lines of its log ("
+                    + logFile + "):\n" + String.join("\n", lines.subList(Math.max(0, lines.size() - 60), lines.size())), e);
         }
         KeycloakContainerServer server = new KeycloakContainerServer(b.name(), c, options, Duration.ofNanos(System.nanoTime() - t0));
+        RUNNING.add(server);
         log("Keycloak '" + b.name() + "' ready at " + server.baseUrl() + " after " + server.startupTime.toMillis() / 1000.0 + " s");
         return server;
+    }
+
+    /**
+     * Publishes the exposed ports on 127.0.0.1 (random host ports) instead of on every interface, which is
+     * what testcontainers' publish-all does. Test traffic stays on this machine's loopback.
+     */
+    private static void publishOnLoopbackOnly(CreateContainerCmd cmd) {
+        Ports ports = new Ports();
+        for (ExposedPort p : cmd.getExposedPorts()) {
+            ports.bind(p, Ports.Binding.bindIp(HOST));
+        }
+        HostConfig hostConfig = cmd.getHostConfig() != null ? cmd.getHostConfig() : new HostConfig();
+        cmd.withHostConfig(hostConfig.withPublishAllPorts(false).withPortBindings(ports));
+    }
+
+    private static void appendQuietly(Path file, String text) {
+        try {
+            Files.writeString(file, text, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        } catch (IOException e) {
+            // diagnostics only
+        }
     }
 
     /** The JAR(s) the pom copied into the unpacked distribution's providers/ (the same ones the process backend runs). */
@@ -110,12 +167,26 @@ final class KeycloakContainerServer extends KeycloakServerBase {
         return !stopped && container.isRunning();
     }
 
+    /**
+     * Stops and removes the container. Idempotent. Without Ryuk (disabled where its image cannot be pulled)
+     * nothing else removes it, so the shutdown hook calls this for every container still running.
+     */
     @Override
     public synchronized void close() {
         if (!stopped) {
             stopped = true;
+            RUNNING.remove(this);
             container.stop();
+            RunningServers.forgetContainer(name);
             log("Keycloak '" + name + "' stopped");
+        }
+    }
+
+    private static synchronized void installShutdownHook() {
+        if (!hookInstalled) {
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> RUNNING.forEach(KeycloakContainerServer::close),
+                    "keycloak-container-shutdown"));
+            hookInstalled = true;
         }
     }
 

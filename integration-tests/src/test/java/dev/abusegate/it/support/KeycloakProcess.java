@@ -158,6 +158,7 @@ public final class KeycloakProcess extends KeycloakServerBase {
         installShutdownHook();
         KeycloakProcess server = new KeycloakProcess(b.name(), home, logFile, ports[0], ports[1], options, process);
         RUNNING.add(server);
+        server.recordPids();
         log("starting Keycloak '" + b.name() + "' (http " + ports[0] + ", management " + ports[1] + "), log " + logFile);
         try {
             server.awaitReady(b.startTimeout());
@@ -166,6 +167,7 @@ public final class KeycloakProcess extends KeycloakServerBase {
             throw e;
         }
         server.startupTime = Duration.ofNanos(System.nanoTime() - t0);
+        server.recordPids(); // now with kc.sh's java child
         synchronized (KeycloakProcess.class) {
             if (augmentedHome == null) {
                 augmentedHome = home;
@@ -323,6 +325,17 @@ public final class KeycloakProcess extends KeycloakServerBase {
         }
     }
 
+    /**
+     * Writes this server's process tree to {@link RunningServers}; the marker is the home directory, which
+     * the launcher's, kc.sh's and java's command lines contain (and no other server's).
+     */
+    private void recordPids() {
+        List<Long> pids = new ArrayList<>();
+        pids.add(process.pid());
+        process.descendants().forEach(h -> pids.add(h.pid()));
+        RunningServers.recordProcess(name, home + "/", pids);
+    }
+
     // ------------------------------------------------------------------------------------------
     // Stopping
 
@@ -375,6 +388,9 @@ public final class KeycloakProcess extends KeycloakServerBase {
             process.waitFor(10, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+        if (tree.stream().noneMatch(ProcessHandle::isAlive)) {
+            RunningServers.forgetProcess(name); // else the record stays for .ci/stop-recorded-servers
         }
         log("Keycloak '" + name + "' stopped");
     }
