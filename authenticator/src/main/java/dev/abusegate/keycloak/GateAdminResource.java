@@ -19,6 +19,7 @@ import org.keycloak.events.admin.OperationType;
 import org.keycloak.events.admin.ResourceType;
 import org.keycloak.models.KeycloakSession;
 import org.keycloak.models.RealmModel;
+import org.keycloak.models.UserModel;
 import org.keycloak.services.resources.admin.AdminEventBuilder;
 import org.keycloak.services.resources.admin.fgap.AdminPermissionEvaluator;
 
@@ -120,6 +121,11 @@ public class GateAdminResource {
                         reset.add("per_ip_account.attempts");
                 }
             }
+            // Layer 3 keeps one budget per account under each of its login names (docs/lockout.md): lifting
+            // the lock under the name the operator typed lifts it under the account's other name too.
+            for (String other : otherLoginNames(identifier)) {
+                GateRuntime.of(session).gate().clear(realm.getId(), null, other, prefix(ipv6Prefix));
+            }
         } catch (RealmSecrets.NoRealmKey e) {
             return noKey(e);
         } catch (RuntimeException e) {
@@ -189,6 +195,29 @@ public class GateAdminResource {
 
     private static int prefix(Integer ipv6Prefix) {
         return ipv6Prefix == null ? GateOptions.DEFAULT_IPV6_PREFIX : ipv6Prefix;
+    }
+
+    /** The account's login names other than the one typed (its username, its e-mail where e-mail login is on). */
+    private List<String> otherLoginNames(String identifier) {
+        if (!present(identifier)) {
+            return List.of();
+        }
+        String typed = identifier.trim();
+        UserModel user = session.users().getUserByUsername(realm, typed);
+        if (user == null && realm.isLoginWithEmailAllowed()) {
+            user = session.users().getUserByEmail(realm, typed);
+        }
+        if (user == null) {
+            return List.of();
+        }
+        List<String> names = new ArrayList<>(2);
+        if (user.getUsername() != null && !user.getUsername().equalsIgnoreCase(typed)) {
+            names.add(user.getUsername());
+        }
+        if (realm.isLoginWithEmailAllowed() && user.getEmail() != null && !user.getEmail().equalsIgnoreCase(typed)) {
+            names.add(user.getEmail());
+        }
+        return names;
     }
 
     private static Response validate(String address, String identifier, Integer ipv6Prefix) {

@@ -197,6 +197,19 @@ class OneAccountOneBudgetIT {
     }
 
     @Test
+    void an_operators_clear_under_one_name_lifts_the_lock_under_both() {
+        String realm = realmFor(Step.DIRECT_GRANT);
+        for (int i = 0; i < 3; i++) {
+            tokens.passwordGrant(realm, i == 0 ? "alice" : "alice@example.com", "wrong-" + i, null, "198.51.100." + (80 + i));
+        }
+        assertLocked(realm, "alice", "alice@example.com");
+        admin.delete("/admin/realms/" + AdminClient.seg(realm) + "/abuse-gate/state?identifier=alice");
+        // the lock is gone under the account's e-mail too: the right password typed as the e-mail signs in
+        assertThat(GateIt.stateValue(GateIt.state(admin, realm, null, "alice@example.com"), "identifier", "locked")).isEqualTo(false);
+        assertThat(Step.DIRECT_GRANT.attempt(realm, "alice@example.com", PASSWORD, "203.0.113.85")).isEqualTo(Step.SIGNED_IN);
+    }
+
+    @Test
     void an_unknown_name_keeps_its_own_counter() {
         for (int i = 0; i < 3; i++) {
             tokens.passwordGrant(realm, "nobody", "wrong-" + i, null, "198.51.100." + (50 + i));
