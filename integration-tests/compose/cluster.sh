@@ -10,7 +10,8 @@
 #   - `down -v` leaves no container, network or volume, and no port bound.
 # Every command quoted from docs/demo.md is checked to be there word for word. All attempts reach nginx from
 # one address (Docker's port proxy, from the network's gateway): the checks clear that address's counters
-# through the gate's admin API between steps. Needs ports 8080-8082, 9001, 9002 free. About 6 minutes.
+# through the gate's admin API between steps. Needs ports 8080-8082, 9001, 9002 free.
+# About 3 minutes on a 2-core machine (11 under heavy load), most of it `up -d`.
 source "$(dirname "$0")/common.sh"
 DOC=docs/demo.md
 FILE=docker-compose.cluster.yml

@@ -8,7 +8,8 @@
 #      admin console, this test through the admin API), then each layer's walk answers as documented,
 #      the 120 s lock included; the addresses the events name are the X-Forwarded-For ones; down again.
 # Every command quoted from docs/demo.md is checked to be there word for word (doc_step). Needs Docker with
-# the images on the engine, Compose v1 or v2, curl, jq, ss; ports 8080 and 9000 free. About 6 minutes.
+# the images on the engine, Compose v1 or v2, curl, jq, ss; ports 8080 and 9000 free.
+# About 8 minutes on a 2-core machine (13 under heavy load): two Keycloak starts and the 120 s lock.
 source "$(dirname "$0")/common.sh"
 DOC=docs/demo.md
 SMOKE_PROJECT="abuse-gate-demo-$SMOKE_ID"   # `docker compose` without -p: see common.sh
