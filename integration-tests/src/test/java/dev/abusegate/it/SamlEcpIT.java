@@ -75,20 +75,6 @@ class SamlEcpIT extends SharedServerTest {
     }
 
     @Test
-    void wrong_passwords_under_the_username_and_the_email_share_one_budget() {
-        admin.updateRealm(realm, Map.of("loginWithEmailAllowed", true));
-        assertRefusedByKeycloak(ecp("alice", "wrong-1", "198.51.100.101"));
-        assertRefusedByKeycloak(ecp("alice", "wrong-2", "198.51.100.102"));
-        assertRefusedByKeycloak(ecp("alice@example.com", "wrong-3", "198.51.100.103"));
-        awaitPasswordChecks("alice", 3);
-        // the third failure, under the e-mail, reaches the account's threshold of 3: the username is locked too
-        HttpResponse<String> byName = ecp("alice", PASSWORD, "203.0.113.104");
-        assertThat(byName.statusCode()).as(byName.body()).isEqualTo(429);
-        assertThat(byName.body()).doesNotContain(SUCCESS);
-        assertThat(passwordChecks("alice")).as("no password was checked after the lock").isEqualTo(3);
-    }
-
-    @Test
     void an_unknown_name_is_counted_like_an_account_and_a_header_without_password_is_refused_plainly() {
         for (int i = 1; i <= 3; i++) {
             HttpResponse<String> r = ecp("nobody", "wrong-" + i, "198.51.100.91");
