@@ -20,6 +20,7 @@ import org.keycloak.events.admin.ResourceType;
 import org.keycloak.models.KeycloakSession;
 import org.keycloak.models.RealmModel;
 import org.keycloak.models.UserModel;
+import org.keycloak.models.utils.KeycloakModelUtils;
 import org.keycloak.services.resources.admin.AdminEventBuilder;
 import org.keycloak.services.resources.admin.fgap.AdminPermissionEvaluator;
 
@@ -203,20 +204,12 @@ public class GateAdminResource {
             return List.of();
         }
         String typed = identifier.trim();
-        UserModel user = session.users().getUserByUsername(realm, typed);
-        if (user == null && realm.isLoginWithEmailAllowed()) {
-            user = session.users().getUserByEmail(realm, typed);
-        }
+        UserModel user = KeycloakModelUtils.findUserByNameOrEmail(session, realm, typed);
         if (user == null) {
             return List.of();
         }
-        List<String> names = new ArrayList<>(2);
-        if (user.getUsername() != null && !user.getUsername().equalsIgnoreCase(typed)) {
-            names.add(user.getUsername());
-        }
-        if (realm.isLoginWithEmailAllowed() && user.getEmail() != null && !user.getEmail().equalsIgnoreCase(typed)) {
-            names.add(user.getEmail());
-        }
+        List<String> names = new ArrayList<>(GateSupport.loginNames(realm, user));
+        names.removeIf(typed::equalsIgnoreCase);
         return names;
     }
 

@@ -378,11 +378,16 @@ final class GateSupport {
         if (user == null) {
             return List.of();
         }
+        return loginNames(ctx.getRealm(), user);
+    }
+
+    /** An account's login names: its username, and its e-mail when the realm lets users log in with it. */
+    static List<String> loginNames(RealmModel realm, UserModel user) {
         List<String> names = new ArrayList<>(2);
         if (user.getUsername() != null) {
             names.add(user.getUsername());
         }
-        if (ctx.getRealm().isLoginWithEmailAllowed() && user.getEmail() != null) {
+        if (realm.isLoginWithEmailAllowed() && user.getEmail() != null) {
             names.add(user.getEmail());
         }
         return names;
