@@ -2,7 +2,7 @@ package dev.abusegate.keycloak;
 
 import dev.abusegate.captcha.CaptchaProvider;
 import dev.abusegate.captcha.CaptchaSettings;
-import java.util.Map;
+import dev.abusegate.engine.config.SettingReader;
 
 /**
  * Captcha provider settings of one execution: which provider, its site key and secret, an optional
@@ -18,9 +18,6 @@ record CaptchaConfig(
         long altchaExpirySeconds,
         double minScore,
         int verifyBudget) {
-
-    /** Keycloak shows a stored secret back as this mask; it is never a real secret. */
-    private static final String MASK = "**********";
 
     /** Never prints the secret. */
     @Override
@@ -39,39 +36,18 @@ record CaptchaConfig(
         return verifyUrl == null ? provider.defaultVerifyUrl() : verifyUrl;
     }
 
-    /** The captcha settings of an effective configuration (see {@link GateConfig#effective}). */
-    static CaptchaConfig of(Map<String, String> c, String realm) {
-        CaptchaProvider provider = CaptchaProvider.byId(GateConfig.choice(c, CaptchaSettings.PROVIDER, realm));
-        String secret = trimmed(c.get(CaptchaSettings.SECRET.key()));
-        if (MASK.equals(secret)) {
-            secret = null;
-        }
-        String url = GateConfig.raw(c, CaptchaSettings.VERIFY_URL);
-        if (url != null && !isHttpUrl(url)) {
-            GateConfig.warn(realm, CaptchaSettings.VERIFY_URL.key(), "expected an http(s) URL");
-            url = null;
-        }
-        String siteKey = GateConfig.raw(c, CaptchaSettings.SITE_KEY);
+    /** The captcha settings of an effective configuration (see {@link GateConfig.Cache#parse}). */
+    static CaptchaConfig of(SettingReader c) {
+        CaptchaProvider provider = c.get(CaptchaSettings.PROVIDER);
+        String secret = c.get(CaptchaSettings.SECRET);
+        String siteKey = c.get(CaptchaSettings.SITE_KEY);
+        String url = c.get(CaptchaSettings.VERIFY_URL);
         if (!provider.selfHosted() && (siteKey == null || secret == null)) {
-            GateConfig.warn(realm, CaptchaSettings.SECRET.key(),
-                    provider.id() + " needs both captcha.siteKey and captcha.secret; no solution can verify until both are set");
+            c.report(CaptchaSettings.SECRET.key(),
+                    provider.id() + " needs both captcha.siteKey and captcha.secret; no solution can verify until both are set",
+                    SettingReader.USING_DEFAULT);
         }
-        return new CaptchaConfig(provider, siteKey, secret, url,
-                GateConfig.integer(c, CaptchaSettings.ALTCHA_MAX_NUMBER, realm),
-                GateConfig.integer(c, CaptchaSettings.ALTCHA_EXPIRY_SECONDS, realm),
-                GateConfig.decimal(c, CaptchaSettings.MIN_SCORE, realm),
-                (int) GateConfig.integer(c, CaptchaSettings.VERIFY_BUDGET, realm));
-    }
-
-    static boolean isHttpUrl(String url) {
-        return url.startsWith("https://") || url.startsWith("http://");
-    }
-
-    private static String trimmed(String s) {
-        if (s == null) {
-            return null;
-        }
-        String t = s.trim();
-        return t.isEmpty() ? null : t;
+        return new CaptchaConfig(provider, siteKey, secret, url, c.get(CaptchaSettings.ALTCHA_MAX_NUMBER),
+                c.get(CaptchaSettings.ALTCHA_EXPIRY_SECONDS), c.get(CaptchaSettings.MIN_SCORE), c.get(CaptchaSettings.VERIFY_BUDGET));
     }
 }

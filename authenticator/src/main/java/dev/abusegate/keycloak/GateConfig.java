@@ -1,23 +1,17 @@
 package dev.abusegate.keycloak;
 
-import dev.abusegate.captcha.CaptchaSettings;
-import dev.abusegate.engine.config.Allowlist;
-import dev.abusegate.engine.config.FailureMode;
 import dev.abusegate.engine.config.GateOptions;
-import dev.abusegate.engine.config.GateSettings;
 import dev.abusegate.engine.config.InvalidOptionException;
-import dev.abusegate.engine.Layer;
-import dev.abusegate.engine.config.LayerPolicy;
 import dev.abusegate.engine.config.Setting;
+import dev.abusegate.engine.config.SettingReader;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
-import org.jboss.logging.Logger;
+import java.util.function.BiConsumer;
 import org.keycloak.common.util.MultivaluedHashMap;
 import org.keycloak.component.ComponentModel;
 import org.keycloak.models.AuthenticatorConfigModel;
@@ -31,16 +25,14 @@ import org.keycloak.services.ui.extend.UiTabProvider;
  * Two layers: the realm's configuration (Realm settings &gt; Abuse gate, a realm component, see
  * {@link AbuseGateRealmTabFactory}) and the step's own authenticator configuration. A key the step saved
  * (not empty, not {@value SettingProperties#INHERIT}) wins; every other key comes from the realm; a key
- * neither sets has its default. A value that cannot be used falls back to that key's default, with one
- * WARN naming the realm and the key (never the value).
+ * neither sets has its default. A value that cannot be used falls back to that key's default, with a
+ * WARN naming the realm and the key (never the value), through the runtime's rate limit of warnings.
  * <p>
  * Per attempt this costs one look at the realm's components (Keycloak's realm cache) and two map
  * lookups: the realm's parsed layer is cached by component id and config, the effective options by the
  * realm's layer version and the step's config.
  */
 public final class GateConfig {
-
-    private static final Logger LOG = Logger.getLogger(GateConfig.class);
 
     /** The component type the realm tab's configuration is stored under. */
     static final String REALM_COMPONENT_TYPE = UiTabProvider.class.getName();
@@ -58,9 +50,8 @@ public final class GateConfig {
     }
 
     private static final RealmLayer NO_REALM_LAYER = new RealmLayer(null, null, Map.of(), 0);
-    private static final AtomicLong VERSIONS = new AtomicLong();
-    private static final Set<String> WARNED = ConcurrentHashMap.newKeySet();
     private static final int MAX_CACHED = 1024;
+    /** Keycloak shows a stored secret back as this mask; it is never a value of its own. */
     static final String MASK = "**********";
 
     private GateConfig() {
@@ -102,10 +93,34 @@ public final class GateConfig {
     /**
      * The parsed settings of a server's realms and steps, owned by its {@link GateRuntime}: each realm's tab is
      * parsed once per change of its component, each step's effective settings once per change of either.
+     * Unusable values are reported to the warner as {@code (topic, message)}, one topic per realm and key.
      */
     static final class Cache {
         private final Map<String, RealmLayer> realmLayers = new ConcurrentHashMap<>();
         private final Map<Key, Effective> effective = new ConcurrentHashMap<>();
+        private final AtomicLong versions = new AtomicLong();
+        private final BiConsumer<String, String> warner;
+
+        /** {@code warner}: {@code (topic, message)}, e.g. the runtime's {@code warnEvery}, which limits the rate per topic. */
+        Cache(BiConsumer<String, String> warner) {
+            this.warner = warner;
+        }
+
+        /** The settings of an effective configuration (the realm's overlaid with the step's, see {@link #merge}). */
+        Effective parse(Map<String, String> merged, String realmName) {
+            SettingReader reader = new SettingReader(setKeys(merged), (key, why, consequence) -> warner.accept(
+                    "config:" + realmName + '\u0000' + key,
+                    String.format("Abuse gate: realm '%s' has an invalid value for '%s' (%s); %s", realmName, key, why, consequence)));
+            GateOptions options;
+            try {
+                options = GateOptions.read(reader);
+            } catch (InvalidOptionException e) {
+                // Unreachable while the reader and the options share the descriptors' bounds; kept as a net.
+                reader.report(e.key(), e.reason(), SettingReader.USING_DEFAULT);
+                options = GateOptions.defaults();
+            }
+            return new Effective(options, CaptchaConfig.of(reader));
+        }
 
         /** The settings for one attempt at a step ({@code step} null: nothing saved for the step). */
         Effective effective(RealmModel realm, AuthenticatorConfigModel step) {
@@ -116,8 +131,7 @@ public final class GateConfig {
             if (cached != null) {
                 return cached;
             }
-            Map<String, String> merged = merge(realmLayer.values(), stepConfig);
-            Effective parsed = new Effective(parse(merged, realm.getName()), CaptchaConfig.of(merged, realm.getName()));
+            Effective parsed = parse(merge(realmLayer.values(), stepConfig), realm.getName());
             if (effective.size() >= MAX_CACHED) {
                 effective.clear();
             }
@@ -147,7 +161,7 @@ public final class GateConfig {
                     values.putIfAbsent(k.replace(AbuseGateRealmTabFactory.BEER, "."), v.get(0));
                 }
             });
-            RealmLayer fresh = new RealmLayer(c.getId(), new MultivaluedHashMap<>(config), Map.copyOf(values), VERSIONS.incrementAndGet());
+            RealmLayer fresh = new RealmLayer(c.getId(), new MultivaluedHashMap<>(config), Map.copyOf(values), versions.incrementAndGet());
             if (realmLayers.size() >= MAX_CACHED) {
                 realmLayers.clear();
             }
@@ -162,22 +176,9 @@ public final class GateConfig {
      */
     static List<String> problems(Map<String, String> config) {
         List<String> out = new ArrayList<>();
-        for (Setting s : SettingProperties.settings()) {
-            String v = raw(config, s);
-            if (v == null) {
-                continue;
-            }
-            String why = s.invalidReason(v);
-            if (why == null && s == GateSettings.ALLOWLIST) {
-                try {
-                    Allowlist.parse(v);
-                } catch (InvalidOptionException e) {
-                    why = e.getMessage().substring(Allowlist.KEY.length() + 2);
-                }
-            }
-            if (why == null && s == CaptchaSettings.VERIFY_URL && !CaptchaConfig.isHttpUrl(v)) {
-                why = "expected an http(s) URL";
-            }
+        for (Setting<?> s : SettingProperties.settings()) {
+            String v = config.get(s.key());
+            String why = isSet(v) ? s.invalidReason(v) : null;
             if (why != null) {
                 out.add(s.key() + ": " + why);
             }
@@ -185,112 +186,14 @@ public final class GateConfig {
         return out;
     }
 
-    /** Parses a configuration; each unusable value falls back to its default and is reported once. */
-    static GateOptions parse(Map<String, String> config, String realmName) {
-        GateOptions.Builder b = GateOptions.builder();
-        for (Layer layer : Layer.values()) {
-            LayerPolicy d = GateOptions.defaultPolicy(layer);
-            Setting lockout = GateSettings.of(layer, GateSettings.LOCKOUT_SECONDS);
-            b.policy(new LayerPolicy(layer,
-                    bool(config, GateSettings.of(layer, GateSettings.ENABLED), realmName),
-                    (int) integer(config, GateSettings.of(layer, GateSettings.THRESHOLD), realmName),
-                    integer(config, GateSettings.of(layer, GateSettings.WINDOW_SECONDS), realmName),
-                    lockout == null ? d.lockoutSeconds() : integer(config, lockout, realmName),
-                    FailureMode.valueOf(choice(config, GateSettings.of(layer, GateSettings.FAILURE_MODE), realmName))));
-        }
-        b.captchaEnabled(bool(config, GateSettings.CAPTCHA_ENABLED, realmName));
-        b.captchaFactor(decimal(config, GateSettings.CAPTCHA_FACTOR, realmName));
-        b.ipv6PrefixLength((int) integer(config, GateSettings.IPV6_PREFIX, realmName));
-        b.allowlist(allowlist(config, realmName));
-        b.deviceCookie(bool(config, GateSettings.DEVICE_COOKIE_ENABLED, realmName),
-                (int) integer(config, GateSettings.DEVICE_COOKIE_THRESHOLD, realmName),
-                (int) integer(config, GateSettings.DEVICE_COOKIE_DAYS, realmName));
-        b.ignoreRepeatedPasswords(bool(config, GateSettings.IGNORE_REPEATED_PASSWORDS, realmName));
-        b.progressiveLockout(decimal(config, GateSettings.PROGRESSIVE_FACTOR, realmName),
-                integer(config, GateSettings.MAX_LOCKOUT_SECONDS, realmName));
-        try {
-            return b.build();
-        } catch (InvalidOptionException e) {
-            // Unreachable while the parser and the builder share the descriptors' bounds; kept as a net.
-            warn(realmName, e.key(), e.getMessage());
-            return GateOptions.defaults();
-        }
-    }
-
-    /** The trimmed value of a key when set (not empty, not 'inherit'), else null. */
-    static String raw(Map<String, String> config, Setting s) {
-        String v = config.get(s.key());
-        return isSet(v) ? v.trim() : null;
-    }
-
-    /** A usable value of the key, or null (missing, or invalid and reported). */
-    private static String valid(Map<String, String> config, Setting s, String realm) {
-        String v = raw(config, s);
-        if (v == null) {
-            return null;
-        }
-        String why = s.invalidReason(v);
-        if (why != null) {
-            warn(realm, s.key(), why);
-            return null;
-        }
-        return v;
-    }
-
-    static boolean bool(Map<String, String> config, Setting s, String realm) {
-        String v = valid(config, s, realm);
-        return v == null ? s.defaultBoolean() : Boolean.parseBoolean(v);
-    }
-
-    static long integer(Map<String, String> config, Setting s, String realm) {
-        String v = valid(config, s, realm);
-        return v == null ? s.defaultLong() : Long.parseLong(v);
-    }
-
-    static double decimal(Map<String, String> config, Setting s, String realm) {
-        String v = valid(config, s, realm);
-        return v == null ? s.defaultDouble() : Double.parseDouble(v);
-    }
-
-    static String choice(Map<String, String> config, Setting s, String realm) {
-        String v = valid(config, s, realm);
-        return v == null ? s.defaultValue() : s.choice(v);
-    }
-
-    /** Each entry on its own: a bad one is reported (naming it) and left out, the good ones apply. */
-    private static Allowlist allowlist(Map<String, String> config, String realm) {
-        String v = raw(config, GateSettings.ALLOWLIST);
-        if (v == null) {
-            return Allowlist.EMPTY;
-        }
-        StringBuilder good = new StringBuilder();
-        for (String entry : v.split("[,\\s]+")) {
-            if (entry.isEmpty()) {
-                continue;
+    /** The keys a configuration sets (not empty, not 'inherit', not the mask), trimmed. */
+    private static Map<String, String> setKeys(Map<String, String> config) {
+        Map<String, String> out = new HashMap<>();
+        config.forEach((k, v) -> {
+            if (isSet(v)) {
+                out.put(k, v.trim());
             }
-            try {
-                Allowlist.parse(entry);
-                good.append(entry).append(',');
-            } catch (InvalidOptionException e) {
-                warn(realm, Allowlist.KEY, e.getMessage().substring(Allowlist.KEY.length() + 2),
-                        "that entry is ignored, the valid ones apply");
-            }
-        }
-        return Allowlist.parse(good.toString());
-    }
-
-    static void warn(String realm, String key, String why) {
-        warn(realm, key, why, "using the default for that key");
-    }
-
-    static void warn(String realm, String key, String why, String consequence) {
-        if (WARNED.size() < 10_000 && WARNED.add(realm + '\u0000' + key)) {
-            LOG.warnf("Abuse gate: realm '%s' has an invalid value for '%s' (%s); %s", realm, key, why, consequence);
-        }
-    }
-
-    /** For tests: forget which warnings were given. */
-    static void forgetWarnings() {
-        WARNED.clear();
+        });
+        return out;
     }
 }

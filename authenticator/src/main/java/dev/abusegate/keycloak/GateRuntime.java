@@ -25,7 +25,7 @@ public final class GateRuntime {
 
     private final AbuseGate gate;
     private final RealmSecrets secrets;
-    private final GateConfig.Cache config = new GateConfig.Cache();
+    private final GateConfig.Cache config = new GateConfig.Cache(this::warnEvery);
     private final Map<String, AtomicLong> lastWarn = new ConcurrentHashMap<>();
 
     public GateRuntime(CounterStore store) {

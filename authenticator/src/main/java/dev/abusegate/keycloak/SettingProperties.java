@@ -19,7 +19,7 @@ final class SettingProperties {
     /** The value of a step's choice that takes the realm's value. */
     static final String INHERIT = "inherit";
 
-    private static final List<Setting> ALL = all();
+    private static final List<Setting<?>> ALL = all();
     private static final List<ProviderConfigProperty> REALM = build(false);
     private static final List<ProviderConfigProperty> STEP = build(true);
     private static final List<ProviderConfigProperty> REALM_KEYS = ALL.stream().map(SettingProperties::realmProperty).toList();
@@ -28,7 +28,7 @@ final class SettingProperties {
     }
 
     /** Every key, gate keys first, then the captcha provider's. */
-    static List<Setting> settings() {
+    static List<Setting<?>> settings() {
         return ALL;
     }
 
@@ -51,15 +51,15 @@ final class SettingProperties {
         return STEP;
     }
 
-    private static List<Setting> all() {
-        List<Setting> list = new ArrayList<>(GateSettings.all());
+    private static List<Setting<?>> all() {
+        List<Setting<?>> list = new ArrayList<>(GateSettings.all());
         list.addAll(CaptchaSettings.all());
         return Collections.unmodifiableList(list);
     }
 
     private static List<ProviderConfigProperty> build(boolean step) {
         List<ProviderConfigProperty> out = new ArrayList<>();
-        for (Setting s : ALL) {
+        for (Setting<?> s : ALL) {
             if (step) {
                 out.add(stepProperty(s));
             } else {
@@ -72,7 +72,7 @@ final class SettingProperties {
         return Collections.unmodifiableList(out);
     }
 
-    static ProviderConfigProperty realmProperty(Setting s) {
+    static ProviderConfigProperty realmProperty(Setting<?> s) {
         ProviderConfigProperty p = new ProviderConfigProperty();
         p.setName(s.key());
         p.setLabel(s.label());
@@ -102,7 +102,7 @@ final class SettingProperties {
         return p;
     }
 
-    static ProviderConfigProperty stepProperty(Setting s) {
+    static ProviderConfigProperty stepProperty(Setting<?> s) {
         ProviderConfigProperty p = realmProperty(s);
         p.setDefaultValue(null);
         String inherit = s.kind() == Setting.Kind.BOOLEAN || s.kind() == Setting.Kind.CHOICE

@@ -10,62 +10,34 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.logging.Handler;
-import java.util.logging.Level;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** {@link GateConfig#parse}: valid values apply, invalid ones fall back per key with one WARN, missing ones are defaults. */
+/** {@link GateConfig.Cache#parse}: valid values apply, invalid ones fall back per key with one WARN, missing ones are defaults. */
 class GateConfigTest {
 
-    static {
-        System.setProperty("org.jboss.logging.provider", "jdk");
-    }
+    /** What the cache reported: (topic, message). */
+    private final List<String[]> reported = new ArrayList<>();
+    /** A fresh cache per test, so nothing carries over from another test. */
+    private final GateConfig.Cache cache = new GateConfig.Cache((topic, message) -> reported.add(new String[] {topic, message}));
 
-    private final List<LogRecord> warnings = new ArrayList<>();
-    private final Handler handler = new Handler() {
-        @Override
-        public void publish(LogRecord r) {
-            if (r.getLevel().intValue() >= Level.WARNING.intValue()) {
-                warnings.add(r);
-            }
-        }
-
-        @Override
-        public void flush() {
-        }
-
-        @Override
-        public void close() {
-        }
-    };
-    private final Logger jul = Logger.getLogger(GateConfig.class.getName());
-
-    @BeforeEach
-    void listen() {
-        GateConfig.forgetWarnings();
-        jul.addHandler(handler);
-    }
-
-    @AfterEach
-    void stop() {
-        jul.removeHandler(handler);
+    private GateOptions parse(Map<String, String> config, String realm) {
+        return cache.parse(config, realm).options();
     }
 
     private List<String> warningTexts() {
-        return warnings.stream().map(r -> r.getParameters() == null ? r.getMessage()
-                : String.format(r.getMessage(), r.getParameters())).toList();
+        return reported.stream().map(r -> r[1]).toList();
+    }
+
+    private List<String> topics() {
+        return reported.stream().map(r -> r[0]).toList();
     }
 
     @Test
     void a_missing_or_empty_config_is_the_production_defaults() {
-        assertThat(GateConfig.parse(Map.of(), "r")).isEqualTo(GateOptions.defaults());
-        assertThat(GateConfig.parse(Map.of("perIp.threshold", "", "captcha.factor", "  ", "perIp.enabled", "inherit"), "r"))
+        assertThat(parse(Map.of(), "r")).isEqualTo(GateOptions.defaults());
+        assertThat(parse(Map.of("perIp.threshold", "", "captcha.factor", "  ", "perIp.enabled", "inherit"), "r"))
                 .isEqualTo(GateOptions.defaults());
-        assertThat(warnings).isEmpty();
+        assertThat(reported).isEmpty();
     }
 
     @Test
@@ -85,7 +57,7 @@ class GateConfigTest {
         c.put("accountLockout.maxLockoutSeconds", "3600");
         c.put("allowlist.cidrs", "203.0.113.0/24, 2001:db8::/32");
         c.put("realm", "ignored: the console stores its route parameters too");
-        GateOptions o = GateConfig.parse(c, "r");
+        GateOptions o = parse(c, "r");
         assertThat(o.policy(Layer.PER_IP).threshold()).isEqualTo(7);
         assertThat(o.policy(Layer.PER_IP).windowSeconds()).isEqualTo(31_536_000);
         assertThat(o.policy(Layer.PER_IP_ACCOUNT).enabled()).isFalse();
@@ -99,7 +71,7 @@ class GateConfigTest {
         assertThat(o.progressiveFactor()).isEqualTo(2.5);
         assertThat(o.maxLockoutSeconds()).isEqualTo(3600);
         assertThat(o.allowlist()).isEqualTo(Allowlist.parse("203.0.113.0/24,2001:db8::/32"));
-        assertThat(warnings).isEmpty();
+        assertThat(reported).isEmpty();
     }
 
     @Test
@@ -112,7 +84,7 @@ class GateConfigTest {
         c.put("deviceCookie.threshold", "1001");
         c.put("accountLockout.failureMode", "SOMETIMES");
         c.put("captcha.enabled", "yes");
-        GateOptions o = GateConfig.parse(c, "shop");
+        GateOptions o = parse(c, "shop");
         GateOptions d = GateOptions.defaults();
         assertThat(o.policy(Layer.PER_IP)).isEqualTo(d.policy(Layer.PER_IP));
         assertThat(o.policy(Layer.PER_IP_ACCOUNT).threshold()).as("the valid key keeps its value").isEqualTo(3);
@@ -127,13 +99,18 @@ class GateConfigTest {
                 .anySatisfy(w -> assertThat(w).contains("'deviceCookie.threshold' (expected a whole number from 1 to 1000)"))
                 .anySatisfy(w -> assertThat(w).contains("'captcha.factor' (expected a number greater than 0, at most 1)"));
 
-        GateConfig.parse(c, "shop");
-        assertThat(warnings).as("parsed again: no second warning").hasSize(6);
+        assertThat(topics()).as("one topic per realm and key, which the runtime's limiter lets through once a minute")
+                .doesNotHaveDuplicates().allSatisfy(t -> assertThat(t).contains("shop").doesNotContain("lots", "SOMETIMES"));
+        List<String> first = topics();
+        reported.clear();
+        parse(c, "shop");
+        assertThat(topics()).as("parsed again: the same topics, so the limiter gives no second warning")
+                .containsExactlyInAnyOrderElementsOf(first);
     }
 
     @Test
     void a_bad_allowlist_entry_is_dropped_and_the_good_ones_apply() {
-        GateOptions o = GateConfig.parse(Map.of("allowlist.cidrs", "203.0.113.0/24, not-an-address"), "r");
+        GateOptions o = parse(Map.of("allowlist.cidrs", "203.0.113.0/24, not-an-address"), "r");
         assertThat(o.allowlist()).isEqualTo(Allowlist.parse("203.0.113.0/24"));
         assertThat(warningTexts()).singleElement().satisfies(w -> assertThat(w).contains("'allowlist.cidrs'"));
     }
@@ -149,7 +126,7 @@ class GateConfigTest {
         Map<String, String> merged = GateConfig.merge(realm, step);
         assertThat(merged).containsEntry("perIpAccount.threshold", "4").containsEntry("captcha.enabled", "false")
                 .containsEntry("captcha.secret", "s3cret").doesNotContainKey("perIp.threshold");
-        GateOptions o = GateConfig.parse(merged, "r");
+        GateOptions o = parse(merged, "r");
         assertThat(o.policy(Layer.PER_IP_ACCOUNT).threshold()).isEqualTo(4);
         assertThat(o.captchaEnabled()).isFalse();
         assertThat(o.policy(Layer.PER_IP).threshold()).isEqualTo(100);
@@ -169,7 +146,7 @@ class GateConfigTest {
 
     @Test
     void captcha_settings_come_from_the_same_descriptors() {
-        CaptchaConfig c = CaptchaConfig.of(Map.of("captcha.altcha.maxNumber", "999", "captcha.altcha.expirySeconds", "60"), "r");
+        CaptchaConfig c = cache.parse(Map.of("captcha.altcha.maxNumber", "999", "captcha.altcha.expirySeconds", "60"), "r").captcha();
         assertThat(c.altchaMaxNumber()).isEqualTo(100_000);
         assertThat(c.altchaExpirySeconds()).isEqualTo(60);
         assertThat(warningTexts()).singleElement().satisfies(w -> assertThat(w).contains("'captcha.altcha.maxNumber'"));

@@ -49,11 +49,11 @@ class ReadmeTablesTest {
         return rows;
     }
 
-    private static String defaultCell(Setting s) {
+    private static String defaultCell(Setting<?> s) {
         return s.defaultValue() == null ? "(empty)" : "`" + s.defaultValue() + "`";
     }
 
-    private static String validCell(Setting s) {
+    private static String validCell(Setting<?> s) {
         switch (s.kind()) {
             case TEXT:
             case SECRET:
@@ -69,7 +69,7 @@ class ReadmeTablesTest {
         Map<String, List<String>> rows = keyRows(section(readme, "## Configure"), true);
         StringBuilder expected = new StringBuilder();
         List<String> problems = new ArrayList<>();
-        for (Setting s : SettingProperties.settings()) {
+        for (Setting<?> s : SettingProperties.settings()) {
             expected.append("| `").append(s.key()).append("` | ").append(defaultCell(s)).append(" | ")
                     .append(validCell(s) == null ? "…" : validCell(s)).append(" | … |\n");
             List<String> cells = rows.remove(s.key());
@@ -96,7 +96,7 @@ class ReadmeTablesTest {
     void other_readme_rows_naming_a_key_agree_on_its_default() throws IOException {
         Map<String, List<String>> rows = keyRows(Files.readString(README, StandardCharsets.UTF_8)
                 .replace(section(Files.readString(README, StandardCharsets.UTF_8), "## Configure"), ""), false);
-        for (Setting s : SettingProperties.settings()) {
+        for (Setting<?> s : SettingProperties.settings()) {
             List<String> cells = rows.get(s.key());
             if (cells != null) {
                 assertThat(cells.get(1)).as(s.key()).isEqualTo(defaultCell(s));

@@ -78,6 +78,16 @@ public final class Allowlist {
         return out.isEmpty() ? EMPTY : new Allowlist(List.copyOf(out));
     }
 
+    /** Why {@code list} cannot be parsed (its first bad entry, without the key), or null when it can. */
+    public static String invalidReason(String list) {
+        try {
+            parse(list);
+            return null;
+        } catch (InvalidOptionException e) {
+            return e.reason();
+        }
+    }
+
     /** Whether the client address falls in one of the ranges. Unparseable addresses never match. */
     public boolean contains(String address) {
         if (ranges.isEmpty() || address == null) {

@@ -1,62 +1,51 @@
 package dev.abusegate.engine.config;
 
 import dev.abusegate.engine.Layer;
+import java.util.Collections;
 import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Objects;
 
 /**
- * Everything the gate can be tuned with, immutable and validated when built. The production defaults
- * live here and nowhere else.
+ * Everything the gate can be tuned with, immutable and validated when built: one policy per layer and one
+ * value per key of {@link GateSettings#options()}, whose descriptors hold the defaults and the bounds. Parsing,
+ * checking, equality and printing all come from the descriptors; a new option needs an accessor here and
+ * nothing else.
+ *
+ * @param policies each layer's policy
+ * @param values   by key, the typed value of each of {@link GateSettings#options()}; a key left out has its default
  */
-public final class GateOptions {
+public record GateOptions(Map<Layer, LayerPolicy> policies, Map<String, Object> values) {
 
-    public static final String CAPTCHA_ENABLED = "captcha.enabled";
-    public static final String CAPTCHA_FACTOR = "captcha.factor";
-    public static final String IPV6_PREFIX = "ipv6.prefixLength";
-    public static final String DEVICE_COOKIE_ENABLED = "deviceCookie.enabled";
-    public static final String DEVICE_COOKIE_DAYS = "deviceCookie.days";
-    public static final String DEVICE_COOKIE_THRESHOLD = "deviceCookie.threshold";
-    public static final String IGNORE_REPEATED_PASSWORDS = "accountLockout.ignoreRepeatedPasswords";
-    public static final String PROGRESSIVE_FACTOR = "accountLockout.progressiveFactor";
-    public static final String MAX_LOCKOUT_SECONDS = "accountLockout.maxLockoutSeconds";
-
-    // The defaults come from the keys' descriptors (GateSettings), which also hold the bounds checked below.
-    public static final double DEFAULT_CAPTCHA_FACTOR = GateSettings.CAPTCHA_FACTOR.defaultDouble();
-    public static final int DEFAULT_IPV6_PREFIX = GateSettings.IPV6_PREFIX.defaultInt();
-    public static final int DEFAULT_DEVICE_COOKIE_DAYS = GateSettings.DEVICE_COOKIE_DAYS.defaultInt();
-    public static final int DEFAULT_DEVICE_COOKIE_THRESHOLD = GateSettings.DEVICE_COOKIE_THRESHOLD.defaultInt();
-    public static final double DEFAULT_PROGRESSIVE_FACTOR = GateSettings.PROGRESSIVE_FACTOR.defaultDouble();
-    public static final long DEFAULT_MAX_LOCKOUT_SECONDS = GateSettings.MAX_LOCKOUT_SECONDS.defaultLong();
+    public static final int DEFAULT_IPV6_PREFIX = GateSettings.IPV6_PREFIX.defaultTyped();
     /** How many distinct recent wrong passwords per identifier are remembered (as keyed tags). */
     public static final int REMEMBERED_WRONG_PASSWORDS = 5;
 
-    private static final GateOptions DEFAULTS = builder().build();
+    private static final GateOptions DEFAULTS = read(SettingReader.DEFAULTS);
 
-    private final Map<Layer, LayerPolicy> policies;
-    private final boolean captchaEnabled;
-    private final double captchaFactor;
-    private final int ipv6PrefixLength;
-    private final Allowlist allowlist;
-    private final boolean deviceCookieEnabled;
-    private final int deviceCookieDays;
-    private final int deviceCookieThreshold;
-    private final boolean ignoreRepeatedPasswords;
-    private final double progressiveFactor;
-    private final long maxLockoutSeconds;
-
-    private GateOptions(Builder b) {
-        this.policies = new EnumMap<>(b.policies);
-        this.captchaEnabled = b.captchaEnabled;
-        this.captchaFactor = b.captchaFactor;
-        this.ipv6PrefixLength = b.ipv6PrefixLength;
-        this.allowlist = b.allowlist;
-        this.deviceCookieEnabled = b.deviceCookieEnabled;
-        this.deviceCookieDays = b.deviceCookieDays;
-        this.deviceCookieThreshold = b.deviceCookieThreshold;
-        this.ignoreRepeatedPasswords = b.ignoreRepeatedPasswords;
-        this.progressiveFactor = b.progressiveFactor;
-        this.maxLockoutSeconds = b.maxLockoutSeconds;
+    /** Checks every value against its descriptor; rejects a missing layer or an unknown key. */
+    public GateOptions {
+        Map<Layer, LayerPolicy> p = new EnumMap<>(Layer.class);
+        for (Layer layer : Layer.values()) {
+            LayerPolicy policy = policies.get(layer);
+            if (policy == null || policy.layer() != layer) {
+                throw new IllegalArgumentException("no policy for " + layer);
+            }
+            p.put(layer, policy);
+        }
+        Map<String, Object> v = new LinkedHashMap<>();
+        for (Setting<?> s : GateSettings.options()) {
+            Object value = values.containsKey(s.key()) ? values.get(s.key()) : s.defaultTyped();
+            s.requireValue(value);
+            v.put(s.key(), value);
+        }
+        for (String key : values.keySet()) {
+            if (!v.containsKey(key)) {
+                throw new IllegalArgumentException("not an option: " + key);
+            }
+        }
+        policies = Collections.unmodifiableMap(p);
+        values = Collections.unmodifiableMap(v);
     }
 
     /** The production defaults. */
@@ -64,35 +53,39 @@ public final class GateOptions {
         return DEFAULTS;
     }
 
-    /** The production default for one layer (from the keys' descriptors, {@link GateSettings}). */
+    /** The production default for one layer. */
     public static LayerPolicy defaultPolicy(Layer layer) {
-        Setting lockout = GateSettings.of(layer, GateSettings.LOCKOUT_SECONDS);
-        return new LayerPolicy(layer,
-                GateSettings.of(layer, GateSettings.ENABLED).defaultBoolean(),
-                GateSettings.of(layer, GateSettings.THRESHOLD).defaultInt(),
-                GateSettings.of(layer, GateSettings.WINDOW_SECONDS).defaultLong(),
-                lockout == null ? 0 : lockout.defaultLong(),
-                FailureMode.valueOf(GateSettings.of(layer, GateSettings.FAILURE_MODE).defaultValue()));
+        return LayerPolicy.read(layer, SettingReader.DEFAULTS);
+    }
+
+    /** The options a configuration sets (see {@link SettingReader}). */
+    public static GateOptions read(SettingReader config) {
+        Map<Layer, LayerPolicy> policies = new EnumMap<>(Layer.class);
+        for (Layer layer : Layer.values()) {
+            policies.put(layer, LayerPolicy.read(layer, config));
+        }
+        Map<String, Object> values = new LinkedHashMap<>();
+        for (Setting<?> s : GateSettings.options()) {
+            values.put(s.key(), config.get(s));
+        }
+        return new GateOptions(policies, values);
     }
 
     public static Builder builder() {
-        return new Builder();
+        return new Builder(DEFAULTS);
     }
 
     public Builder toBuilder() {
-        Builder b = new Builder();
-        b.policies.putAll(policies);
-        b.captchaEnabled = captchaEnabled;
-        b.captchaFactor = captchaFactor;
-        b.ipv6PrefixLength = ipv6PrefixLength;
-        b.allowlist = allowlist;
-        b.deviceCookieEnabled = deviceCookieEnabled;
-        b.deviceCookieDays = deviceCookieDays;
-        b.deviceCookieThreshold = deviceCookieThreshold;
-        b.ignoreRepeatedPasswords = ignoreRepeatedPasswords;
-        b.progressiveFactor = progressiveFactor;
-        b.maxLockoutSeconds = maxLockoutSeconds;
-        return b;
+        return new Builder(this);
+    }
+
+    /** The value of one of {@link GateSettings#options()}. */
+    @SuppressWarnings("unchecked")
+    public <T> T get(Setting<T> s) {
+        if (!values.containsKey(s.key())) {
+            throw new IllegalArgumentException("not an option: " + s.key());
+        }
+        return (T) values.get(s.key());
     }
 
     public LayerPolicy policy(Layer layer) {
@@ -100,110 +93,70 @@ public final class GateOptions {
     }
 
     public boolean captchaEnabled() {
-        return captchaEnabled;
+        return get(GateSettings.CAPTCHA_ENABLED);
     }
 
     public double captchaFactor() {
-        return captchaFactor;
+        return get(GateSettings.CAPTCHA_FACTOR);
     }
 
     public int ipv6PrefixLength() {
-        return ipv6PrefixLength;
+        return get(GateSettings.IPV6_PREFIX);
     }
 
     /** Address ranges exempt from layers 1, 2 and 4 (layer 3 still applies). */
     public Allowlist allowlist() {
-        return allowlist;
+        return get(GateSettings.ALLOWLIST);
     }
 
     /** Whether a verified device cookie moves layer 3 to that device's own budget. */
     public boolean deviceCookieEnabled() {
-        return deviceCookieEnabled;
+        return get(GateSettings.DEVICE_COOKIE_ENABLED);
     }
 
     public int deviceCookieDays() {
-        return deviceCookieDays;
+        return get(GateSettings.DEVICE_COOKIE_DAYS);
     }
 
     /** Failed passwords one device may make per lockout window before it is locked out itself. */
     public int deviceCookieThreshold() {
-        return deviceCookieThreshold;
+        return get(GateSettings.DEVICE_COOKIE_THRESHOLD);
     }
 
     /** Whether a wrong password identical to a recent wrong one for the identifier counts again. */
     public boolean ignoreRepeatedPasswords() {
-        return ignoreRepeatedPasswords;
+        return get(GateSettings.IGNORE_REPEATED_PASSWORDS);
     }
 
     /** Each consecutive lock of an identifier lasts this many times the previous one (1: fixed). */
     public double progressiveFactor() {
-        return progressiveFactor;
+        return get(GateSettings.PROGRESSIVE_FACTOR);
     }
 
     /** The cap on a progressive lock's duration. */
     public long maxLockoutSeconds() {
-        return maxLockoutSeconds;
-    }
-
-    /** How long the n-th consecutive lock (1-based) lasts, in milliseconds. */
-    public long lockoutMillis(long n) {
-        long base = policy(Layer.ACCOUNT_LOCKOUT).lockoutSeconds();
-        double seconds = base * Math.pow(progressiveFactor, Math.max(0, n - 1));
-        long capped = (long) Math.min(seconds, Math.max(base, maxLockoutSeconds));
-        return capped * 1000L;
-    }
-
-    @Override
-    public boolean equals(Object o) {
-        if (!(o instanceof GateOptions)) {
-            return false;
-        }
-        GateOptions other = (GateOptions) o;
-        return policies.equals(other.policies) && captchaEnabled == other.captchaEnabled
-                && Double.compare(captchaFactor, other.captchaFactor) == 0
-                && ipv6PrefixLength == other.ipv6PrefixLength
-                && allowlist.equals(other.allowlist)
-                && deviceCookieEnabled == other.deviceCookieEnabled
-                && deviceCookieDays == other.deviceCookieDays
-                && deviceCookieThreshold == other.deviceCookieThreshold
-                && ignoreRepeatedPasswords == other.ignoreRepeatedPasswords
-                && Double.compare(progressiveFactor, other.progressiveFactor) == 0
-                && maxLockoutSeconds == other.maxLockoutSeconds;
-    }
-
-    @Override
-    public int hashCode() {
-        return Objects.hash(policies, captchaEnabled, captchaFactor, ipv6PrefixLength, allowlist, deviceCookieEnabled,
-                deviceCookieDays, deviceCookieThreshold, ignoreRepeatedPasswords, progressiveFactor, maxLockoutSeconds);
+        return get(GateSettings.MAX_LOCKOUT_SECONDS);
     }
 
     @Override
     public String toString() {
-        return "GateOptions" + policies.values() + ", captchaEnabled=" + captchaEnabled
-                + ", captchaFactor=" + captchaFactor + ", ipv6PrefixLength=" + ipv6PrefixLength
-                + ", allowlist=[" + allowlist + "], deviceCookie=" + deviceCookieEnabled + "/" + deviceCookieThreshold
-                + "/" + deviceCookieDays + "d, ignoreRepeatedPasswords=" + ignoreRepeatedPasswords
-                + ", progressiveFactor=" + progressiveFactor + ", maxLockoutSeconds=" + maxLockoutSeconds;
+        return "GateOptions" + policies.values() + values;
     }
 
     /** Collects options; {@link #build()} rejects values the gate cannot work with, naming the key. */
     public static final class Builder {
-        private final Map<Layer, LayerPolicy> policies = new EnumMap<>(Layer.class);
-        private boolean captchaEnabled = GateSettings.CAPTCHA_ENABLED.defaultBoolean();
-        private double captchaFactor = DEFAULT_CAPTCHA_FACTOR;
-        private int ipv6PrefixLength = DEFAULT_IPV6_PREFIX;
-        private Allowlist allowlist = Allowlist.EMPTY;
-        private boolean deviceCookieEnabled = GateSettings.DEVICE_COOKIE_ENABLED.defaultBoolean();
-        private int deviceCookieDays = DEFAULT_DEVICE_COOKIE_DAYS;
-        private int deviceCookieThreshold = DEFAULT_DEVICE_COOKIE_THRESHOLD;
-        private boolean ignoreRepeatedPasswords = GateSettings.IGNORE_REPEATED_PASSWORDS.defaultBoolean();
-        private double progressiveFactor = DEFAULT_PROGRESSIVE_FACTOR;
-        private long maxLockoutSeconds = DEFAULT_MAX_LOCKOUT_SECONDS;
+        private final Map<Layer, LayerPolicy> policies;
+        private final Map<String, Object> values;
 
-        private Builder() {
-            for (Layer layer : Layer.values()) {
-                policies.put(layer, defaultPolicy(layer));
-            }
+        private Builder(GateOptions from) {
+            this.policies = new EnumMap<>(from.policies);
+            this.values = new LinkedHashMap<>(from.values);
+        }
+
+        /** Sets one of {@link GateSettings#options()}; checked by {@link #build()}. */
+        public <T> Builder set(Setting<T> s, T value) {
+            values.put(s.key(), value);
+            return this;
         }
 
         public Builder policy(LayerPolicy policy) {
@@ -229,51 +182,36 @@ public final class GateOptions {
         }
 
         public Builder captchaEnabled(boolean enabled) {
-            this.captchaEnabled = enabled;
-            return this;
+            return set(GateSettings.CAPTCHA_ENABLED, enabled);
         }
 
         public Builder captchaFactor(double factor) {
-            this.captchaFactor = factor;
-            return this;
+            return set(GateSettings.CAPTCHA_FACTOR, factor);
         }
 
         public Builder ipv6PrefixLength(int bits) {
-            this.ipv6PrefixLength = bits;
-            return this;
+            return set(GateSettings.IPV6_PREFIX, bits);
         }
 
         public Builder allowlist(Allowlist value) {
-            this.allowlist = value == null ? Allowlist.EMPTY : value;
-            return this;
+            return set(GateSettings.ALLOWLIST, value == null ? Allowlist.EMPTY : value);
         }
 
         public Builder deviceCookie(boolean enabled, int threshold, int days) {
-            this.deviceCookieEnabled = enabled;
-            this.deviceCookieThreshold = threshold;
-            this.deviceCookieDays = days;
-            return this;
+            return set(GateSettings.DEVICE_COOKIE_ENABLED, enabled).set(GateSettings.DEVICE_COOKIE_THRESHOLD, threshold)
+                    .set(GateSettings.DEVICE_COOKIE_DAYS, days);
         }
 
         public Builder ignoreRepeatedPasswords(boolean value) {
-            this.ignoreRepeatedPasswords = value;
-            return this;
+            return set(GateSettings.IGNORE_REPEATED_PASSWORDS, value);
         }
 
         public Builder progressiveLockout(double factor, long maxSeconds) {
-            this.progressiveFactor = factor;
-            this.maxLockoutSeconds = maxSeconds;
-            return this;
+            return set(GateSettings.PROGRESSIVE_FACTOR, factor).set(GateSettings.MAX_LOCKOUT_SECONDS, maxSeconds);
         }
 
         public GateOptions build() {
-            GateSettings.DEVICE_COOKIE_THRESHOLD.require(deviceCookieThreshold);
-            GateSettings.DEVICE_COOKIE_DAYS.require(deviceCookieDays);
-            GateSettings.PROGRESSIVE_FACTOR.require(progressiveFactor);
-            GateSettings.MAX_LOCKOUT_SECONDS.require(maxLockoutSeconds);
-            GateSettings.CAPTCHA_FACTOR.require(captchaFactor);
-            GateSettings.IPV6_PREFIX.require(ipv6PrefixLength);
-            return new GateOptions(this);
+            return new GateOptions(policies, values);
         }
     }
 }

@@ -4,14 +4,21 @@ package dev.abusegate.engine.config;
 public class InvalidOptionException extends IllegalArgumentException {
     private static final long serialVersionUID = 1L;
     private final String key;
+    private final String reason;
 
     public InvalidOptionException(String key, String message) {
         super(key + ": " + message);
         this.key = key;
+        this.reason = message;
     }
 
     /** The configuration key at fault, e.g. {@code perIp.threshold}. */
     public String key() {
         return key;
+    }
+
+    /** What is wrong, without the key. */
+    public String reason() {
+        return reason;
     }
 }

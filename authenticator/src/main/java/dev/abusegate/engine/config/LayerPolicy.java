@@ -24,14 +24,20 @@ public record LayerPolicy(
 
     public LayerPolicy {
         Objects.requireNonNull(layer, "layer");
-        GateSettings.of(layer, GateSettings.THRESHOLD).require(threshold);
-        GateSettings.of(layer, GateSettings.WINDOW_SECONDS).require(windowSeconds);
-        if (layer == Layer.ACCOUNT_LOCKOUT) {
-            GateSettings.of(layer, GateSettings.LOCKOUT_SECONDS).require(lockoutSeconds);
+        GateSettings.LayerKeys keys = GateSettings.layer(layer);
+        keys.threshold().require(threshold);
+        keys.windowSeconds().require(windowSeconds);
+        if (keys.lockoutSeconds() != null) {
+            keys.lockoutSeconds().require(lockoutSeconds);
         }
-        if (failureMode == null) {
-            throw new InvalidOptionException(GateSettings.key(layer, GateSettings.FAILURE_MODE), "must be FAIL_OPEN or FAIL_CLOSED");
-        }
+        keys.failureMode().requireValue(failureMode);
+    }
+
+    /** The layer's policy in a configuration (its defaults: {@link SettingReader#DEFAULTS}). */
+    public static LayerPolicy read(Layer layer, SettingReader config) {
+        GateSettings.LayerKeys keys = GateSettings.layer(layer);
+        return new LayerPolicy(layer, config.get(keys.enabled()), config.get(keys.threshold()), config.get(keys.windowSeconds()),
+                keys.lockoutSeconds() == null ? 0 : config.get(keys.lockoutSeconds()), config.get(keys.failureMode()));
     }
 
     public long windowMillis() {
@@ -40,11 +46,6 @@ public record LayerPolicy(
 
     public long lockoutMillis() {
         return lockoutSeconds * 1000L;
-    }
-
-    /** Whether {@code count} has reached {@code factor} of the threshold (the captcha band). */
-    boolean inBand(long count, double factor) {
-        return count >= factor * threshold;
     }
 
     public LayerPolicy withEnabled(boolean value) {

@@ -5,6 +5,7 @@ import dev.abusegate.engine.Layer;
 import dev.abusegate.engine.Outcome;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import java.util.List;
@@ -103,8 +104,30 @@ class GateOptionsTest {
     }
 
     @Test
-    void other_layers_ignore_lockout_seconds() {
-        assertThatCode(() -> new LayerPolicy(Layer.PER_IP, true, 3, 60, 0, FailureMode.FAIL_OPEN)).doesNotThrowAnyException();
+    void a_per_address_block_lasts_its_window_whatever_its_lockout_seconds_say() {
+        for (long lockoutSeconds : new long[] {0, 1, LayerPolicy.MAX_SECONDS * 10}) {
+            LayerPolicy perIp = new LayerPolicy(Layer.PER_IP, true, 3, 60, lockoutSeconds, FailureMode.FAIL_OPEN);
+            GateOptions o = GateFixture.only(Layer.PER_IP, 3, 60).policy(perIp).build();
+            GateFixture f = new GateFixture();
+            for (int i = 0; i < 3; i++) {
+                assertThat(f.evaluate(o, "192.0.2.1", "a" + i).outcome()).as("lockout %s, attempt %s", lockoutSeconds, i + 1)
+                        .isEqualTo(Outcome.ALLOW);
+            }
+            assertThat(f.evaluate(o, "192.0.2.1", "a").outcome()).as("lockout %s", lockoutSeconds).isEqualTo(Outcome.BLOCKED);
+            f.clock.advanceSeconds(60);
+            assertThat(f.evaluate(o, "192.0.2.1", "a").outcome()).as("lockout %s: a quiet window later", lockoutSeconds)
+                    .isEqualTo(Outcome.ALLOW);
+        }
+    }
+
+    @Test
+    void bad_progressive_values_are_rejected_naming_the_key() {
+        assertThatThrownBy(() -> GateOptions.builder().progressiveLockout(0.5, 600).build())
+                .isInstanceOf(InvalidOptionException.class).hasMessageContaining("accountLockout.progressiveFactor");
+        assertThatThrownBy(() -> GateOptions.builder().progressiveLockout(2, 0).build())
+                .isInstanceOf(InvalidOptionException.class).hasMessageContaining("accountLockout.maxLockoutSeconds");
+        assertThatThrownBy(() -> GateOptions.builder().deviceCookie(true, 0, 30).build())
+                .isInstanceOf(InvalidOptionException.class).hasMessageContaining("deviceCookie.threshold");
     }
 
     @Test

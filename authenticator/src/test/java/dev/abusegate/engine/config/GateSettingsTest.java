@@ -14,7 +14,7 @@ class GateSettingsTest {
     @Test
     void every_key_is_described_once_with_a_default_inside_its_own_bounds() {
         Set<String> keys = new HashSet<>();
-        for (Setting s : GateSettings.all()) {
+        for (Setting<?> s : GateSettings.all()) {
             assertThat(keys.add(s.key())).as("duplicate " + s.key()).isTrue();
             assertThat(s.label()).isNotBlank();
             assertThat(s.help()).isNotBlank();
@@ -39,15 +39,30 @@ class GateSettingsTest {
     }
 
     @Test
+    void the_options_hold_one_value_per_descriptor_and_read_it_from_a_configuration() {
+        assertThat(GateOptions.defaults().values().keySet())
+                .containsExactlyElementsOf(GateSettings.options().stream().map(Setting::key).toList());
+        for (Setting<?> s : GateSettings.options()) {
+            assertThat(GateOptions.defaults().get(s)).as(s.key()).isEqualTo(s.defaultTyped());
+        }
+        GateOptions read = GateOptions.read(new SettingReader(java.util.Map.of("deviceCookie.days", "7", "captcha.enabled", "false"),
+                (key, why, consequence) -> {
+                    throw new AssertionError(key + ": " + why);
+                }));
+        assertThat(read).isEqualTo(GateOptions.builder().captchaEnabled(false).set(GateSettings.DEVICE_COOKIE_DAYS, 7).build());
+        assertThat(read.deviceCookieDays()).isEqualTo(7);
+    }
+
+    @Test
     void the_builders_accept_exactly_the_descriptors_bounds() {
-        Setting window = GateSettings.of(Layer.PER_IP, GateSettings.WINDOW_SECONDS);
+        Setting<?> window = GateSettings.of(Layer.PER_IP, GateSettings.WINDOW_SECONDS);
         LayerPolicy p = GateOptions.defaultPolicy(Layer.PER_IP);
         assertThat(p.withWindowSeconds((long) window.max()).windowSeconds()).isEqualTo(31_536_000L);
         assertThatThrownBy(() -> p.withWindowSeconds((long) window.max() + 1))
                 .isInstanceOf(InvalidOptionException.class).hasMessageStartingWith("perIp.windowSeconds");
         assertThat(LayerPolicy.MAX_SECONDS).isEqualTo((long) window.max());
 
-        Setting device = GateSettings.DEVICE_COOKIE_THRESHOLD;
+        Setting<Integer> device = GateSettings.DEVICE_COOKIE_THRESHOLD;
         assertThat(GateOptions.builder().deviceCookie(true, (int) device.max(), 90).build().deviceCookieThreshold()).isEqualTo(1000);
         assertThatThrownBy(() -> GateOptions.builder().deviceCookie(true, (int) device.max() + 1, 90).build())
                 .isInstanceOf(InvalidOptionException.class).hasMessageStartingWith("deviceCookie.threshold");

@@ -1,6 +1,5 @@
 package dev.abusegate.engine;
 
-import dev.abusegate.engine.config.FailureMode;
 import dev.abusegate.engine.config.GateOptions;
 import static dev.abusegate.engine.GateFixture.attempt;
 import static dev.abusegate.engine.GateFixture.only;
@@ -10,8 +9,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 
-/** A submitted captcha is verified only when the answer depends on it; a gate without keys follows the failure modes. */
-class LazyCaptchaAndUnavailableTest {
+/** A submitted captcha is verified only when the answer depends on it. */
+class LazyCaptchaVerificationTest {
 
     private final GateFixture f = new GateFixture();
     private final GateOptions options = only(Layer.PER_IP, 4, 300).captchaEnabled(true).captchaFactor(0.5).build();
@@ -52,19 +51,5 @@ class LazyCaptchaAndUnavailableTest {
         }
         assertThat(attemptWith(solution(true)).outcome()).isEqualTo(Outcome.BLOCKED);
         assertThat(verifications).hasValue(0);
-    }
-
-    @Test
-    void without_keys_every_enabled_layer_is_unavailable_and_follows_its_failure_mode() {
-        GateOptions open = GateOptions.builder().disable(Layer.CREDENTIAL_STUFFING).build();
-        Decision d = f.gate.unavailable(open);
-        assertThat(d.outcome()).isEqualTo(Outcome.ALLOW);
-        assertThat(d.unavailable()).containsExactlyInAnyOrder(Layer.PER_IP, Layer.PER_IP_ACCOUNT, Layer.ACCOUNT_LOCKOUT);
-        assertThat(f.gate.passwordFailed(d)).as("nothing reserved, nothing to settle").isEmpty();
-
-        GateOptions closed = open.toBuilder().failureMode(Layer.ACCOUNT_LOCKOUT, FailureMode.FAIL_CLOSED).build();
-        Decision b = f.gate.unavailable(closed);
-        assertThat(b.outcome()).isEqualTo(Outcome.BLOCKED);
-        assertThat(b.layer()).isEqualTo(Layer.ACCOUNT_LOCKOUT);
     }
 }
