@@ -92,6 +92,7 @@ public final class GateSettings {
                     + "203.0.113.0/24, 2001:db8:1::/48"));
 
     private static final List<Setting<?>> ALL = all(OPTIONS);
+    private static final List<Setting<?>> OPTIONS_VIEW = Collections.unmodifiableList(OPTIONS);
 
     private GateSettings() {
     }
@@ -117,7 +118,7 @@ public final class GateSettings {
 
     /** The keys that are not a layer's, one value each in {@link GateOptions}, in declaration order. */
     public static List<Setting<?>> options() {
-        return Collections.unmodifiableList(OPTIONS);
+        return OPTIONS_VIEW;
     }
 
     /** One layer's keys. */
