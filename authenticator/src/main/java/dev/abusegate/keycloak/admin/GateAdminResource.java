@@ -1,6 +1,9 @@
-package dev.abusegate.keycloak;
+package dev.abusegate.keycloak.admin;
 
 import dev.abusegate.engine.keys.AddressKeys;
+import dev.abusegate.keycloak.GateRuntime;
+import dev.abusegate.keycloak.RealmSecrets;
+import dev.abusegate.keycloak.steps.AccountNames;
 import dev.abusegate.engine.SubjectState;
 import dev.abusegate.engine.config.GateOptions;
 import jakarta.ws.rs.DELETE;
@@ -189,7 +192,7 @@ public class GateAdminResource {
 
     /** The realm has no HMAC key: the gate keeps no state it could show or clear. */
     private Response noKey(RuntimeException e) {
-        GateSupport.warnNoKey(session, realm, e);
+        GateRuntime.of(session).warnNoKey(realm, e);
         return error(Response.Status.SERVICE_UNAVAILABLE, "no_realm_key",
                 "The realm has no active HMAC key; add or enable an HMAC key provider in Realm settings > Keys.");
     }
@@ -208,7 +211,7 @@ public class GateAdminResource {
         if (user == null) {
             return List.of();
         }
-        List<String> names = new ArrayList<>(GateSupport.loginNames(realm, user));
+        List<String> names = new ArrayList<>(AccountNames.of(realm, user));
         names.removeIf(typed::equalsIgnoreCase);
         return names;
     }

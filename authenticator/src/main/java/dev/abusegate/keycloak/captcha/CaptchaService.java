@@ -1,6 +1,5 @@
-package dev.abusegate.keycloak;
+package dev.abusegate.keycloak.captcha;
 
-import dev.abusegate.engine.AbuseGate;
 import dev.abusegate.captcha.Altcha;
 import dev.abusegate.captcha.CaptchaProvider;
 import dev.abusegate.captcha.CaptchaSettings;
@@ -8,6 +7,9 @@ import dev.abusegate.captcha.SiteVerifier;
 import dev.abusegate.captcha.VerificationBudget;
 import dev.abusegate.engine.keys.AddressKeys;
 import dev.abusegate.engine.store.CounterStoreFullException;
+import dev.abusegate.keycloak.CaptchaConfig;
+import dev.abusegate.keycloak.GateRuntime;
+import dev.abusegate.keycloak.RealmSecrets;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -34,13 +36,14 @@ import org.keycloak.models.KeycloakSession;
 import org.keycloak.models.RealmModel;
 
 /**
- * Verifies captcha solutions and prepares the widget for the 429 page. Each solution is accepted once:
- * its fingerprint is remembered in the counter store until it could no longer be valid. A vendor that
- * cannot be reached or answers garbage counts as unsolved and is logged at WARN; it never passes.
+ * The captcha integration: verifies captcha solutions and prepares the widget for the 429 page. Each solution is
+ * accepted once: its fingerprint is remembered in the counter store until it could no longer be valid. A vendor that
+ * cannot be reached or answers garbage counts as unsolved and is logged at WARN; it never passes. One per server,
+ * owned by its {@link GateRuntime} with the verification budgets it keeps.
  */
-final class CaptchaSupport {
+public final class CaptchaService {
 
-    private static final Logger LOG = Logger.getLogger(CaptchaSupport.class);
+    private static final Logger LOG = Logger.getLogger(CaptchaService.class);
     private static final SecureRandom RANDOM = new SecureRandom();
     private static final int TIMEOUT_MILLIS = 5_000;
     private static final int MAX_REPLY_BYTES = 64 * 1024;
@@ -54,23 +57,25 @@ final class CaptchaSupport {
     static final int MAX_IN_FLIGHT = 32;
     /** Addresses whose verification budget one node tracks (about 100 bytes each). */
     private static final int MAX_BUDGET_ADDRESSES = 100_000;
-    private static final VerificationBudget BUDGET = new VerificationBudget(MAX_IN_FLIGHT, MAX_BUDGET_ADDRESSES,
+    private final VerificationBudget budget = new VerificationBudget(MAX_IN_FLIGHT, MAX_BUDGET_ADDRESSES,
             CaptchaSettings.VERIFY_WINDOW_SECONDS * 1000);
     /**
      * Used-solution records one address may leave per window on this node (the realm's verification budget): the
      * records live in a table of their own, and this keeps one address from filling it with self-made ALTCHA
      * solutions (which cost it no vendor call). A solution past the budget counts as unsolved and leaves nothing.
      */
-    private static final VerificationBudget RECORDS = new VerificationBudget(Integer.MAX_VALUE, MAX_BUDGET_ADDRESSES,
+    private final VerificationBudget records = new VerificationBudget(Integer.MAX_VALUE, MAX_BUDGET_ADDRESSES,
             CaptchaSettings.VERIFY_WINDOW_SECONDS * 1000);
-    /** Last WARN per realm, provider and kind of failure: one realm's trouble never hides another's. */
+    private final GateRuntime runtime;
 
-    private CaptchaSupport() {
+    /** The captcha integration of {@code runtime} (its keys, its gate, its warnings). */
+    public CaptchaService(GateRuntime runtime) {
+        this.runtime = runtime;
     }
 
     /** Whether {@code token} is a fresh, valid solution for this realm's provider. Never throws. */
-    static boolean solved(KeycloakSession session, RealmModel realm, CaptchaConfig cfg, RealmSecrets secrets,
-                          AbuseGate gate, String token, String remoteAddr, int ipv6Prefix) {
+    public boolean solved(KeycloakSession session, RealmModel realm, CaptchaConfig cfg, String token, String remoteAddr,
+                          int ipv6Prefix) {
         if (token == null || token.isBlank()) {
             return false;
         }
@@ -84,7 +89,7 @@ final class CaptchaSupport {
         String fingerprint;
         long ttlMillis;
         if (cfg.provider() == CaptchaProvider.ALTCHA) {
-            byte[] key = altchaKey(session, realm, cfg, secrets);
+            byte[] key = altchaKey(session, realm, cfg);
             if (key == null) {
                 return false;
             }
@@ -93,23 +98,23 @@ final class CaptchaSupport {
                 LOG.debugf("Abuse gate: ALTCHA solution refused in realm '%s': %s", realm.getName(), v.status());
                 return false;
             }
-            VerificationBudget.Answer go = RECORDS.tryStart(budgetKey(remoteAddr, ipv6Prefix), cfg.verifyBudget(), now);
+            VerificationBudget.Answer go = records.tryStart(budgetKey(remoteAddr, ipv6Prefix), cfg.verifyBudget(), now);
             if (go != VerificationBudget.Answer.GO) {
                 LOG.debugf("Abuse gate: ALTCHA solutions of an address past its budget in realm '%s'", realm.getName());
                 return false;
             }
-            RECORDS.finish();
+            records.finish();
             fingerprint = v.challenge();
             // The expiry is signed (Altcha), so the record outlives every moment the challenge verifies.
             ttlMillis = Math.max(1_000, v.expiresAtSeconds() * 1000 - now);
         } else {
-            VerificationBudget.Answer go = BUDGET.tryStart(budgetKey(remoteAddr, ipv6Prefix), cfg.verifyBudget(), now);
+            VerificationBudget.Answer go = budget.tryStart(budgetKey(remoteAddr, ipv6Prefix), cfg.verifyBudget(), now);
             if (go != VerificationBudget.Answer.GO) {
                 // Not sent to the vendor: the token counts as unsolved, which counts nothing and escalates nothing.
                 if (go == VerificationBudget.Answer.ADDRESS_BUDGET_SPENT) {
                     LOG.debugf("Abuse gate: captcha verification budget of an address spent in realm '%s'", realm.getName());
                 } else {
-                    GateRuntime.of(session).warnEvery("captcha-budget:" + realm.getId(), "Abuse gate: " + cfg.provider().id()
+                    runtime.warnEvery("captcha-budget:" + realm.getId(), "Abuse gate: " + cfg.provider().id()
                             + " verifications refused in realm '" + realm.getName() + "' (" + (go == VerificationBudget.Answer.TOO_MANY_IN_FLIGHT
                             ? MAX_IN_FLIGHT + " verifications already in flight on this node" : "too many addresses verifying at once")
                             + "); their captchas count as unsolved (further warnings suppressed for 60 s)");
@@ -120,10 +125,10 @@ final class CaptchaSupport {
             try {
                 s = SiteVerifier.verify(poster(session), cfg.effectiveVerifyUrl(), cfg.secret(), token.trim(), remoteAddr, cfg.minScore());
             } finally {
-                BUDGET.finish();
+                budget.finish();
             }
             if (s == SiteVerifier.Status.UNREACHABLE || s == SiteVerifier.Status.GARBAGE) {
-                warn(session, realm, cfg.provider(), s);
+                warn(realm, cfg.provider(), s);
             }
             if (s != SiteVerifier.Status.VERIFIED) {
                 return false;
@@ -133,11 +138,11 @@ final class CaptchaSupport {
         }
         try {
             // Replay guard: the record lives until the solution's real expiry plus clock skew between nodes.
-            return gate.firstUse(realm.getId(), digest(cfg.provider().id() + ':' + fingerprint),
+            return runtime.gate().firstUse(realm.getId(), digest(cfg.provider().id() + ':' + fingerprint),
                     now + ttlMillis + REPLAY_SKEW_MILLIS);
         } catch (CounterStoreFullException e) {
             // The used-solution table is full (a flood of solutions): toward caution, the solution counts as unsolved.
-            GateRuntime.of(session).warnEvery("captcha-used-full", "Abuse gate: the used-captcha table is full "
+            runtime.warnEvery("captcha-used-full", "Abuse gate: the used-captcha table is full "
                     + "(a quarter of max-protected-entries); solutions count as unsolved until records expire "
                     + "(further warnings suppressed for 60 s)");
             return false;
@@ -171,8 +176,7 @@ final class CaptchaSupport {
     }
 
     /** What the captcha page needs to show the widget; also opens the page's CSP for the vendor's frames. */
-    static Map<String, Object> widget(KeycloakSession session, RealmModel realm, CaptchaConfig cfg, RealmSecrets secrets,
-                                      LoginFormsProvider form) {
+    public Map<String, Object> widget(KeycloakSession session, RealmModel realm, CaptchaConfig cfg, LoginFormsProvider form) {
         Map<String, Object> w = new HashMap<>();
         w.put("provider", cfg.provider().id());
         w.put("field", cfg.formField());
@@ -180,7 +184,7 @@ final class CaptchaSupport {
         Locale locale = session.getContext().resolveLocale(null);
         w.put("lang", locale == null ? "en" : locale.getLanguage());
         if (cfg.provider() == CaptchaProvider.ALTCHA) {
-            String challenge = altchaChallenge(session, realm, cfg, secrets);
+            String challenge = altchaChallenge(session, realm, cfg);
             if (challenge == null) {
                 return null; // no key to sign with: no ALTCHA is offered
             }
@@ -198,8 +202,8 @@ final class CaptchaSupport {
     }
 
     /** A fresh ALTCHA challenge as JSON (for the page and for API clients); null when there is no key to sign it. */
-    static String altchaChallenge(KeycloakSession session, RealmModel realm, CaptchaConfig cfg, RealmSecrets secrets) {
-        byte[] key = altchaKey(session, realm, cfg, secrets);
+    public String altchaChallenge(KeycloakSession session, RealmModel realm, CaptchaConfig cfg) {
+        byte[] key = altchaKey(session, realm, cfg);
         if (key == null) {
             return null;
         }
@@ -213,15 +217,15 @@ final class CaptchaSupport {
      * issued by an easier step of the realm does not verify on a harder one. Null when no captcha secret is configured
      * and the realm has no HMAC key (never a key derived from public data).
      */
-    private static byte[] altchaKey(KeycloakSession session, RealmModel realm, CaptchaConfig cfg, RealmSecrets secrets) {
+    private byte[] altchaKey(KeycloakSession session, RealmModel realm, CaptchaConfig cfg) {
         byte[] base;
         if (cfg.secret() != null) {
             base = cfg.secret().getBytes(StandardCharsets.UTF_8);
         } else {
             try {
-                base = secrets.altchaKey(session, realm);
+                base = runtime.secrets().altchaKey(session, realm);
             } catch (RealmSecrets.NoRealmKey e) {
-                GateSupport.warnNoKey(session, realm, e);
+                runtime.warnNoKey(realm, e);
                 return null;
             }
         }
@@ -270,8 +274,8 @@ final class CaptchaSupport {
         return out.toString(StandardCharsets.UTF_8);
     }
 
-    private static void warn(KeycloakSession session, RealmModel realm, CaptchaProvider provider, SiteVerifier.Status status) {
-        GateRuntime.of(session).warnEvery("captcha:" + realm.getId() + '/' + provider.id() + '/' + status,
+    private void warn(RealmModel realm, CaptchaProvider provider, SiteVerifier.Status status) {
+        runtime.warnEvery("captcha:" + realm.getId() + '/' + provider.id() + '/' + status,
                 "Abuse gate: " + provider.id() + " verification failed in realm '" + realm.getName() + "' ("
                         + (status == SiteVerifier.Status.UNREACHABLE ? "endpoint unreachable or erroring" : "unexpected reply")
                         + "); the captcha counts as unsolved (further warnings of this kind for this realm suppressed for 60 s)");

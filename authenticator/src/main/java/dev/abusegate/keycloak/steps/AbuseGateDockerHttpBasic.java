@@ -1,4 +1,6 @@
-package dev.abusegate.keycloak;
+package dev.abusegate.keycloak.steps;
+
+import dev.abusegate.keycloak.GateConfig;
 
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;

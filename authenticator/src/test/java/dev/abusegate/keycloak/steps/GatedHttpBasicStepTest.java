@@ -1,4 +1,4 @@
-package dev.abusegate.keycloak;
+package dev.abusegate.keycloak.steps;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -52,14 +52,14 @@ class GatedHttpBasicStepTest {
 
     @Test
     void keycloaks_outcome_feeds_layer_3() {
-        assertThat(GatedHttpBasicStep.outcome(FlowStatus.SUCCESS, null)).isEqualTo(GateSupport.Verification.VERIFIED);
-        assertThat(GatedHttpBasicStep.outcome(FlowStatus.FAILED, "invalid_user_credentials")).isEqualTo(GateSupport.Verification.FAILED);
+        assertThat(GatedHttpBasicStep.outcome(FlowStatus.SUCCESS, null)).isEqualTo(Verification.VERIFIED);
+        assertThat(GatedHttpBasicStep.outcome(FlowStatus.FAILED, "invalid_user_credentials")).isEqualTo(Verification.FAILED);
         assertThat(GatedHttpBasicStep.outcome(FlowStatus.ATTEMPTED, null)).as("an unknown name (ECP checks nothing for it)")
-                .isEqualTo(GateSupport.Verification.FAILED);
+                .isEqualTo(Verification.FAILED);
         assertThat(GatedHttpBasicStep.outcome(FlowStatus.FAILED, "user_disabled")).as("the right password, a disabled account")
-                .isEqualTo(GateSupport.Verification.NOT_VERIFIED);
+                .isEqualTo(Verification.NOT_VERIFIED);
         assertThat(GatedHttpBasicStep.outcome(FlowStatus.FAILED, "user_temporarily_disabled"))
-                .isEqualTo(GateSupport.Verification.NOT_VERIFIED);
+                .isEqualTo(Verification.NOT_VERIFIED);
     }
 
     @Test

@@ -1,10 +1,12 @@
-package dev.abusegate.keycloak;
+package dev.abusegate.keycloak.admin;
 
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import dev.abusegate.engine.config.Setting;
+import dev.abusegate.keycloak.GateConfig;
+import dev.abusegate.keycloak.SettingProperties;
 import org.keycloak.Config;
 import org.keycloak.common.util.MultivaluedHashMap;
 import org.keycloak.component.ComponentModel;
@@ -34,7 +36,7 @@ public class AbuseGateRealmTabFactory implements UiTabProviderFactory<ComponentM
     /** The last path segment of the tab: {@code /#/<realm>/realm-settings/abuse-gate}. */
     public static final String TAB = "abuse-gate";
     /** What the admin console puts in place of a dot in a form field's name. */
-    static final String BEER = "\uD83C\uDF7A";
+    public static final String BEER = "\uD83C\uDF7A";
 
     /** Where the tab points operators for the realm's coverage (the declarative UI shows no per-realm live data). */
     static final String COVERAGE_HELP = "Coverage: the flows of this realm that still check passwords with an ungated "
@@ -166,7 +168,7 @@ public class AbuseGateRealmTabFactory implements UiTabProviderFactory<ComponentM
     }
 
     /** The admin console's form name of a key. */
-    static String formName(String key) {
+    public static String formName(String key) {
         return key.replace(".", BEER);
     }
 

@@ -1,5 +1,7 @@
-package dev.abusegate.keycloak;
+package dev.abusegate.keycloak.steps;
 
+import dev.abusegate.keycloak.GateConfig;
+import dev.abusegate.keycloak.answer.LoginThemeMessages;
 import dev.abusegate.engine.config.GateOptions;
 import dev.abusegate.engine.Layer;
 import dev.abusegate.engine.config.LayerPolicy;
@@ -26,7 +28,7 @@ import org.keycloak.provider.ProviderConfigProperty;
  * A gated flow step for a stock Keycloak step that checks HTTP Basic credentials ({@code Authorization: Basic}).
  * The gate runs first, on the username of the header and the client address, before Keycloak looks anybody up or
  * hashes anything; when it allows the attempt, the stock step runs unchanged and its outcome feeds the account-lockout
- * layer. A subclass names the stock step and gives its protocol's answers; it is its own factory (one stateless
+ * layer ({@link GatedAttempt}). A subclass names the stock step and gives its protocol's answers in two hooks; it is its own factory (one stateless
  * instance, as Keycloak's own HTTP Basic steps are).
  *
  * <p>No captcha can be solved on these endpoints: an attempt in the captcha band is answered like a blocked one,
@@ -71,21 +73,22 @@ abstract class GatedHttpBasicStep implements Authenticator, AuthenticatorFactory
             context.forceChallenge(wrongCredentials(context));
             return;
         }
-        GateSupport.Check check = GateSupport.run(context, credentials.username, captcha -> null, false);
-        if (!check.allowed()) {
-            String message = AbuseGateDirectGrant.message(context.getSession(), context.getRealm(), "abuseGateBlocked");
-            context.forceChallenge(tooManyAttempts(context, check.decision.outcome().code(), message, retryAfterSeconds(check.options)));
+        GatedAttempt attempt = GatedAttempt.evaluate(context, credentials.username, captcha -> null, false, LayerScope.ALL);
+        if (!attempt.allowed()) {
+            String message = LoginThemeMessages.message(context.getSession(), context.getRealm(), LoginThemeMessages.BLOCKED);
+            context.forceChallenge(tooManyAttempts(context, attempt.code(), message, retryAfterSeconds(attempt.options())));
             return;
         }
+        Settlement settlement = attempt.settlement();
         Event event = context.getEvent().getEvent();
         event.setError(null);
         try {
             keycloakStep().authenticate(context);
         } catch (RuntimeException e) {
-            GateSupport.abandon(context, check);
+            settlement.abandon();
             throw e;
         }
-        GateSupport.settle(context, check, outcome(context.getStatus(), event.getError()), credentials.password);
+        settlement.settle(outcome(context.getStatus(), event.getError()), credentials.password);
     }
 
     /**
@@ -93,14 +96,14 @@ abstract class GatedHttpBasicStep implements Authenticator, AuthenticatorFactory
      * contract): success, a wrong password (or an unknown name, counted alike so the counters never tell them apart),
      * or the right password for an account Keycloak refuses (disabled, locked by its own brute-force detection).
      */
-    static GateSupport.Verification outcome(FlowStatus status, String eventError) {
+    static Verification outcome(FlowStatus status, String eventError) {
         if (status == FlowStatus.SUCCESS) {
-            return GateSupport.Verification.VERIFIED;
+            return Verification.VERIFIED;
         }
         if (eventError == null || Errors.INVALID_USER_CREDENTIALS.equals(eventError)) {
-            return GateSupport.Verification.FAILED;
+            return Verification.FAILED;
         }
-        return GateSupport.Verification.NOT_VERIFIED;
+        return Verification.NOT_VERIFIED;
     }
 
     /**

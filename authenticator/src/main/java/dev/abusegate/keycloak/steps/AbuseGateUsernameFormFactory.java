@@ -1,4 +1,6 @@
-package dev.abusegate.keycloak;
+package dev.abusegate.keycloak.steps;
+
+import dev.abusegate.keycloak.GateConfig;
 
 import java.util.List;
 import org.keycloak.authentication.Authenticator;

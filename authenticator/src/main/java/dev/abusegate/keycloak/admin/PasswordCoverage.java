@@ -1,5 +1,12 @@
-package dev.abusegate.keycloak;
+package dev.abusegate.keycloak.admin;
 
+import dev.abusegate.keycloak.GateRuntime;
+import dev.abusegate.keycloak.steps.AbuseGateDirectGrant;
+import dev.abusegate.keycloak.steps.AbuseGateDockerHttpBasic;
+import dev.abusegate.keycloak.steps.AbuseGateHttpBasic;
+import dev.abusegate.keycloak.steps.AbuseGateIdpUsernamePasswordFormFactory;
+import dev.abusegate.keycloak.steps.AbuseGatePasswordFormFactory;
+import dev.abusegate.keycloak.steps.AbuseGateUsernamePasswordFormFactory;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;

@@ -1,4 +1,4 @@
-package dev.abusegate.keycloak;
+package dev.abusegate.keycloak.admin;
 
 import org.jboss.logging.Logger;
 import org.keycloak.Config;

@@ -1,11 +1,11 @@
-package dev.abusegate.keycloak;
+package dev.abusegate.keycloak.steps;
 
 import jakarta.ws.rs.core.MultivaluedMap;
+import jakarta.ws.rs.core.Response;
 import org.keycloak.authentication.AuthenticationFlowContext;
 import org.keycloak.authentication.authenticators.broker.IdpUsernamePasswordForm;
 import org.keycloak.models.KeycloakSession;
 import org.keycloak.models.UserModel;
-import org.keycloak.services.managers.AuthenticationManager;
 import org.keycloak.services.validation.Validation;
 
 /**
@@ -18,7 +18,7 @@ import org.keycloak.services.validation.Validation;
  * account found by the broker into the context: the name counted is the one Keycloak checks (that account
  * when Keycloak ignores the typed name, else the typed name).
  */
-public class AbuseGateIdpUsernamePasswordForm extends IdpUsernamePasswordForm {
+public class AbuseGateIdpUsernamePasswordForm extends IdpUsernamePasswordForm implements GatedForm {
 
     public AbuseGateIdpUsernamePasswordForm(KeycloakSession session) {
         super(session);
@@ -26,22 +26,27 @@ public class AbuseGateIdpUsernamePasswordForm extends IdpUsernamePasswordForm {
 
     @Override
     public boolean validateUserAndPassword(AuthenticationFlowContext context, MultivaluedMap<String, String> formData) {
-        UserModel known = isUserAlreadySetBeforeUsernamePasswordAuth(context) ? context.getUser() : null;
-        String identifier = known != null ? known.getUsername() : formData.getFirst(AuthenticationManager.FORM_USERNAME);
-        GateSupport.Page page = known != null ? GateSupport.Page.PASSWORD : GateSupport.Page.USERNAME_AND_PASSWORD;
-        return GateSupport.gated(context, identifier, formData, page, GateSupport.Scope.ALL,
-                () -> super.validateUserAndPassword(context, formData),
-                () -> GateSupport.answerMissingPassword(context, known == null ? identifier : null, known,
-                        () -> challenge(context, getDefaultChallengeMessage(context), Validation.FIELD_PASSWORD)));
+        return gatedCheck(context, formData);
+    }
+
+    @Override
+    public UserModel knownUser(AuthenticationFlowContext context) {
+        return isUserAlreadySetBeforeUsernamePasswordAuth(context) ? context.getUser() : null;
+    }
+
+    @Override
+    public boolean keycloakCheck(AuthenticationFlowContext context, MultivaluedMap<String, String> formData) {
+        return super.validateUserAndPassword(context, formData);
+    }
+
+    @Override
+    public Response wrongPasswordPage(AuthenticationFlowContext context) {
+        return challenge(context, getDefaultChallengeMessage(context), Validation.FIELD_PASSWORD);
     }
 
     @Override
     public boolean validatePassword(AuthenticationFlowContext context, UserModel user, MultivaluedMap<String, String> inputData,
                                     boolean clearUser) {
-        boolean ok = super.validatePassword(context, user, inputData, clearUser);
-        if (ok) {
-            GateSupport.passwordAccepted(context);
-        }
-        return ok;
+        return Verification.accepted(context, super.validatePassword(context, user, inputData, clearUser));
     }
 }

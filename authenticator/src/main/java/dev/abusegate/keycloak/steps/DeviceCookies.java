@@ -1,4 +1,4 @@
-package dev.abusegate.keycloak;
+package dev.abusegate.keycloak.steps;
 
 import dev.abusegate.engine.AbuseGate;
 import dev.abusegate.engine.Decision;
