@@ -9,7 +9,7 @@ import dev.abusegate.engine.config.SettingReader;
  * verification endpoint override, and ALTCHA's difficulty. The secret is a PASSWORD property: written
  * in the admin console, never shown back, never logged, never rendered.
  */
-record CaptchaConfig(
+public record CaptchaConfig(
         CaptchaProvider provider,
         String siteKey,
         String secret,
@@ -28,11 +28,11 @@ record CaptchaConfig(
     }
 
     /** The form field that carries the solution for this provider. */
-    String formField() {
+    public String formField() {
         return provider.formField();
     }
 
-    String effectiveVerifyUrl() {
+    public String effectiveVerifyUrl() {
         return verifyUrl == null ? provider.defaultVerifyUrl() : verifyUrl;
     }
 

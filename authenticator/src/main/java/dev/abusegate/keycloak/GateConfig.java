@@ -1,5 +1,9 @@
 package dev.abusegate.keycloak;
 
+import dev.abusegate.captcha.CaptchaSettings;
+import dev.abusegate.keycloak.admin.AbuseGateRealmTabFactory;
+import dev.abusegate.engine.config.Allowlist;
+import dev.abusegate.engine.config.FailureMode;
 import dev.abusegate.engine.config.GateOptions;
 import dev.abusegate.engine.config.InvalidOptionException;
 import dev.abusegate.engine.config.Setting;
@@ -35,10 +39,10 @@ import org.keycloak.services.ui.extend.UiTabProvider;
 public final class GateConfig {
 
     /** The component type the realm tab's configuration is stored under. */
-    static final String REALM_COMPONENT_TYPE = UiTabProvider.class.getName();
+    public static final String REALM_COMPONENT_TYPE = UiTabProvider.class.getName();
 
     /** The effective settings of one step in one realm. */
-    record Effective(GateOptions options, CaptchaConfig captcha) {
+    public record Effective(GateOptions options, CaptchaConfig captcha) {
     }
 
     /** The realm tab's values, flattened, with a version unique to this component id and config. */
@@ -52,13 +56,13 @@ public final class GateConfig {
     private static final RealmLayer NO_REALM_LAYER = new RealmLayer(null, null, Map.of(), 0);
     private static final int MAX_CACHED = 1024;
     /** Keycloak shows a stored secret back as this mask; it is never a value of its own. */
-    static final String MASK = "**********";
+    public static final String MASK = "**********";
 
     private GateConfig() {
     }
 
     /** Appended to each gated step's help text. */
-    static final String STEP_HELP = "Settings come from Realm settings > Abuse gate; a key saved in this step's configuration "
+    public static final String STEP_HELP = "Settings come from Realm settings > Abuse gate; a key saved in this step's configuration "
             + "overrides the realm's value for this step only, key by key.";
 
     /** The properties of a flow step's configuration: every key empty, so the realm's value applies. */
@@ -95,7 +99,7 @@ public final class GateConfig {
      * parsed once per change of its component, each step's effective settings once per change of either.
      * Unusable values are reported to the warner as {@code (topic, message)}, one topic per realm and key.
      */
-    static final class Cache {
+    public static final class Cache {
         private final Map<String, RealmLayer> realmLayers = new ConcurrentHashMap<>();
         private final Map<Key, Effective> effective = new ConcurrentHashMap<>();
         private final AtomicLong versions = new AtomicLong();
@@ -123,7 +127,7 @@ public final class GateConfig {
         }
 
         /** The settings for one attempt at a step ({@code step} null: nothing saved for the step). */
-        Effective effective(RealmModel realm, AuthenticatorConfigModel step) {
+        public Effective effective(RealmModel realm, AuthenticatorConfigModel step) {
             RealmLayer realmLayer = realmLayer(realm);
             Map<String, String> stepConfig = step == null || step.getConfig() == null ? Map.of() : step.getConfig();
             Key key = new Key(realm.getName(), realmLayer.version(), stepConfig);
@@ -174,7 +178,7 @@ public final class GateConfig {
      * What is wrong with a configuration, one line per bad key (empty when every key is usable): the
      * realm tab refuses to save such a configuration. Unknown keys are ignored.
      */
-    static List<String> problems(Map<String, String> config) {
+    public static List<String> problems(Map<String, String> config) {
         List<String> out = new ArrayList<>();
         for (Setting<?> s : SettingProperties.settings()) {
             String v = config.get(s.key());

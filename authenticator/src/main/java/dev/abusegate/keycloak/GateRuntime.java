@@ -3,16 +3,19 @@ package dev.abusegate.keycloak;
 import dev.abusegate.engine.AbuseGate;
 import dev.abusegate.engine.store.CounterStore;
 import dev.abusegate.engine.TimeSource;
+import dev.abusegate.keycloak.captcha.CaptchaService;
 import dev.abusegate.keycloak.store.GateStoreProvider;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import org.jboss.logging.Logger;
 import org.keycloak.models.KeycloakSession;
+import org.keycloak.models.RealmModel;
 
 /**
  * What the gate keeps for the life of the server: the engine on the server's one store, the realms' derived
- * keys, their parsed settings, and the rate limits of its warnings. Built once by the store's provider factory (see
+ * keys, their parsed settings, the captcha verification budgets, and the rate limits of its warnings (the one WARN
+ * limiter: {@link #warnEvery}). Built once, in one place, by the store's provider factory (see
  * {@code InfinispanGateStoreProviderFactory}) and handed to each request through {@link #of(KeycloakSession)}:
  * nothing static survives a reload.
  */
@@ -26,41 +29,53 @@ public final class GateRuntime {
     private final AbuseGate gate;
     private final RealmSecrets secrets;
     private final GateConfig.Cache config = new GateConfig.Cache(this::warnEvery);
+    private final CaptchaService captcha;
     private final Map<String, AtomicLong> lastWarn = new ConcurrentHashMap<>();
-
-    public GateRuntime(CounterStore store) {
-        this(store, 0);
-    }
 
     /** {@code blockedHoldMillis}: see {@link AbuseGate#AbuseGate(CounterStore, TimeSource, dev.abusegate.engine.keys.SecretSource, long)}. */
     public GateRuntime(CounterStore store, long blockedHoldMillis) {
         this.secrets = new RealmSecrets();
         this.gate = new AbuseGate(store, TimeSource.SYSTEM, secrets, blockedHoldMillis);
+        this.captcha = new CaptchaService(this);
     }
 
     /** The runtime of the server this session belongs to. */
-    static GateRuntime of(KeycloakSession session) {
+    public static GateRuntime of(KeycloakSession session) {
         return session.getProvider(GateStoreProvider.class).runtime();
     }
 
-    AbuseGate gate() {
+    public AbuseGate gate() {
         return gate;
     }
 
-    RealmSecrets secrets() {
+    public RealmSecrets secrets() {
         return secrets;
     }
 
     /** The realms' and steps' parsed settings. */
-    GateConfig.Cache config() {
+    public GateConfig.Cache config() {
         return config;
+    }
+
+    /** Verifies captcha solutions, within this server's verification budgets. */
+    public CaptchaService captcha() {
+        return captcha;
+    }
+
+    /** One WARN per realm a minute: why the gate cannot key its counters, and how to fix it. */
+    public void warnNoKey(RealmModel realm, RuntimeException e) {
+        warnEvery("keys:" + realm.getId(), "Abuse gate: realm '" + realm.getName() + "' has no usable HMAC key ("
+                + (e instanceof RealmSecrets.NoRealmKey ? "no active HS512 or HS256 key" : e.getClass().getSimpleName())
+                + "); every layer follows its failure mode, device cookies are neither issued nor honoured and no "
+                + "ALTCHA challenge is offered. Fix: Realm settings > Keys > Providers, add or enable an 'hmac-generated' "
+                + "provider (further warnings for this realm suppressed for 60 s)");
     }
 
     /**
      * Logs at WARN at most once a minute per {@code topic}. Topics name a realm (and what went wrong), so one
      * realm's trouble never silences another's.
      */
-    void warnEvery(String topic, String message) {
+    public void warnEvery(String topic, String message) {
         AtomicLong last = lastWarn.get(topic);
         if (last == null) {
             if (lastWarn.size() >= MAX_TOPICS) {

@@ -25,10 +25,10 @@ import org.keycloak.utils.KeycloakSessionUtil;
  * (Keycloak 26.7.3's default key manager creates a random "fallback-HS512" key when a realm has none
  * active, so this matters for other key managers and for a failed fallback.)
  */
-final class RealmSecrets implements SecretSource {
+public final class RealmSecrets implements SecretSource {
 
     /** The realm has no active HMAC key the gate can derive its keys from. */
-    static final class NoRealmKey extends IllegalStateException {
+    public static final class NoRealmKey extends IllegalStateException {
         NoRealmKey(String realmName) {
             super("realm '" + realmName + "' has no active HS512 or HS256 key");
         }
@@ -48,17 +48,17 @@ final class RealmSecrets implements SecretSource {
     }
 
     /** The HMAC key that signs this realm's ALTCHA challenges when no captcha secret is configured. */
-    byte[] altchaKey(KeycloakSession session, RealmModel realm) {
+    public byte[] altchaKey(KeycloakSession session, RealmModel realm) {
         return derived(session, realm, altchaByRealm, ALTCHA_LABEL);
     }
 
     /** The key that signs this realm's device cookies. */
-    byte[] deviceKey(KeycloakSession session, RealmModel realm) {
+    public byte[] deviceKey(KeycloakSession session, RealmModel realm) {
         return derived(session, realm, deviceByRealm, DEVICE_LABEL);
     }
 
     /** The key that tags wrong passwords (so repeats can be recognised without keeping the password). */
-    byte[] typoKey(KeycloakSession session, RealmModel realm) {
+    public byte[] typoKey(KeycloakSession session, RealmModel realm) {
         return derived(session, realm, typoByRealm, TYPO_LABEL);
     }
 

@@ -1,5 +1,6 @@
 package dev.abusegate.keycloak;
 
+import dev.abusegate.keycloak.admin.AbuseGateRealmTabFactory;
 import dev.abusegate.captcha.CaptchaSettings;
 import dev.abusegate.engine.config.GateSettings;
 import dev.abusegate.engine.config.Setting;
@@ -14,7 +15,7 @@ import org.keycloak.provider.ProviderConfigProperty;
  * in) and a flow step's configuration, where every key starts empty and an empty key (or
  * {@value #INHERIT}) takes the realm's value, so a step overrides the realm key by key.
  */
-final class SettingProperties {
+public final class SettingProperties {
 
     /** The value of a step's choice that takes the realm's value. */
     static final String INHERIT = "inherit";
@@ -28,12 +29,12 @@ final class SettingProperties {
     }
 
     /** Every key, gate keys first, then the captcha provider's. */
-    static List<Setting<?>> settings() {
+    public static List<Setting<?>> settings() {
         return ALL;
     }
 
     /** The realm tab's form; its property names are the console's form names of the keys. */
-    static List<ProviderConfigProperty> realm() {
+    public static List<ProviderConfigProperty> realm() {
         return REALM;
     }
 
@@ -42,7 +43,7 @@ final class SettingProperties {
      * tab's common properties, which the console does not render, so that Keycloak keeps them on an update and
      * shows them back (see {@link AbuseGateRealmTabFactory#getCommonProviderConfigProperties()}).
      */
-    static List<ProviderConfigProperty> realmKeys() {
+    public static List<ProviderConfigProperty> realmKeys() {
         return REALM_KEYS;
     }
 

@@ -2,6 +2,7 @@ package dev.abusegate.keycloak;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.abusegate.keycloak.admin.AbuseGateRealmTabFactory;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.keycloak.provider.ProviderConfigProperty;

@@ -18,7 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A dedicated Keycloak whose counter store fails on every call
- * ({@code --spi-abuse-gate-store--infinispan--fault-injection=true}): FAIL_OPEN layers let logins through
+ * ({@code --spi-abuse-gate-store--infinispan--test-support-fault-injection=true}): FAIL_OPEN layers let logins through
  * with Keycloak's normal answers and report the outage (event, metric, rate-limited WARN); a FAIL_CLOSED
  * layer blocks. Never a 500, never an ERROR from our code.
  */
@@ -37,7 +37,7 @@ class FaultInjectionIT {
     @BeforeAll
     static void startFaultyServer() {
         server = KeycloakServer.builder("fault-injection")
-                .option("--spi-abuse-gate-store--infinispan--fault-injection=true")
+                .option("--spi-abuse-gate-store--infinispan--test-support-fault-injection=true")
                 .startTimeout(Duration.ofSeconds(240))
                 .start();
         admin = server.admin();

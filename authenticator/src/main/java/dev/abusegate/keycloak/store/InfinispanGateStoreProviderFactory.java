@@ -1,6 +1,5 @@
 package dev.abusegate.keycloak.store;
 
-import dev.abusegate.engine.store.CounterStore;
 import dev.abusegate.engine.store.Slots;
 import dev.abusegate.keycloak.GateRuntime;
 import java.lang.reflect.Method;
@@ -37,15 +36,17 @@ public class InfinispanGateStoreProviderFactory implements GateStoreProviderFact
     /** The longest hold accepted (a minute); each layer caps it further at a tenth of its window. */
     public static final long MAX_BLOCKED_HOLD_MILLIS = 60_000;
 
+    /** Test support: every counter store call fails ({@link UnavailableCounterStore}), to prove the failure modes end to end. */
+    public static final String TEST_SUPPORT_FAULT_INJECTION = "test-support-fault-injection";
+
     private static final Logger LOG = Logger.getLogger(InfinispanGateStoreProviderFactory.class);
     private static final String ISPN_PROVIDER = "org.keycloak.connections.infinispan.InfinispanConnectionProvider";
 
     private long maxEntries = DEFAULT_MAX_ENTRIES;
     private long maxProtectedEntries = DEFAULT_MAX_PROTECTED_ENTRIES;
     private long blockedHoldMillis = DEFAULT_BLOCKED_HOLD_MILLIS;
-    private boolean faultInjection;
-    private volatile CounterStore store;
-    private volatile GateRuntime runtime;
+    private boolean testSupportFaultInjection;
+        private volatile GateRuntime runtime;
 
     @Override
     public String getId() {
@@ -71,9 +72,10 @@ public class InfinispanGateStoreProviderFactory implements GateStoreProviderFact
                     + "milliseconds from 0 to " + MAX_BLOCKED_HOLD_MILLIS + ", was " + hold);
         }
         blockedHoldMillis = hold;
-        faultInjection = Boolean.TRUE.equals(config.getBoolean("fault-injection", config.getBoolean("faultInjection", false)));
-        if (faultInjection) {
-            LOG.warn("Abuse gate: fault injection is ON; the counter store fails on every call. Use this in tests only.");
+        testSupportFaultInjection = Boolean.TRUE.equals(config.getBoolean(TEST_SUPPORT_FAULT_INJECTION,
+                config.getBoolean("testSupportFaultInjection", false)));
+        if (testSupportFaultInjection) {
+            LOG.warn("Abuse gate: test-support fault injection is ON; the counter store fails on every call. Use this in tests only.");
         }
     }
 
@@ -82,71 +84,64 @@ public class InfinispanGateStoreProviderFactory implements GateStoreProviderFact
         // Start the cache once the server is up, so every cluster node holds its share from the start.
         factory.register(event -> {
             if (event instanceof PostMigrationEvent) {
-                KeycloakModelUtils.runJobInTransaction(factory, this::store);
+                KeycloakModelUtils.runJobInTransaction(factory, this::runtime);
             }
         });
     }
 
     @Override
     public GateStoreProvider create(KeycloakSession session) {
-        CounterStore s = store(session);
-        GateRuntime r = runtime;
-        return new GateStoreProvider() {
-            @Override
-            public CounterStore store() {
-                return s;
-            }
-
-            @Override
-            public GateRuntime runtime() {
-                return r;
-            }
-        };
+        GateRuntime r = runtime(session);
+        return () -> r;
     }
 
-    private CounterStore store(KeycloakSession session) {
-        CounterStore s = store;
-        if (s == null) {
+    /**
+     * The server's one runtime, built on first use (or once the server is up) and kept for the life of this factory:
+     * the store, then the gate and everything long-lived on it, in this one place.
+     */
+    private GateRuntime runtime(KeycloakSession session) {
+        GateRuntime r = runtime;
+        if (r == null) {
             synchronized (this) {
-                s = store;
-                if (s == null) {
-                    long hold = 0;
-                    if (faultInjection) {
-                        s = new FailingCounterStore();
-                    } else {
-                        try {
-                            EmbeddedCacheManager manager = cacheManager(session);
-                            InfinispanCounterStore table = new InfinispanCounterStore(cache(manager, CACHE_NAME, maxEntries), maxEntries,
-                                    cache(manager, PROTECTED_CACHE_NAME, maxProtectedEntries), maxProtectedEntries);
-                            long[] adopted = table.adoptedBounds();
-                            if (adopted[0] != maxEntries || adopted[1] != maxProtectedEntries) {
-                                LOG.warnf("Abuse gate: this node was started with max-entries=%d and max-protected-entries=%d, "
-                                        + "but the cluster's tables were created with %d and %d; this node uses the cluster's "
-                                        + "(every node must pick the same slots). Restart every node to change the bounds.",
-                                        maxEntries, maxProtectedEntries, adopted[0], adopted[1]);
-                            }
-                            s = table;
-                            // Alone, a change is a map update: every attempt is written. Clustered, it is a round trip.
-                            hold = manager.getCacheManagerConfiguration().isClustered() ? blockedHoldMillis : 0;
-                            if (hold > 0) {
-                                LOG.infof("Abuse gate: this node answers an address blocked on layer 1 without a cache round "
-                                        + "trip for %d ms at most (blocked-hold-millis; capped at a tenth of layer 1's window)", hold);
-                            }
-                        } catch (RuntimeException e) {
-                            // Never a 500 per login: without a cache every layer follows its failure mode.
-                            LOG.errorf(e, "Abuse gate: cannot create the counter cache '%s'; every layer follows its failure mode",
-                                    CACHE_NAME);
-                            s = new FailingCounterStore();
-                            runtime = new GateRuntime(s);
-                            return s;
-                        }
+                r = runtime;
+                if (r == null) {
+                    try {
+                        r = build(session);
+                    } catch (RuntimeException e) {
+                        // Never a 500 per login: without a cache every layer follows its failure mode. Not kept: the
+                        // next request tries the cache again.
+                        LOG.errorf(e, "Abuse gate: cannot create the counter cache '%s'; every layer follows its failure mode",
+                                CACHE_NAME);
+                        return new GateRuntime(new UnavailableCounterStore("the counter cache could not be created"), 0);
                     }
-                    runtime = new GateRuntime(s, hold);
-                    store = s;
+                    runtime = r;
                 }
             }
         }
-        return s;
+        return r;
+    }
+
+    private GateRuntime build(KeycloakSession session) {
+        if (testSupportFaultInjection) {
+            return new GateRuntime(new UnavailableCounterStore("test-support fault injection is on"), 0);
+        }
+        EmbeddedCacheManager manager = cacheManager(session);
+        InfinispanCounterStore table = new InfinispanCounterStore(cache(manager, CACHE_NAME, maxEntries), maxEntries,
+                cache(manager, PROTECTED_CACHE_NAME, maxProtectedEntries), maxProtectedEntries);
+        long[] adopted = table.adoptedBounds();
+        if (adopted[0] != maxEntries || adopted[1] != maxProtectedEntries) {
+            LOG.warnf("Abuse gate: this node was started with max-entries=%d and max-protected-entries=%d, "
+                    + "but the cluster's tables were created with %d and %d; this node uses the cluster's "
+                    + "(every node must pick the same slots). Restart every node to change the bounds.",
+                    maxEntries, maxProtectedEntries, adopted[0], adopted[1]);
+        }
+        // Alone, a change is a map update: every attempt is written. Clustered, it is a round trip.
+        long hold = manager.getCacheManagerConfiguration().isClustered() ? blockedHoldMillis : 0;
+        if (hold > 0) {
+            LOG.infof("Abuse gate: this node answers an address blocked on layer 1 without a cache round "
+                    + "trip for %d ms at most (blocked-hold-millis; capped at a tenth of layer 1's window)", hold);
+        }
+        return new GateRuntime(table, hold);
     }
 
     private static Cache<Object, Object> cache(EmbeddedCacheManager manager, String name, long max) {
@@ -203,8 +198,8 @@ public class InfinispanGateStoreProviderFactory implements GateStoreProviderFact
                         + "traffic per attempt; the block may end up to this much sooner. At most a tenth of the layer's "
                         + "window; 0 writes every attempt; at most " + MAX_BLOCKED_HOLD_MILLIS + ".")
                 .defaultValue(DEFAULT_BLOCKED_HOLD_MILLIS).add()
-                .property().name("fault-injection").type(ProviderConfigProperty.BOOLEAN_TYPE)
-                .helpText("Tests only: make every counter store call fail, to exercise the layers' failure modes.")
+                .property().name(TEST_SUPPORT_FAULT_INJECTION).type(ProviderConfigProperty.BOOLEAN_TYPE)
+                .helpText("Test support, never in production: make every counter store call fail, to exercise the layers' failure modes.")
                 .defaultValue(false).add()
                 .build();
     }

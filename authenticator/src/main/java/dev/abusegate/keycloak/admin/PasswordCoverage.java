@@ -1,0 +1,188 @@
+package dev.abusegate.keycloak.admin;
+
+import dev.abusegate.keycloak.GateRuntime;
+import dev.abusegate.keycloak.steps.AbuseGateDirectGrant;
+import dev.abusegate.keycloak.steps.AbuseGateDockerHttpBasic;
+import dev.abusegate.keycloak.steps.AbuseGateHttpBasic;
+import dev.abusegate.keycloak.steps.AbuseGateIdpUsernamePasswordFormFactory;
+import dev.abusegate.keycloak.steps.AbuseGatePasswordFormFactory;
+import dev.abusegate.keycloak.steps.AbuseGateUsernamePasswordFormFactory;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.jboss.logging.Logger;
+import org.keycloak.authentication.Authenticator;
+import org.keycloak.authentication.AuthenticatorFactory;
+import org.keycloak.common.Profile;
+import org.keycloak.models.AuthenticationExecutionModel;
+import org.keycloak.models.AuthenticationFlowModel;
+import org.keycloak.models.ClientModel;
+import org.keycloak.models.IdentityProviderModel;
+import org.keycloak.models.KeycloakSession;
+import org.keycloak.models.RealmModel;
+import org.keycloak.protocol.saml.SamlConfigAttributes;
+import org.keycloak.provider.ProviderFactory;
+
+/**
+ * Which of a realm's bound flows still check passwords with one of Keycloak's own (ungated) steps, so that
+ * "gated everywhere" is something an operator can check. A flow counts where Keycloak runs it: the realm's browser
+ * and direct grant bindings, the first and post broker login flows of its identity providers, the clients' flow
+ * overrides, the docker authentication flow (docker feature on) and the flow Keycloak's SAML ECP endpoint runs (the one
+ * named {@value #ECP_FLOW}, when a client allows ECP). Disabled steps and sub-flows are skipped.
+ */
+final class PasswordCoverage {
+
+    /** Keycloak's SAML ECP endpoint runs the realm's flow of this name; it has no binding. */
+    static final String ECP_FLOW = "saml ecp";
+    /** Keycloak's steps that check a password, and the gated step to use instead. */
+    static final Map<String, String> UNGATED = Map.of(
+            "auth-username-password-form", AbuseGateUsernamePasswordFormFactory.ID,
+            "auth-password-form", AbuseGatePasswordFormFactory.ID,
+            "direct-grant-validate-password", AbuseGateDirectGrant.ID,
+            "idp-username-password-form", AbuseGateIdpUsernamePasswordFormFactory.ID,
+            "http-basic-authenticator", AbuseGateHttpBasic.ID,
+            "docker-http-basic-authenticator", AbuseGateDockerHttpBasic.ID);
+    /** Most realms named at start-up, one WARN each; the rest are counted in one line. */
+    private static final int MAX_REALMS_WARNED = 50;
+    private static final Logger LOG = Logger.getLogger(PasswordCoverage.class);
+
+    private PasswordCoverage() {
+    }
+
+    /** A step of a bound flow that checks passwords without the gate. */
+    record Step(String providerId, String displayName, String gatedStep) {
+    }
+
+    /** A bound flow with ungated password steps, and where Keycloak runs it. */
+    record Flow(String alias, List<String> boundAs, List<Step> ungatedSteps) {
+    }
+
+    /** The realm's bound flows that check passwords with an ungated step, in binding order; empty when gated everywhere. */
+    static List<Flow> ungated(KeycloakSession session, RealmModel realm) {
+        Map<String, List<String>> bindings = new LinkedHashMap<>();
+        bind(bindings, realm.getBrowserFlow(), "browser flow");
+        boolean directGrants = realm.getClientsStream().anyMatch(ClientModel::isDirectAccessGrantsEnabled);
+        if (directGrants) {
+            bind(bindings, realm.getDirectGrantFlow(), "direct grant flow");
+        }
+        RealmModel before = session.getContext().getRealm();
+        session.getContext().setRealm(realm); // identity providers are read for the context's realm
+        try {
+            session.identityProviders().getAllStream().filter(IdentityProviderModel::isEnabled).forEach(idp -> {
+                String first = idp.getFirstBrokerLoginFlowId();
+                bind(bindings, first == null || first.isBlank() ? realm.getFirstBrokerLoginFlow() : realm.getAuthenticationFlowById(first),
+                        "first broker login flow of identity provider '" + idp.getAlias() + "'");
+                String post = idp.getPostBrokerLoginFlowId();
+                if (post != null && !post.isBlank()) {
+                    bind(bindings, realm.getAuthenticationFlowById(post), "post broker login flow of identity provider '" + idp.getAlias() + "'");
+                }
+            });
+        } finally {
+            session.getContext().setRealm(before);
+        }
+        boolean ecp = false;
+        for (ClientModel client : (Iterable<ClientModel>) realm.getClientsStream()::iterator) {
+            Map<String, String> overrides = client.getAuthenticationFlowBindingOverrides();
+            String browser = overrides == null ? null : overrides.get("browser");
+            if (browser != null) {
+                bind(bindings, realm.getAuthenticationFlowById(browser), "browser flow override of client '" + client.getClientId() + "'");
+            }
+            String directGrant = overrides == null ? null : overrides.get("direct_grant");
+            if (directGrant != null && client.isDirectAccessGrantsEnabled()) {
+                bind(bindings, realm.getAuthenticationFlowById(directGrant), "direct grant flow override of client '" + client.getClientId() + "'");
+            }
+            ecp |= "saml".equals(client.getProtocol()) && Boolean.parseBoolean(client.getAttribute(SamlConfigAttributes.SAML_ALLOW_ECP_FLOW));
+        }
+        if (Profile.isFeatureEnabled(Profile.Feature.DOCKER)) {
+            bind(bindings, realm.getDockerAuthenticationFlow(), "docker authentication flow");
+        }
+        if (ecp) {
+            bind(bindings, realm.getFlowByAlias(ECP_FLOW), "SAML ECP (the flow named '" + ECP_FLOW + "')");
+        }
+        List<Flow> out = new ArrayList<>();
+        for (Map.Entry<String, List<String>> e : bindings.entrySet()) {
+            AuthenticationFlowModel flow = realm.getAuthenticationFlowById(e.getKey());
+            List<Step> steps = new ArrayList<>();
+            collect(session, realm, flow.getId(), new HashSet<>(), steps);
+            if (!steps.isEmpty()) {
+                out.add(new Flow(flow.getAlias(), List.copyOf(e.getValue()), List.copyOf(steps)));
+            }
+        }
+        return out;
+    }
+
+    private static void bind(Map<String, List<String>> bindings, AuthenticationFlowModel flow, String where) {
+        if (flow != null) {
+            bindings.computeIfAbsent(flow.getId(), id -> new ArrayList<>()).add(where);
+        }
+    }
+
+    /** The enabled steps of a flow and its enabled sub-flows that are Keycloak's password steps. */
+    private static void collect(KeycloakSession session, RealmModel realm, String flowId, Set<String> seen, List<Step> out) {
+        if (!seen.add(flowId)) {
+            return;
+        }
+        realm.getAuthenticationExecutionsStream(flowId).filter(e -> !e.isDisabled()).forEach(e -> {
+            if (e.isAuthenticatorFlow()) {
+                if (e.getFlowId() != null) {
+                    collect(session, realm, e.getFlowId(), seen, out);
+                }
+            } else if (UNGATED.containsKey(e.getAuthenticator())) {
+                out.add(new Step(e.getAuthenticator(), displayName(session, e), UNGATED.get(e.getAuthenticator())));
+            }
+        });
+    }
+
+    private static String displayName(KeycloakSession session, AuthenticationExecutionModel e) {
+        ProviderFactory<Authenticator> f = session.getKeycloakSessionFactory().getProviderFactory(Authenticator.class, e.getAuthenticator());
+        return f instanceof AuthenticatorFactory a ? a.getDisplayType() : e.getAuthenticator();
+    }
+
+    /** One line naming the realm, each flow with where it is bound, and its ungated steps with their gated replacements. */
+    static String describe(RealmModel realm, List<Flow> flows) {
+        StringBuilder sb = new StringBuilder("Abuse gate: realm '").append(realm.getName())
+                .append("' still checks passwords with ungated steps: ");
+        for (int i = 0; i < flows.size(); i++) {
+            Flow f = flows.get(i);
+            sb.append(i == 0 ? "" : "; ").append("flow '").append(f.alias()).append("' (").append(String.join(", ", f.boundAs())).append("): ");
+            for (int j = 0; j < f.ungatedSteps().size(); j++) {
+                Step s = f.ungatedSteps().get(j);
+                sb.append(j == 0 ? "" : ", ").append(s.displayName()).append(" [").append(s.providerId()).append("], use ")
+                        .append(s.gatedStep());
+            }
+        }
+        return sb.append(". See README, Enable; GET /admin/realms/").append(realm.getName()).append("/abuse-gate/coverage").toString();
+    }
+
+    /** At start-up: a WARN for each realm with ungated password steps (at most {@value #MAX_REALMS_WARNED}, then a count). */
+    static void warnAll(KeycloakSession session) {
+        GateRuntime runtime = GateRuntime.of(session);
+        int warned = 0;
+        int more = 0;
+        for (RealmModel realm : (Iterable<RealmModel>) session.realms().getRealmsStream()::iterator) {
+            List<Flow> flows;
+            try {
+                flows = ungated(session, realm);
+            } catch (RuntimeException e) {
+                runtime.warnEvery("coverage:" + realm.getId(), "Abuse gate: could not read the flows of realm '" + realm.getName()
+                        + "' (" + e.getClass().getSimpleName() + ")");
+                continue;
+            }
+            if (flows.isEmpty()) {
+                continue;
+            }
+            if (warned < MAX_REALMS_WARNED) {
+                runtime.warnEvery("coverage:" + realm.getId(), describe(realm, flows));
+                warned++;
+            } else {
+                more++;
+            }
+        }
+        if (more > 0) {
+            LOG.warnf("Abuse gate: %d more realms still check passwords with ungated steps (GET /admin/realms/{realm}/abuse-gate/coverage)", more);
+        }
+    }
+}

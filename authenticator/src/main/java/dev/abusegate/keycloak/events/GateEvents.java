@@ -1,0 +1,83 @@
+package dev.abusegate.keycloak.events;
+
+import dev.abusegate.engine.Decision;
+import dev.abusegate.engine.Layer;
+import dev.abusegate.engine.Outcome;
+import dev.abusegate.keycloak.GateRuntime;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.keycloak.authentication.AuthenticationFlowContext;
+import org.keycloak.events.EventBuilder;
+import org.keycloak.models.RealmModel;
+
+/**
+ * What one gated attempt leaves for operators: Keycloak login events (a gate answer, a failed store), the
+ * Micrometer counters of {@link GateMetrics}, and WARNs rate-limited by the runtime. Never an identifier or an
+ * address: only the realm, the layer and the outcome.
+ */
+public final class GateEvents {
+
+    public static final String EVENT_BLOCKED = "abuse_gate_blocked";
+    public static final String EVENT_CAPTCHA = "abuse_gate_captcha_required";
+    public static final String EVENT_STORE_DOWN = "counter_store_unavailable";
+    public static final String DETAIL_LAYER = "abuse_gate_layer";
+    public static final String DETAIL_OUTCOME = "abuse_gate_outcome";
+    public static final String DETAIL_REASON = "abuse_gate_store_reason";
+    public static final String REASON_DOWN = "unavailable";
+
+    private final AuthenticationFlowContext ctx;
+    private final GateRuntime runtime;
+
+    public GateEvents(AuthenticationFlowContext ctx, GateRuntime runtime) {
+        this.ctx = ctx;
+        this.runtime = runtime;
+    }
+
+    /** The gate's answer: a metric each time, and a login event when it did not let the attempt through. */
+    public void decided(Decision d) {
+        GateMetrics.decision(ctx.getRealm().getName(), d.outcome(), d.layer());
+        if (!d.allowed()) {
+            ctx.getEvent()
+                    .detail(DETAIL_LAYER, d.layer().label())
+                    .detail(DETAIL_OUTCOME, d.outcome().code())
+                    .error(d.outcome() == Outcome.BLOCKED ? EVENT_BLOCKED : EVENT_CAPTCHA);
+        }
+    }
+
+    /**
+     * Layers that counted an attempt on a shared counter because the store was at its bound: not a failure (no
+     * event, the failure mode did not decide), but a metric each time and a WARN at most once a minute per realm, so
+     * that an operator sees a flood and can raise the bound.
+     */
+    public void storeDegraded(Set<Layer> layers) {
+        if (layers.isEmpty()) {
+            return;
+        }
+        RealmModel realm = ctx.getRealm();
+        for (Layer layer : layers) {
+            GateMetrics.storeDegraded(realm.getName(), layer);
+        }
+        runtime.warnEvery("store-degraded:" + realm.getId(), "Abuse gate: counter store at its bound "
+                + "(max-entries / max-protected-entries) in realm '" + realm.getName() + "'; subjects without room are counted "
+                + "on shared counters, which ask for a captcha early and never block (further warnings for this realm "
+                + "suppressed for 60 s)");
+    }
+
+    /** Layers whose store failed: a metric and an event each time, a WARN at most once a minute per realm and layer. */
+    public void storeUnavailable(Set<Layer> layers) {
+        if (layers.isEmpty()) {
+            return;
+        }
+        RealmModel realm = ctx.getRealm();
+        for (Layer layer : layers) {
+            GateMetrics.storeFailure(realm.getName(), layer, REASON_DOWN);
+            runtime.warnEvery("store:" + realm.getId() + ':' + layer.label(), "Abuse gate: counter store unavailable for layer "
+                    + layer.label() + " in realm '" + realm.getName() + "'; its failure mode decided "
+                    + "(further warnings for this realm and layer suppressed for 60 s)");
+        }
+        EventBuilder event = ctx.getEvent().clone();
+        event.detail(DETAIL_LAYER, layers.stream().map(Layer::label).collect(Collectors.joining(",")))
+                .detail(DETAIL_REASON, REASON_DOWN)
+                .error(EVENT_STORE_DOWN);
+    }
+}

@@ -1,0 +1,47 @@
+package dev.abusegate.keycloak.events;
+
+import dev.abusegate.engine.Layer;
+import dev.abusegate.engine.Outcome;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Metrics;
+
+/**
+ * Micrometer counters, exposed on Keycloak's management {@code /metrics} when metrics are enabled.
+ * Labels are the realm name, the outcome and the layer: never an identifier or an address.
+ */
+public final class GateMetrics {
+
+    private GateMetrics() {
+    }
+
+    public static void decision(String realm, Outcome outcome, Layer layer) {
+        Counter.builder("abuse_gate_decisions")
+                .description("Abuse gate answers, by outcome and deciding layer")
+                .tag("realm", realm)
+                .tag("outcome", outcome.code())
+                .tag("layer", layer == null ? "none" : layer.label())
+                .register(Metrics.globalRegistry)
+                .increment();
+    }
+
+    public static void storeDegraded(String realm, Layer layer) {
+        Counter.builder("abuse_gate_store_degraded")
+                .description("Attempts counted on a shared counter because the counter store was at its bound "
+                        + "(max-entries / max-protected-entries), by layer: such a count asks for a captcha early and never blocks")
+                .tag("realm", realm)
+                .tag("layer", layer.label())
+                .register(Metrics.globalRegistry)
+                .increment();
+    }
+
+    public static void storeFailure(String realm, Layer layer, String reason) {
+        Counter.builder("abuse_gate_store_failures")
+                .description("Counter store calls that failed (reason: unavailable, or full at the store's bound), by layer; "
+                        + "each layer's failure mode decided the attempt")
+                .tag("realm", realm)
+                .tag("layer", layer.label())
+                .tag("reason", reason)
+                .register(Metrics.globalRegistry)
+                .increment();
+    }
+}

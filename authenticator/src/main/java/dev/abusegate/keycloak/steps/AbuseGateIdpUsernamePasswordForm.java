@@ -1,0 +1,52 @@
+package dev.abusegate.keycloak.steps;
+
+import jakarta.ws.rs.core.MultivaluedMap;
+import jakarta.ws.rs.core.Response;
+import org.keycloak.authentication.AuthenticationFlowContext;
+import org.keycloak.authentication.authenticators.broker.IdpUsernamePasswordForm;
+import org.keycloak.models.KeycloakSession;
+import org.keycloak.models.UserModel;
+import org.keycloak.services.validation.Validation;
+
+/**
+ * Keycloak's "Username Password Form for identity provider reauthentication" (the first broker login flow's
+ * "Authenticate to link your account" page) with the gate in front: on every POST the gate runs first, on the
+ * name Keycloak is about to check, before the lookup and the hash. Keycloak's own page, lookup, dummy hash,
+ * brute-force detection and linking run unchanged, and their outcome feeds the account-lockout layer.
+ *
+ * <p>The gate runs in {@code validateUserAndPassword}, after Keycloak's {@code validateForm} has put the
+ * account found by the broker into the context: the name counted is the one Keycloak checks (that account
+ * when Keycloak ignores the typed name, else the typed name).
+ */
+public class AbuseGateIdpUsernamePasswordForm extends IdpUsernamePasswordForm implements GatedForm {
+
+    public AbuseGateIdpUsernamePasswordForm(KeycloakSession session) {
+        super(session);
+    }
+
+    @Override
+    public boolean validateUserAndPassword(AuthenticationFlowContext context, MultivaluedMap<String, String> formData) {
+        return gatedCheck(context, formData);
+    }
+
+    @Override
+    public UserModel knownUser(AuthenticationFlowContext context) {
+        return isUserAlreadySetBeforeUsernamePasswordAuth(context) ? context.getUser() : null;
+    }
+
+    @Override
+    public boolean keycloakCheck(AuthenticationFlowContext context, MultivaluedMap<String, String> formData) {
+        return super.validateUserAndPassword(context, formData);
+    }
+
+    @Override
+    public Response wrongPasswordPage(AuthenticationFlowContext context) {
+        return challenge(context, getDefaultChallengeMessage(context), Validation.FIELD_PASSWORD);
+    }
+
+    @Override
+    public boolean validatePassword(AuthenticationFlowContext context, UserModel user, MultivaluedMap<String, String> inputData,
+                                    boolean clearUser) {
+        return Verification.accepted(context, super.validatePassword(context, user, inputData, clearUser));
+    }
+}

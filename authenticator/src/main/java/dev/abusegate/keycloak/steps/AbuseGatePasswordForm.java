@@ -1,0 +1,71 @@
+package dev.abusegate.keycloak.steps;
+
+import dev.abusegate.keycloak.answer.TooManyAttemptsPage;
+import jakarta.ws.rs.core.MultivaluedMap;
+import jakarta.ws.rs.core.Response;
+import org.keycloak.authentication.AuthenticationFlowContext;
+import org.keycloak.authentication.authenticators.browser.AbstractUsernameFormAuthenticator;
+import org.keycloak.authentication.authenticators.browser.PasswordForm;
+import org.keycloak.models.KeycloakSession;
+import org.keycloak.models.UserModel;
+import org.keycloak.services.validation.Validation;
+
+/**
+ * Keycloak's Password Form (identity-first flows) with the gate in front. The identifier is the one chosen
+ * on the username page. After the gated username step ({@link AbuseGateUsernameForm}) counted this attempt
+ * on layers 1, 2 and 4, only layer 3 runs here; on its own (after the stock Username Form, on
+ * re-authentication, on a retry on this page) every layer runs.
+ */
+public class AbuseGatePasswordForm extends PasswordForm implements GatedForm {
+
+    public AbuseGatePasswordForm(KeycloakSession session) {
+        super(session);
+    }
+
+    @Override
+    protected boolean validateForm(AuthenticationFlowContext context, MultivaluedMap<String, String> formData) {
+        return gatedCheck(context, formData);
+    }
+
+    /** The account Keycloak found on the username page (this step requires one). */
+    @Override
+    public UserModel knownUser(AuthenticationFlowContext context) {
+        return context.getUser();
+    }
+
+    /** The account Keycloak already found on the username page (one budget whether typed as name or e-mail). */
+    @Override
+    public String countedName(AuthenticationFlowContext context, MultivaluedMap<String, String> formData) {
+        UserModel user = context.getUser();
+        if (user != null) {
+            return user.getUsername();
+        }
+        return context.getAuthenticationSession().getAuthNote(AbstractUsernameFormAuthenticator.ATTEMPTED_USERNAME);
+    }
+
+    @Override
+    public TooManyAttemptsPage.Fields shownFields(AuthenticationFlowContext context) {
+        return TooManyAttemptsPage.Fields.PASSWORD;
+    }
+
+    @Override
+    public LayerScope scope(AuthenticationFlowContext context) {
+        return new IdentityFirstHandover(context).passwordStepScope();
+    }
+
+    @Override
+    public boolean keycloakCheck(AuthenticationFlowContext context, MultivaluedMap<String, String> formData) {
+        return super.validateForm(context, formData);
+    }
+
+    @Override
+    public Response wrongPasswordPage(AuthenticationFlowContext context) {
+        return challenge(context, getDefaultChallengeMessage(context), Validation.FIELD_PASSWORD);
+    }
+
+    @Override
+    public boolean validatePassword(AuthenticationFlowContext context, UserModel user, MultivaluedMap<String, String> inputData,
+                                    boolean clearUser) {
+        return Verification.accepted(context, super.validatePassword(context, user, inputData, clearUser));
+    }
+}

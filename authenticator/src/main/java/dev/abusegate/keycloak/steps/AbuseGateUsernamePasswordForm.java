@@ -1,0 +1,50 @@
+package dev.abusegate.keycloak.steps;
+
+import jakarta.ws.rs.core.MultivaluedMap;
+import jakarta.ws.rs.core.Response;
+import org.keycloak.authentication.AuthenticationFlowContext;
+import org.keycloak.authentication.authenticators.browser.UsernamePasswordForm;
+import org.keycloak.models.KeycloakSession;
+import org.keycloak.models.UserModel;
+import org.keycloak.services.validation.Validation;
+
+/**
+ * Keycloak's Username Password Form with the gate in front: on every POST the gate runs first, with
+ * the submitted username, before any user lookup or hash. A missing (empty or blank) password is then
+ * answered from the request alone, the same for every name. Otherwise Keycloak's own logic runs unchanged
+ * (dummy hash for unknown users, remember-me, passkeys, brute-force detection), and its outcome feeds the
+ * account-lockout layer. On re-authentication (prompt=login, max_age, step-up) Keycloak checks the password of the
+ * user it already knows and ignores any username field, so the gate counts that user.
+ */
+public class AbuseGateUsernamePasswordForm extends UsernamePasswordForm implements GatedForm {
+
+    public AbuseGateUsernamePasswordForm(KeycloakSession session) {
+        super(session);
+    }
+
+    @Override
+    protected boolean validateForm(AuthenticationFlowContext context, MultivaluedMap<String, String> formData) {
+        return gatedCheck(context, formData);
+    }
+
+    @Override
+    public UserModel knownUser(AuthenticationFlowContext context) {
+        return isUserAlreadySetBeforeUsernamePasswordAuth(context) ? context.getUser() : null;
+    }
+
+    @Override
+    public boolean keycloakCheck(AuthenticationFlowContext context, MultivaluedMap<String, String> formData) {
+        return super.validateForm(context, formData);
+    }
+
+    @Override
+    public Response wrongPasswordPage(AuthenticationFlowContext context) {
+        return challenge(context, getDefaultChallengeMessage(context), Validation.FIELD_PASSWORD);
+    }
+
+    @Override
+    public boolean validatePassword(AuthenticationFlowContext context, UserModel user, MultivaluedMap<String, String> inputData,
+                                    boolean clearUser) {
+        return Verification.accepted(context, super.validatePassword(context, user, inputData, clearUser));
+    }
+}

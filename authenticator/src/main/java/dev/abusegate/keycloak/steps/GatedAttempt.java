@@ -1,0 +1,129 @@
+package dev.abusegate.keycloak.steps;
+
+import dev.abusegate.engine.AbuseGate;
+import dev.abusegate.engine.Attempt;
+import dev.abusegate.engine.Decision;
+import dev.abusegate.engine.Outcome;
+import dev.abusegate.engine.config.GateOptions;
+import dev.abusegate.keycloak.CaptchaConfig;
+import dev.abusegate.keycloak.GateConfig;
+import dev.abusegate.keycloak.GateRuntime;
+import dev.abusegate.keycloak.RealmSecrets;
+import dev.abusegate.keycloak.events.GateEvents;
+import java.util.function.Function;
+import org.keycloak.authentication.AuthenticationFlowContext;
+import org.keycloak.models.KeycloakSession;
+import org.keycloak.models.RealmModel;
+
+/**
+ * The one shape of every gated step (sventorben's {@code HomeIdpAuthenticationFlowContext}): a per-request context,
+ * made by {@link #evaluate} from Keycloak's flow context, that runs the gate once before any lookup or hash and then
+ * builds the small collaborators the step needs, so that each step's {@code authenticate} reads as a short story:
+ * evaluate; if not {@link #allowed()}, answer with the step's 429 (see {@code dev.abusegate.keycloak.answer}); else
+ * run Keycloak's own check and hand its outcome to {@link #settlement()}. The steps only say what differs (which
+ * name, which fields, which layers, which answers): the login forms through the hooks of {@link GatedForm}, the HTTP
+ * Basic steps through those of {@link GatedHttpBasicStep}, the direct grant in its {@code authenticate}.
+ */
+public final class GatedAttempt {
+
+    private final AuthenticationFlowContext ctx;
+    private final GateRuntime runtime;
+    private final Decision decision;
+    private final CaptchaConfig captcha;
+    private final boolean captchaSubmitted;
+    private final GateOptions options;
+    private final String identifier;
+    private final String device;
+    /** A browser form (device cookies apply), not the token endpoint. */
+    private final boolean browser;
+
+    private GatedAttempt(AuthenticationFlowContext ctx, GateRuntime runtime, Decision decision, CaptchaConfig captcha,
+                         boolean captchaSubmitted, GateOptions options, String identifier, String device, boolean browser) {
+        this.ctx = ctx;
+        this.runtime = runtime;
+        this.decision = decision;
+        this.captcha = captcha;
+        this.captchaSubmitted = captchaSubmitted;
+        this.options = options;
+        this.identifier = identifier;
+        this.device = device;
+        this.browser = browser;
+    }
+
+    /**
+     * Evaluates one attempt: verifies a submitted captcha solution, asks the engine, and records the metrics and
+     * events. Renders nothing.
+     *
+     * @param captchaToken where the step finds a submitted captcha solution (given the realm's captcha settings)
+     * @param browser      a browser form (device cookies apply), not an API endpoint
+     */
+    static GatedAttempt evaluate(AuthenticationFlowContext ctx, String identifier, Function<CaptchaConfig, String> captchaToken,
+                                 boolean browser, LayerScope scope) {
+        KeycloakSession session = ctx.getSession();
+        RealmModel realm = ctx.getRealm();
+        GateRuntime rt = GateRuntime.of(session);
+        GateConfig.Effective settings = rt.config().effective(realm, ctx.getAuthenticatorConfig());
+        GateOptions options = scope.apply(settings.options());
+        AbuseGate g = rt.gate();
+        RealmSecrets secrets = rt.secrets();
+        String address = ctx.getConnection() == null ? null : ctx.getConnection().getRemoteAddr();
+        CaptchaConfig captcha = options.captchaEnabled() ? settings.captcha() : null;
+        String token = captcha == null ? null : captchaToken.apply(captcha);
+        boolean submitted = token != null && !token.isBlank();
+        GateEvents events = new GateEvents(ctx, rt);
+        String device = null;
+        Decision d;
+        try {
+            device = browser && options.deviceCookieEnabled() && scope != LayerScope.BEFORE_LOOKUP
+                    ? DeviceCookies.deviceOf(ctx, g, secrets.deviceKey(session, realm), identifier) : null;
+            // The solution is verified only if the answer depends on it (see AbuseGate#evaluate).
+            d = g.evaluate(options, new Attempt(realm.getId(), address, identifier, false, device),
+                    submitted ? () -> rt.captcha().solved(session, realm, captcha, token, address, options.ipv6PrefixLength()) : null);
+            events.storeUnavailable(d.unavailable());
+            events.storeDegraded(d.degraded());
+        } catch (RealmSecrets.NoRealmKey e) {
+            // The realm's key material could not be had: no key can be derived (and none is ever derived
+            // from public data), so every layer is unavailable and follows its own failure mode, no device
+            // cookie is read or issued, and no captcha is offered (the band needs the layers' counts).
+            // Without keys it is not the store that failed: the WARN says what did.
+            rt.warnNoKey(realm, e);
+            d = g.unavailable(options);
+            device = null;
+        }
+        events.decided(d);
+        return new GatedAttempt(ctx, rt, d, captcha, submitted, options, identifier, device, browser);
+    }
+
+    public boolean allowed() {
+        return decision.allowed();
+    }
+
+    public boolean blocked() {
+        return decision.outcome() == Outcome.BLOCKED;
+    }
+
+    /** The gate's answer code: {@code blocked} or {@code captcha_required} (or {@code allow}). */
+    public String code() {
+        return decision.outcome().code();
+    }
+
+    /** The captcha the realm offers in this attempt's band, or null (captcha off, or blocked). */
+    public CaptchaConfig offeredCaptcha() {
+        return blocked() ? null : captcha;
+    }
+
+    /** A captcha solution came with the attempt (and was not enough). */
+    public boolean captchaSubmitted() {
+        return captchaSubmitted;
+    }
+
+    /** The options this attempt was evaluated with (the step's scope applied). */
+    public GateOptions options() {
+        return options;
+    }
+
+    /** After Keycloak's check: feeds its outcome back into layer 3. */
+    Settlement settlement() {
+        return new Settlement(ctx, runtime, decision, options, identifier, device, browser);
+    }
+}

@@ -1,0 +1,224 @@
+package dev.abusegate.keycloak.steps;
+
+import dev.abusegate.keycloak.GateConfig;
+import dev.abusegate.keycloak.answer.LoginThemeMessages;
+import dev.abusegate.engine.config.GateOptions;
+import dev.abusegate.engine.Layer;
+import dev.abusegate.engine.config.LayerPolicy;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.Response;
+import java.nio.charset.Charset;
+import java.util.Base64;
+import java.util.List;
+import org.keycloak.Config;
+import org.keycloak.authentication.AuthenticationFlowContext;
+import org.keycloak.authentication.Authenticator;
+import org.keycloak.authentication.AuthenticatorFactory;
+import org.keycloak.authentication.FlowStatus;
+import org.keycloak.events.Errors;
+import org.keycloak.events.Event;
+import org.keycloak.models.AuthenticationExecutionModel;
+import org.keycloak.models.KeycloakSession;
+import org.keycloak.models.KeycloakSessionFactory;
+import org.keycloak.models.RealmModel;
+import org.keycloak.models.UserModel;
+import org.keycloak.provider.ProviderConfigProperty;
+
+/**
+ * A gated flow step for a stock Keycloak step that checks HTTP Basic credentials ({@code Authorization: Basic}).
+ * The gate runs first, on the username of the header and the client address, before Keycloak looks anybody up or
+ * hashes anything; when it allows the attempt, the stock step runs unchanged and its outcome feeds the account-lockout
+ * layer ({@link GatedAttempt}). A subclass names the stock step and gives its protocol's answers in two hooks; it is its own factory (one stateless
+ * instance, as Keycloak's own HTTP Basic steps are).
+ *
+ * <p>No captcha can be solved on these endpoints: an attempt in the captcha band is answered like a blocked one,
+ * HTTP 429, with its own code ({@code captcha_required}). Signing in once through a gated browser form (captcha
+ * solved, right password) resets the account's failures.
+ */
+abstract class GatedHttpBasicStep implements Authenticator, AuthenticatorFactory {
+
+    private static final String BASIC_PREFIX = "Basic ";
+    private static final AuthenticationExecutionModel.Requirement[] REQUIREMENTS = {
+        AuthenticationExecutionModel.Requirement.REQUIRED, AuthenticationExecutionModel.Requirement.ALTERNATIVE,
+        AuthenticationExecutionModel.Requirement.DISABLED
+    };
+
+    /** The stock step that reads the header and checks the password (stateless, shared). */
+    protected abstract Authenticator keycloakStep();
+
+    /**
+     * The protocol's answer when the gate does not let the attempt through: HTTP 429 with {@code Retry-After}.
+     *
+     * @param code       {@code blocked} or {@code captcha_required}
+     * @param message    the realm's localized "too many sign-in attempts" text
+     * @param retryAfter seconds, the same whichever layer answered
+     */
+    protected abstract Response tooManyAttempts(AuthenticationFlowContext context, String code, String message, long retryAfter);
+
+    /** The protocol's answer to wrong credentials, for a header the gate cannot read (no password, not base64). */
+    protected abstract Response wrongCredentials(AuthenticationFlowContext context);
+
+    @Override
+    public void authenticate(AuthenticationFlowContext context) {
+        Credentials credentials = Credentials.of(context.getHttpRequest().getHttpHeaders().getRequestHeader(HttpHeaders.AUTHORIZATION));
+        if (credentials == null) {
+            // No Basic credentials: nothing to check or count; Keycloak answers as it always does.
+            keycloakStep().authenticate(context);
+            return;
+        }
+        if (credentials.password == null) {
+            // Not a username and a password: refused from the request alone, nobody looked up, nothing counted.
+            context.attempted();
+            context.getEvent().error(Errors.INVALID_USER_CREDENTIALS);
+            context.forceChallenge(wrongCredentials(context));
+            return;
+        }
+        GatedAttempt attempt = GatedAttempt.evaluate(context, credentials.username, captcha -> null, false, LayerScope.ALL);
+        if (!attempt.allowed()) {
+            String message = LoginThemeMessages.message(context.getSession(), context.getRealm(), LoginThemeMessages.BLOCKED);
+            context.forceChallenge(tooManyAttempts(context, attempt.code(), message, retryAfterSeconds(attempt.options())));
+            return;
+        }
+        Settlement settlement = attempt.settlement();
+        Event event = context.getEvent().getEvent();
+        event.setError(null);
+        try {
+            keycloakStep().authenticate(context);
+        } catch (RuntimeException e) {
+            settlement.abandon();
+            throw e;
+        }
+        settlement.settle(outcome(context.getStatus(), event.getError()), credentials.password);
+    }
+
+    /**
+     * How the stock step ended, from its status and the error of its event (Keycloak's event names are its audit
+     * contract): success, a wrong password (or an unknown name, counted alike so the counters never tell them apart),
+     * or the right password for an account Keycloak refuses (disabled, locked by its own brute-force detection).
+     */
+    static Verification outcome(FlowStatus status, String eventError) {
+        if (status == FlowStatus.SUCCESS) {
+            return Verification.VERIFIED;
+        }
+        if (eventError == null || Errors.INVALID_USER_CREDENTIALS.equals(eventError)) {
+            return Verification.FAILED;
+        }
+        return Verification.NOT_VERIFIED;
+    }
+
+    /**
+     * The longest window of the enabled layers (layer 3: its lockout): one value whichever layer answered, so the
+     * header never says which one did. A hint; a progressive lockout can last longer.
+     */
+    static long retryAfterSeconds(GateOptions options) {
+        long seconds = 1;
+        for (Layer layer : Layer.values()) {
+            LayerPolicy p = options.policy(layer);
+            if (p.enabled()) {
+                seconds = Math.max(seconds, layer == Layer.ACCOUNT_LOCKOUT ? Math.max(p.windowSeconds(), p.lockoutSeconds()) : p.windowSeconds());
+            }
+        }
+        return seconds;
+    }
+
+    /** The username and password of an {@code Authorization: Basic} header, read as Keycloak's HTTP Basic steps read it. */
+    static final class Credentials {
+        final String username;
+        /** Null when the header holds no password (no colon) or is not base64. */
+        final String password;
+
+        private Credentials(String username, String password) {
+            this.username = username;
+            this.password = password;
+        }
+
+        /** Null when there are no Basic credentials (no header, or a Basic header that is not two words). */
+        static Credentials of(List<String> authorization) {
+            if (authorization == null) {
+                return null;
+            }
+            String encoded = null;
+            for (String header : authorization) {
+                if (header != null && header.startsWith(BASIC_PREFIX)) {
+                    String[] words = header.trim().split("\\s+");
+                    if (words.length != 2) {
+                        return null;
+                    }
+                    encoded = words[1];
+                }
+            }
+            if (encoded == null) {
+                return null;
+            }
+            String decoded;
+            try {
+                // The platform charset, as Keycloak's step decodes it: the gate counts exactly the name Keycloak looks up.
+                decoded = new String(Base64.getMimeDecoder().decode(encoded), Charset.defaultCharset());
+            } catch (IllegalArgumentException e) {
+                return new Credentials(null, null);
+            }
+            int colon = decoded.indexOf(':');
+            return colon < 0 ? new Credentials(decoded, null) : new Credentials(decoded.substring(0, colon), decoded.substring(colon + 1));
+        }
+    }
+
+    @Override
+    public void action(AuthenticationFlowContext context) {
+    }
+
+    @Override
+    public boolean requiresUser() {
+        return false;
+    }
+
+    @Override
+    public boolean configuredFor(KeycloakSession session, RealmModel realm, UserModel user) {
+        return true;
+    }
+
+    @Override
+    public void setRequiredActions(KeycloakSession session, RealmModel realm, UserModel user) {
+    }
+
+    @Override
+    public Authenticator create(KeycloakSession session) {
+        return this;
+    }
+
+    @Override
+    public String getReferenceCategory() {
+        return null;
+    }
+
+    @Override
+    public boolean isConfigurable() {
+        return true;
+    }
+
+    @Override
+    public AuthenticationExecutionModel.Requirement[] getRequirementChoices() {
+        return REQUIREMENTS;
+    }
+
+    @Override
+    public boolean isUserSetupAllowed() {
+        return false;
+    }
+
+    @Override
+    public List<ProviderConfigProperty> getConfigProperties() {
+        return GateConfig.properties();
+    }
+
+    @Override
+    public void init(Config.Scope config) {
+    }
+
+    @Override
+    public void postInit(KeycloakSessionFactory factory) {
+    }
+
+    @Override
+    public void close() {
+    }
+}

@@ -1,0 +1,83 @@
+package dev.abusegate.keycloak.steps;
+
+import dev.abusegate.engine.Decision;
+import dev.abusegate.engine.Layer;
+import dev.abusegate.engine.config.GateOptions;
+import dev.abusegate.keycloak.GateRuntime;
+import dev.abusegate.keycloak.events.GateEvents;
+import java.util.Set;
+import org.keycloak.authentication.AuthenticationFlowContext;
+
+/**
+ * The settlement after the password check: feeds how an attempt the gate let through ended back into layer 3, for
+ * every login name of the account, and gives the reservation back when no password was verified. On success a device
+ * cookie is issued (browser forms, when enabled); on a wrong password its keyed tag lets repeats of the same typo be
+ * recognised.
+ */
+final class Settlement {
+
+    private final AuthenticationFlowContext ctx;
+    private final GateRuntime runtime;
+    private final Decision decision;
+    private final GateOptions options;
+    private final String identifier;
+    private final String device;
+    private final boolean browser;
+
+    Settlement(AuthenticationFlowContext ctx, GateRuntime runtime, Decision decision, GateOptions options, String identifier,
+               String device, boolean browser) {
+        this.ctx = ctx;
+        this.runtime = runtime;
+        this.decision = decision;
+        this.options = options;
+        this.identifier = identifier;
+        this.device = device;
+        this.browser = browser;
+    }
+
+    /** Keycloak's check ended with {@code outcome}; {@code password} is the one it checked. */
+    void settle(Verification outcome, String password) {
+        Set<Layer> trouble;
+        switch (outcome) {
+            case VERIFIED:
+                trouble = runtime.gate().passwordSucceeded(decision, AccountNames.ofCheckedAccount(ctx, identifier));
+                if (browser && options.deviceCookieEnabled() && decision.identifierTag() != null) {
+                    issueDeviceCookie();
+                }
+                break;
+            case FAILED:
+                trouble = runtime.gate().passwordFailed(decision, passwordTag(password), AccountNames.ofCheckedAccount(ctx, identifier));
+                break;
+            default:
+                trouble = runtime.gate().notVerified(decision);
+        }
+        new GateEvents(ctx, runtime).storeUnavailable(trouble);
+    }
+
+    /** No password was verified (a missing one, or the check threw): give the reservation back. */
+    void abandon() {
+        settle(Verification.NOT_VERIFIED, null);
+    }
+
+    private void issueDeviceCookie() {
+        try {
+            DeviceCookies.issue(ctx, runtime.gate(), runtime.secrets().deviceKey(ctx.getSession(), ctx.getRealm()),
+                    identifier, device, options.deviceCookieDays());
+        } catch (RuntimeException e) {
+            runtime.warnEvery("device:" + ctx.getRealm().getId(), "Abuse gate: could not issue a device cookie in realm '"
+                    + ctx.getRealm().getName() + "' (" + e.getClass().getSimpleName() + ")");
+        }
+    }
+
+    /** The keyed tag of a wrong password when repeats are to be recognised, else 0. */
+    private long passwordTag(String password) {
+        if (!options.ignoreRepeatedPasswords() || password == null || password.isEmpty() || decision.identifierTag() == null) {
+            return 0L;
+        }
+        try {
+            return DeviceCookies.passwordTag(runtime.secrets().typoKey(ctx.getSession(), ctx.getRealm()), decision, password);
+        } catch (RuntimeException e) {
+            return 0L;
+        }
+    }
+}
