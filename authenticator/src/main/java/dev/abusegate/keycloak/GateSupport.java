@@ -277,7 +277,7 @@ final class GateSupport {
             device = browser && options.deviceCookieEnabled() && scope != Scope.BEFORE_LOOKUP
                     ? DeviceCookies.deviceOf(ctx, g, secrets.deviceKey(session, realm), identifier) : null;
             // The solution is verified only if the answer depends on it (see AbuseGate#evaluate).
-            d = g.evaluate(options, new Attempt(realm.getId(), address, identifier, false, device),
+            d = g.evaluate(options, new Attempt(realm.getId(), address, identifier, device),
                     submitted ? () -> CaptchaSupport.solved(session, realm, captcha, secrets, g, token, address,
                             options.ipv6PrefixLength()) : null);
         } catch (RealmSecrets.NoRealmKey e) {

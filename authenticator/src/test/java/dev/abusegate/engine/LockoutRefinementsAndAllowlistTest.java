@@ -40,7 +40,7 @@ class LockoutRefinementsAndAllowlistTest {
         }
 
         private Decision withDevice(String address, String identifier, String device) {
-            return f.gate.evaluate(options, new Attempt(REALM, address, identifier, false, device));
+            return f.gate.evaluate(options, new Attempt(REALM, address, identifier, device), null);
         }
 
         @Test
@@ -54,7 +54,7 @@ class LockoutRefinementsAndAllowlistTest {
             Decision owner = withDevice("192.0.2.7", "alice", deviceOf(token, "alice"));
 
             assertThat(owner.outcome()).isEqualTo(Outcome.ALLOW);
-            f.gate.passwordSucceeded(owner);
+            f.gate.passwordSucceeded(owner, java.util.List.of());
             assertThat(f.evaluate(options, "198.51.100.9", "alice").outcome())
                     .as("the owner's login does not lift the lock strangers earned").isEqualTo(Outcome.BLOCKED);
         }
@@ -65,7 +65,7 @@ class LockoutRefinementsAndAllowlistTest {
             for (int i = 0; i < 2; i++) {
                 Decision d = withDevice("203.0.113.5", "alice", device);
                 assertThat(d.outcome()).isEqualTo(Outcome.ALLOW);
-                f.gate.passwordFailed(d);
+                f.gate.passwordFailed(d, 0L, java.util.List.of());
             }
             assertThat(withDevice("203.0.113.5", "alice", device).outcome()).isEqualTo(Outcome.BLOCKED);
             assertThat(f.failures(options, "alice")).as("the account's shared budget").isZero();
@@ -93,7 +93,7 @@ class LockoutRefinementsAndAllowlistTest {
             for (int i = 1; i <= 3; i++) {
                 f.wrongPassword(off, "198.51.100." + i, "alice");
             }
-            assertThat(f.gate.evaluate(off, new Attempt(REALM, "192.0.2.7", "alice", false, "some-device")).outcome())
+            assertThat(f.gate.evaluate(off, new Attempt(REALM, "192.0.2.7", "alice", "some-device"), null).outcome())
                     .isEqualTo(Outcome.BLOCKED);
         }
     }
@@ -107,7 +107,7 @@ class LockoutRefinementsAndAllowlistTest {
         private Decision fail(String address, long tag) {
             Decision d = f.evaluate(options, address, "alice");
             if (d.allowed()) {
-                f.gate.passwordFailed(d, tag);
+                f.gate.passwordFailed(d, tag, java.util.List.of());
             }
             return d;
         }
@@ -133,7 +133,7 @@ class LockoutRefinementsAndAllowlistTest {
             GateOptions off = only(Layer.ACCOUNT_LOCKOUT, 3, 900).build();
             for (int i = 0; i < 3; i++) {
                 Decision d = f.evaluate(off, "192.0.2.1", "alice");
-                f.gate.passwordFailed(d, 42);
+                f.gate.passwordFailed(d, 42, java.util.List.of());
             }
             assertThat(f.evaluate(off, "192.0.2.1", "alice").outcome()).isEqualTo(Outcome.BLOCKED);
         }
@@ -181,7 +181,7 @@ class LockoutRefinementsAndAllowlistTest {
             lockAlice();
             assertThat(lockSeconds()).isEqualTo(180);
             Decision ok = f.evaluate(options, "192.0.2.1", "alice");
-            f.gate.passwordSucceeded(ok);
+            f.gate.passwordSucceeded(ok, java.util.List.of());
             lockAlice();
             assertThat(lockSeconds()).isEqualTo(60);
         }
