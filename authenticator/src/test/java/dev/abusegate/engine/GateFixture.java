@@ -82,9 +82,9 @@ public final class GateFixture {
         return state(o, address, identifier).pair().attempts();
     }
 
-    /** Layer 3's units: confirmed failures plus reservations of attempts still being checked. */
+    /** Layer 3's budget taken: confirmed failures plus reservations of attempts still being checked. */
     long failures(GateOptions o, String identifier) {
-        return state(o, null, identifier).identifier().units();
+        return state(o, null, identifier).identifier().taken();
     }
 
     long lockRemaining(GateOptions o, String identifier) {

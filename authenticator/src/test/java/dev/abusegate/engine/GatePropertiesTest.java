@@ -283,7 +283,7 @@ class GatePropertiesTest {
 
     /** Every count the gate holds about an attempt's address, identifier and pair (not how long they last). */
     private static List<Long> counters(SubjectState s) {
-        return List.of(s.address().attempts(), (long) s.address().distinctIdentifiers(), s.identifier().units(),
+        return List.of(s.address().attempts(), (long) s.address().distinctIdentifiers(), s.identifier().taken(),
                 s.identifier().failures(), s.identifier().lockRemainingMillis(), s.identifier().lockRun(), s.pair().attempts(),
                 s.pair().identifierSeenFromAddress() ? 1L : 0L);
     }
