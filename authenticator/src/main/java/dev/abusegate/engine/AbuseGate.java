@@ -6,10 +6,17 @@ import dev.abusegate.engine.config.LayerPolicy;
 import dev.abusegate.engine.keys.GateKeys;
 import dev.abusegate.engine.keys.SecretSource;
 import dev.abusegate.engine.keys.CounterKey;
+import dev.abusegate.engine.store.AddressEntry;
+import dev.abusegate.engine.store.AdmissionAnswer;
+import dev.abusegate.engine.store.Change;
 import dev.abusegate.engine.store.CounterStore;
 import dev.abusegate.engine.store.CounterStoreFullException;
-import dev.abusegate.engine.store.Entries;
-import dev.abusegate.engine.store.Slots;
+import dev.abusegate.engine.store.FailureOutcome;
+import dev.abusegate.engine.store.LayerOutcome;
+import dev.abusegate.engine.store.Limit;
+import dev.abusegate.engine.store.LockoutEntry;
+import dev.abusegate.engine.store.PairEntry;
+import dev.abusegate.engine.store.UsedEntry;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -40,7 +47,7 @@ import java.util.function.BooleanSupplier;
  *
  * <p>When the store fails, the layer's {@link FailureMode} decides: FAIL_OPEN passes the layer and reports it in
  * {@link Decision#unavailable()}, FAIL_CLOSED blocks. A store at its bound has not failed: it counts a subject
- * it has no room for on a shared counter ({@link Slots#SHARED}), which never blocks but asks for a captcha
+ * it has no room for on a shared counter ({@link AdmissionAnswer#shared()}), which never blocks but asks for a captcha
  * where an exact count would block; the decision reports such layers in {@link Decision#degraded()}. An
  * attempt counted on a shared counter is never given back there (a shared count only ever over-counts), and its
  * layer-3 reservation is settled on the shared counter, where a right password clears nobody's failures.
@@ -77,16 +84,12 @@ public final class AbuseGate {
         this.recentBlocks = blockedHoldMillis == 0 ? null : new RecentBlocks(blockedHoldMillis);
     }
 
-    /** Decides one attempt. Never throws because of the store; see {@link FailureMode}. */
-    public Decision evaluate(GateOptions options, Attempt attempt) {
-        return evaluate(options, attempt, null);
-    }
-
     /**
-     * Decides one attempt whose captcha solution, if any, is verified only when the answer depends on it:
-     * {@code captchaCheck} runs at most once, only when the attempt is in the captcha band and not past a
-     * threshold, so a blocked attempt or one below the band never costs a verification (for a vendor captcha,
-     * an outgoing HTTP call).
+     * Decides one attempt. Never throws because of the store; see {@link FailureMode}. Its captcha solution, if
+     * any, is verified only when the answer depends on it: {@code captchaCheck} (null: no solution came with the
+     * attempt) runs at most once, only when the attempt is in the captcha band and not past a threshold, so a
+     * blocked attempt or one below the band never costs a verification (for a vendor captcha, an outgoing HTTP
+     * call).
      */
     public Decision evaluate(GateOptions options, Attempt attempt, BooleanSupplier captchaCheck) {
         long now = clock.millis();
@@ -111,14 +114,14 @@ public final class AbuseGate {
         if (p1 != null && recentBlocks != null && recentBlocks.holds(k.address(), p1, now)) {
             return new Decision(Outcome.BLOCKED, Layer.PER_IP, out.toSet(), out.degraded(), options, k, false, false, lockout, device);
         }
-        Captcha captcha = new Captcha(attempt.captchaSolved(), options.captchaEnabled(), captchaCheck);
+        Captcha captcha = new Captcha(options.captchaEnabled(), captchaCheck);
         Admission a = new Admission(options, k, p1, p2, p4, now, out);
         long clearsBefore = recentBlocks == null ? 0 : recentBlocks.clears();
 
         // Step 1: the address and the pair.
         a.run(captcha.solved);
         Layer blocked = a.blocked();
-        if (a.r1 == Verdict.BLOCKED && recentBlocks != null) {
+        if (a.r1 == LayerOutcome.BLOCKED && !a.addressFailed && recentBlocks != null) {
             recentBlocks.remember(k.address(), p1, now, clearsBefore);
         }
         if (blocked == null && a.inBand()) {
@@ -138,8 +141,8 @@ public final class AbuseGate {
         // Step 2: layer 3's reservation.
         boolean reserved = false;
         if (p3 != null) {
-            Verdict r = reserve(p3, options, k, captcha.solved, now, out);
-            if (r == Verdict.BAND) {
+            LayerOutcome r = reserve(p3, options, k, captcha.solved, now, out);
+            if (r == LayerOutcome.BAND) {
                 if (captcha.check()) {
                     r = reserve(p3, options, k, true, now, out);
                 } else {
@@ -150,24 +153,14 @@ public final class AbuseGate {
             if (r.blocks()) {
                 return new Decision(Outcome.BLOCKED, Layer.ACCOUNT_LOCKOUT, out.toSet(), out.degraded(), options, k, false, false, lockout, device);
             }
-            reserved = r == Verdict.COUNTED;
+            reserved = r == LayerOutcome.COUNTED;
         }
         return new Decision(Outcome.ALLOW, null, out.toSet(), out.degraded(), options, k, reserved, reserved && out.lockoutShared,
                 lockout, device);
     }
 
-    /** The password check ran and failed: the reservation is confirmed as a failure; at the threshold, lock. */
-    public Set<Layer> passwordFailed(Decision d) {
-        return passwordFailed(d, 0L, List.of());
-    }
-
-    /** As {@link #passwordFailed(Decision, long, Collection)} for an attempt whose account has no other login name. */
-    public Set<Layer> passwordFailed(Decision d, long passwordTag) {
-        return passwordFailed(d, passwordTag, List.of());
-    }
-
     /**
-     * The password check ran and failed. {@code passwordTag} is a keyed hash of the wrong password (0 when
+     * The password check ran and failed: the reservation is confirmed as a failure; at the threshold, lock. {@code passwordTag} is a keyed hash of the wrong password (0 when
      * unknown); with {@link GateOptions#ignoreRepeatedPasswords()} a wrong password identical to one of the
      * identifier's recent wrong passwords does not count again, so retyping the same typo never locks.
      *
@@ -196,8 +189,8 @@ public final class AbuseGate {
         long lockedUntil = 0;
         for (int i = 0; i < values.length; i++) {
             values[i] = join(pending.get(i), p3, out);
-            if ((Entries.answer(values[i]) & ~Slots.SHARED) == Entries.LOCKED) {
-                lockedUntil = Math.max(lockedUntil, now + Entries.lockRemaining(values[i], now));
+            if (FailureOutcome.of(values[i]) == FailureOutcome.LOCKED) {
+                lockedUntil = Math.max(lockedUntil, now + LockoutEntry.of(values[i]).lockRemaining(now));
             }
         }
         if (lockedUntil > 0 && values.length > 1) {
@@ -205,19 +198,14 @@ public final class AbuseGate {
             // for every name, so that no name is a way around it (nor a shorter progressive lock)
             List<CompletableFuture<long[]>> locks = new ArrayList<>();
             for (int i = 0; i < values.length; i++) {
-                if (now + Entries.lockRemaining(values[i], now) < lockedUntil) {
+                if (now + LockoutEntry.of(values[i]).lockRemaining(now) < lockedUntil) {
                     CounterKey key = i == 0 ? d.keys.lockout() : others.get(i - 1);
-                    locks.add(store.apply(key, new CounterStore.Change(Entries.LOCK, now, lockedUntil), ttl));
+                    locks.add(store.apply(key, new Change.Lock(now, lockedUntil), ttl));
                 }
             }
             locks.forEach(f -> join(f, p3, out));
         }
         return out.toSet();
-    }
-
-    /** The password check ran and succeeded. */
-    public Set<Layer> passwordSucceeded(Decision d) {
-        return passwordSucceeded(d, List.of());
     }
 
     /**
@@ -231,16 +219,15 @@ public final class AbuseGate {
             return out.toSet();
         }
         long now = clock.millis();
-        long clearRun = d.options.progressiveFactor() > 1.0 ? 1 : 0;
+        boolean clearRun = d.options.progressiveFactor() > 1.0;
         long ttl = lockoutTtl(d.lockout, d.options);
         List<CounterKey> others = d.device ? List.of() : otherKeys(d, otherNames);
         // on a shared counter the right password only gives its own reservation back (see Slots)
-        CompletableFuture<long[]> own = store.apply(d.keys.lockout(), new CounterStore.Change(Entries.SUCCEED, now, 1, clearRun,
-                d.shared ? 1 : 0), ttl);
+        CompletableFuture<long[]> own = store.apply(d.keys.lockout(), new Change.Succeed(now, true, clearRun, d.shared), ttl);
         if (!others.isEmpty()) {
             List<CompletableFuture<long[]>> pending = new ArrayList<>(others.size());
             for (CounterKey other : others) {
-                pending.add(store.apply(other, new CounterStore.Change(Entries.SUCCEED, now, 0, clearRun), ttl));
+                pending.add(store.apply(other, new Change.Succeed(now, false, clearRun, false), ttl));
             }
             pending.forEach(f -> join(f, d.lockout, out));
         }
@@ -253,9 +240,7 @@ public final class AbuseGate {
         Outages out = new Outages();
         if (d.reserved) {
             long now = clock.millis();
-            join(store.apply(d.keys.lockout(), new CounterStore.Change(Entries.GIVE_BACK, now, d.shared ? 1 : 0),
-                    lockoutTtl(d.lockout, d.options)),
-                    d.lockout, out);
+            join(store.apply(d.keys.lockout(), new Change.GiveBack(now, d.shared), lockoutTtl(d.lockout, d.options)), d.lockout, out);
         }
         return out.toSet();
     }
@@ -294,11 +279,11 @@ public final class AbuseGate {
     public boolean firstUse(String realm, byte[] digest, long expiresAtMillis) {
         long now = clock.millis();
         long ttl = Math.max(1, expiresAtMillis - now);
-        long[] v = store.apply(GateKeys.used(realm, digest), new CounterStore.Change(Entries.MARK_USED, now, now + ttl), ttl).join();
+        long[] v = store.apply(GateKeys.used(realm, digest), new Change.MarkUsed(now, now + ttl), ttl).join();
         if (v == null) {
             throw new CounterStoreFullException("no room to remember a used captcha solution");
         }
-        return Entries.answer(v) == 1;
+        return UsedEntry.firstUse(v);
     }
 
     /** What the gate holds about an address, an identifier and their pair (each part null when not asked). */
@@ -308,20 +293,18 @@ public final class AbuseGate {
         SubjectState.Address a = null;
         SubjectState.Identifier i = null;
         SubjectState.Pair p = null;
-        long[] av = address == null ? null : store.read(k.address());
+        AddressEntry av = address == null ? null : AddressEntry.of(store.read(k.address()));
         if (address != null) {
-            a = new SubjectState.Address(Entries.attempts(av, now), Entries.attemptsRemaining(av, now),
-                    Entries.distinct(av, now), Entries.distinctRemaining(av, now));
+            a = new SubjectState.Address(av.attempts(now), av.attemptsRemaining(now), av.distinct(now), av.distinctRemaining(now));
         }
         if (identifier != null) {
-            long[] v = store.read(k.lockout());
-            i = new SubjectState.Identifier(Entries.units(v, now), Entries.confirmed(v, now), Entries.failuresRemaining(v, now),
-                    Entries.lockRemaining(v, now), Entries.lockRun(v, now));
+            LockoutEntry v = LockoutEntry.of(store.read(k.lockout()));
+            i = new SubjectState.Identifier(v.taken(now), v.confirmed(now), v.failuresRemaining(now), v.lockRemaining(now),
+                    v.lockRun(now));
         }
         if (address != null && identifier != null) {
-            long[] v = store.read(k.pair());
-            p = new SubjectState.Pair(Entries.count(v, now), Entries.hasIdentifier(av, k.member(), now),
-                    Entries.countRemaining(v, now));
+            PairEntry v = PairEntry.of(store.read(k.pair()));
+            p = new SubjectState.Pair(v.attempts(now), av.hasIdentifier(k.member(), now), v.remaining(now));
         }
         return new SubjectState(a, i, p);
     }
@@ -356,40 +339,6 @@ public final class AbuseGate {
 
     // ---------------------------------------------------------------------------------------------
 
-    /** What one layer answered for one attempt. */
-    private enum Verdict {
-        /** The layer is off for this attempt. */
-        OFF,
-        /** Counted, under the threshold. */
-        COUNTED,
-        /** In the captcha band without a solved captcha: nothing counted. */
-        BAND,
-        /** At the threshold, or locked. */
-        BLOCKED,
-        /** The store failed and the layer fails open: it passes. */
-        FAILED_OPEN,
-        /** The store failed and the layer fails closed: it blocks. */
-        FAILED_CLOSED;
-
-        /** A layer's part of an {@link Entries} answer. */
-        static Verdict of(int answer) {
-            switch (answer) {
-                case Entries.ALLOW:
-                    return COUNTED;
-                case Entries.BAND:
-                    return BAND;
-                case Entries.BLOCK:
-                    return BLOCKED;
-                default:
-                    return OFF;
-            }
-        }
-
-        boolean blocks() {
-            return this == BLOCKED || this == FAILED_CLOSED;
-        }
-    }
-
     private static LayerPolicy active(GateOptions options, Layer layer) {
         LayerPolicy p = options.policy(layer);
         return p.enabled() ? p : null;
@@ -405,31 +354,32 @@ public final class AbuseGate {
         return p3.windowMillis() + lock;
     }
 
-    private Verdict reserve(LayerPolicy p3, GateOptions o, GateKeys.Keys k, boolean solved, long now, Outages out) {
+    private LayerOutcome reserve(LayerPolicy p3, GateOptions o, GateKeys.Keys k, boolean solved, long now, Outages out) {
         try {
-            long[] v = store.apply(k.lockout(), new CounterStore.Change(Entries.RESERVE, now, solved ? 1 : 0, p3.threshold(),
-                    bandStart(o, p3), p3.windowMillis()), lockoutTtl(p3, o)).join();
+            long[] v = store.apply(k.lockout(), new Change.Reserve(now, solved, limit(o, p3)), lockoutTtl(p3, o)).join();
             if (v == null) {
                 throw new CounterStoreFullException("no room for a new identifier");
             }
-            int answer = Entries.answer(v);
-            if ((answer & Slots.SHARED) != 0) {
+            AdmissionAnswer answer = AdmissionAnswer.of(v);
+            if (answer.shared()) {
                 out.degrade(p3.layer());
-                out.lockoutShared = true;
-            } else {
-                out.lockoutShared = false;
             }
-            return Verdict.of(answer & 3);
+            out.lockoutShared = answer.shared();
+            return answer.outcome();
         } catch (RuntimeException e) {
             return failed(p3, e, out);
         }
     }
 
-    private static CounterStore.Change fail(LayerPolicy p3, GateOptions o, double factor, long passwordTag, boolean typos,
-                                            boolean reserved, boolean shared, long now) {
-        return new CounterStore.Change(Entries.FAIL, now, p3.threshold(), p3.windowMillis(), p3.lockoutMillis(),
-                Double.doubleToLongBits(factor), o.maxLockoutSeconds() * 1000L, passwordTag, typos ? 1 : 0, reserved ? 1 : 0,
-                shared ? 1 : 0);
+    private static Change fail(LayerPolicy p3, GateOptions o, double factor, long passwordTag, boolean typos,
+                               boolean reserved, boolean shared, long now) {
+        return new Change.Fail(now, p3.threshold(), p3.windowMillis(), p3.lockoutMillis(), factor, o.maxLockoutSeconds() * 1000L,
+                passwordTag, typos, reserved, shared);
+    }
+
+    /** A layer's limits as its changes apply them; {@link Limit#OFF} for a layer that is off. */
+    private static Limit limit(GateOptions o, LayerPolicy p) {
+        return p == null ? Limit.OFF : new Limit(p.threshold(), bandStart(o, p), p.windowMillis());
     }
 
     private List<CounterKey> otherKeys(Decision d, Collection<String> otherNames) {
@@ -459,9 +409,13 @@ public final class AbuseGate {
         }
     }
 
-    private static Verdict failed(LayerPolicy p, RuntimeException e, Outages out) {
+    /**
+     * A layer whose store failed: recorded, and answered by its failure mode, FAIL_CLOSED as {@link
+     * LayerOutcome#BLOCKED}, FAIL_OPEN as {@link LayerOutcome#OFF} (it passes and holds nothing).
+     */
+    private static LayerOutcome failed(LayerPolicy p, RuntimeException e, Outages out) {
         out.add(p.layer(), e);
-        return p.failureMode() == FailureMode.FAIL_CLOSED ? Verdict.FAILED_CLOSED : Verdict.FAILED_OPEN;
+        return p.failureMode() == FailureMode.FAIL_CLOSED ? LayerOutcome.BLOCKED : LayerOutcome.OFF;
     }
 
     /** Step 1: the address's and the pair's changes, sent together. */
@@ -474,9 +428,11 @@ public final class AbuseGate {
         private final long now;
         private final Outages out;
         /** Layer 1 and 4 from the address's change, layer 2 from the pair's. */
-        private Verdict r1 = Verdict.OFF;
-        private Verdict r2 = Verdict.OFF;
-        private Verdict r4 = Verdict.OFF;
+        private LayerOutcome r1 = LayerOutcome.OFF;
+        private LayerOutcome r2 = LayerOutcome.OFF;
+        private LayerOutcome r4 = LayerOutcome.OFF;
+        /** Whether the address's last change failed (its outcome is then the layers' failure modes). */
+        private boolean addressFailed;
         private boolean added;
         private boolean addressCounted;
         /** Whether the address's or the pair's last change was counted on a shared counter (never given back). */
@@ -498,17 +454,12 @@ public final class AbuseGate {
         }
 
         private CompletableFuture<long[]> address(boolean solved) {
-            long t1 = p1 == null ? 0 : p1.threshold();
-            long t4 = p4 == null ? 0 : p4.threshold();
-            return start(k.address(), new CounterStore.Change(Entries.ADMIT_ADDRESS, now, solved ? 1 : 0,
-                    t1, p1 == null ? 0 : bandStart(o, p1), p1 == null ? 0 : p1.windowMillis(),
-                    t4, p4 == null ? 0 : bandStart(o, p4), p4 == null ? 0 : p4.windowMillis(), k.member()),
+            return start(k.address(), new Change.AdmitAddress(now, solved, limit(o, p1), limit(o, p4), k.member()),
                     Math.max(p1 == null ? 0 : p1.windowMillis(), p4 == null ? 0 : p4.windowMillis()));
         }
 
         private CompletableFuture<long[]> pair(boolean solved) {
-            return start(k.pair(), new CounterStore.Change(Entries.ADMIT_COUNTER, now, solved ? 1 : 0, p2.threshold(),
-                    bandStart(o, p2), p2.windowMillis()), p2.windowMillis());
+            return start(k.pair(), new Change.AdmitPair(now, solved, limit(o, p2)), p2.windowMillis());
         }
 
         /** Sends both changes together and reads their answers. */
@@ -525,20 +476,22 @@ public final class AbuseGate {
                     if (v == null) {
                         throw new CounterStoreFullException("no room for a new address");
                     }
-                    int answer = Entries.answer(v);
-                    r1 = Verdict.of(Entries.perIp(answer));
-                    r4 = Verdict.of(Entries.identifiers(answer));
-                    if ((answer & Slots.SHARED) != 0) {
+                    AdmissionAnswer answer = AdmissionAnswer.of(v);
+                    r1 = answer.outcome();
+                    r4 = answer.identifiers();
+                    addressFailed = false;
+                    if (answer.shared()) {
                         addressShared = true;
                         degrade(p1);
                         degrade(p4);
                     } else {
-                        added |= (answer & Entries.ADDED) != 0;
-                        addressCounted |= (answer & Entries.COUNTED) != 0;
+                        added |= answer.identifierAdded();
+                        addressCounted |= answer.counted();
                     }
                 } catch (RuntimeException e) {
-                    r1 = p1 == null ? Verdict.OFF : failed(p1, e, out);
-                    r4 = p4 == null ? Verdict.OFF : failed(p4, e, out);
+                    addressFailed = true;
+                    r1 = p1 == null ? LayerOutcome.OFF : failed(p1, e, out);
+                    r4 = p4 == null ? LayerOutcome.OFF : failed(p4, e, out);
                 }
             }
             if (fp != null) {
@@ -547,9 +500,9 @@ public final class AbuseGate {
                     if (v == null) {
                         throw new CounterStoreFullException("no room for a new pair");
                     }
-                    int answer = Entries.answer(v);
-                    r2 = Verdict.of(answer & 3);
-                    if ((answer & Slots.SHARED) != 0) {
+                    AdmissionAnswer answer = AdmissionAnswer.of(v);
+                    r2 = answer.outcome();
+                    if (answer.shared()) {
                         pairShared = true;
                         degrade(p2);
                     }
@@ -579,17 +532,17 @@ public final class AbuseGate {
         }
 
         boolean inBand() {
-            return r1 == Verdict.BAND || r2 == Verdict.BAND || r4 == Verdict.BAND;
+            return r1 == LayerOutcome.BAND || r2 == LayerOutcome.BAND || r4 == LayerOutcome.BAND;
         }
 
         Layer bandLayer() {
-            return r1 == Verdict.BAND ? Layer.PER_IP : r2 == Verdict.BAND ? Layer.PER_IP_ACCOUNT : Layer.CREDENTIAL_STUFFING;
+            return r1 == LayerOutcome.BAND ? Layer.PER_IP : r2 == LayerOutcome.BAND ? Layer.PER_IP_ACCOUNT : Layer.CREDENTIAL_STUFFING;
         }
 
         /** Counts, with a solved captcha, the entries whose change answered BAND (and counted nothing). */
         void rerunBand() {
-            boolean addressBand = r1 == Verdict.BAND || r4 == Verdict.BAND;
-            boolean pairBand = r2 == Verdict.BAND;
+            boolean addressBand = r1 == LayerOutcome.BAND || r4 == LayerOutcome.BAND;
+            boolean pairBand = r2 == LayerOutcome.BAND;
             send(addressBand, pairBand, true);
         }
 
@@ -603,14 +556,12 @@ public final class AbuseGate {
         /** A captcha answer counts nothing: gives back what the changes counted. */
         void undo() {
             CompletableFuture<long[]> fa = addressUsed() && addressCounted
-                    ? start(k.address(), new CounterStore.Change(Entries.UNDO_ADDRESS, now,
-                    p1 != null ? 1 : 0, added ? 1 : 0, k.member(), p1 == null ? 0 : now + p1.windowMillis(),
-                    p4 == null ? 0 : now + p4.windowMillis()), Math.max(p1 == null ? 0 : p1.windowMillis(),
-                    p4 == null ? 0 : p4.windowMillis()))
+                    ? start(k.address(), new Change.UndoAddress(now, p1 != null, added, k.member(),
+                    p1 == null ? 0 : now + p1.windowMillis(), p4 == null ? 0 : now + p4.windowMillis()),
+                    Math.max(p1 == null ? 0 : p1.windowMillis(), p4 == null ? 0 : p4.windowMillis()))
                     : null;
-            CompletableFuture<long[]> fp = r2 == Verdict.COUNTED && !pairShared
-                    ? start(k.pair(), new CounterStore.Change(Entries.UNDO_COUNTER, now, now + p2.windowMillis()),
-                    p2.windowMillis())
+            CompletableFuture<long[]> fp = r2 == LayerOutcome.COUNTED && !pairShared
+                    ? start(k.pair(), new Change.UndoPair(now, now + p2.windowMillis()), p2.windowMillis())
                     : null;
             if (fa != null) {
                 join(fa, p1 != null ? p1 : p4, out);
@@ -620,13 +571,13 @@ public final class AbuseGate {
             }
         }
 
-        private boolean isBlocked(Verdict r) {
+        private boolean isBlocked(LayerOutcome r) {
             return r.blocks();
         }
     }
 
     /** Starts a store change; a store that throws instead of completing exceptionally gets the same treatment. */
-    private CompletableFuture<long[]> start(CounterKey key, CounterStore.Change change, long ttlMillis) {
+    private CompletableFuture<long[]> start(CounterKey key, Change change, long ttlMillis) {
         try {
             return store.apply(key, change, ttlMillis);
         } catch (RuntimeException e) {
@@ -634,14 +585,13 @@ public final class AbuseGate {
         }
     }
 
-    /** The attempt's captcha: solved from the start, or checked once when the answer depends on it. */
+    /** The attempt's captcha: checked once, when the answer depends on it. */
     private static final class Captcha {
         private boolean solved;
         private final boolean enabled;
         private BooleanSupplier check;
 
-        Captcha(boolean solved, boolean enabled, BooleanSupplier check) {
-            this.solved = solved;
+        Captcha(boolean enabled, BooleanSupplier check) {
             this.enabled = enabled;
             this.check = check;
         }

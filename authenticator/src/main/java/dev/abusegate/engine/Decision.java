@@ -8,7 +8,7 @@ import java.util.EnumSet;
 import java.util.Set;
 
 /**
- * The gate's answer. {@link #layer()} says which layer decided (for events and metrics only; never
+ * The gate's answer: its {@link Outcome} with the reasons (see {@link Outcome} for the words). {@link #layer()} says which layer decided (for events and metrics only; never
  * shown to the client). {@link #unavailable()} lists the layers whose store failed during this
  * attempt. An {@link Outcome#ALLOW} decision may hold a lockout reservation that must be settled with
  * {@link AbuseGate#passwordFailed}, {@link AbuseGate#passwordSucceeded} or {@link AbuseGate#notVerified}.

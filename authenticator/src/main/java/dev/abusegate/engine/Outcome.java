@@ -1,6 +1,11 @@
 package dev.abusegate.engine;
 
-/** What the gate answers for one login attempt. */
+/**
+ * What the gate answers for one login attempt. One word per idea: an <em>outcome</em> is an answer (this one the
+ * gate's for an attempt; {@link dev.abusegate.engine.store.LayerOutcome} one layer's for one store change;
+ * {@link dev.abusegate.engine.store.FailureOutcome} a wrong password's), and a {@link Decision} is the gate's
+ * outcome with its reasons (the layer that decided, the layers that failed or were degraded, what settlement needs).
+ */
 public enum Outcome {
     /** The attempt may go on to the password check. */
     ALLOW("allow"),

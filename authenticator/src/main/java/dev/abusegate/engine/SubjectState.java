@@ -14,10 +14,10 @@ public record SubjectState(Address address, Identifier identifier, Pair pair) {
     }
 
     /**
-     * Layer 3 of an identifier: {@code units} are confirmed failures plus attempts let through whose password
-     * is still being checked; {@code lockRun} counts locks in a row (progressive lockout).
+     * Layer 3 of an identifier: {@code taken} is the budget taken, confirmed failures plus attempts let through
+     * whose password is still being checked; {@code lockRun} counts locks in a row (progressive lockout).
      */
-    public record Identifier(long units, long failures, long failuresRemainingMillis, long lockRemainingMillis, long lockRun) {
+    public record Identifier(long taken, long failures, long failuresRemainingMillis, long lockRemainingMillis, long lockRun) {
         public boolean locked() {
             return lockRemainingMillis > 0;
         }

@@ -23,10 +23,10 @@ class AbuseGateLayersTest {
 
         Decision wrong = f.evaluate(o, ip, "alice");
         assertThat(wrong.outcome()).isEqualTo(Outcome.ALLOW);
-        f.gate.passwordFailed(wrong);
+        f.gate.passwordFailed(wrong, 0L, java.util.List.of());
         Decision right = f.evaluate(o, ip, "bob");
         assertThat(right.outcome()).isEqualTo(Outcome.ALLOW);
-        f.gate.passwordSucceeded(right);
+        f.gate.passwordSucceeded(right, java.util.List.of());
         Decision unverified = f.evaluate(o, ip, "carol");
         assertThat(unverified.outcome()).isEqualTo(Outcome.ALLOW);
         f.gate.notVerified(unverified);
@@ -112,7 +112,7 @@ class AbuseGateLayersTest {
         f.clock.advanceSeconds(1);
         Decision recovered = f.evaluate(o, "198.51.100.1", "alice");
         assertThat(recovered.outcome()).as("lockoutSeconds after the lock").isEqualTo(Outcome.ALLOW);
-        f.gate.passwordFailed(recovered);
+        f.gate.passwordFailed(recovered, 0L, java.util.List.of());
 
         // starts from zero: two more failures (three in all since the lock) are still allowed
         assertThat(f.wrongPassword(o, "198.51.100.1", "alice").outcome()).isEqualTo(Outcome.ALLOW);
@@ -143,7 +143,7 @@ class AbuseGateLayersTest {
             Decision d = f.evaluate(o, "198.51.100.1", "alice"); // blocked by layer 1
             assertThat(d.outcome()).isEqualTo(Outcome.BLOCKED);
             assertThat(d.layer()).isEqualTo(Layer.PER_IP);
-            f.gate.passwordFailed(d); // a careless caller settling a blocked decision changes nothing
+            f.gate.passwordFailed(d, 0L, java.util.List.of()); // a careless caller settling a blocked decision changes nothing
         }
         assertThat(f.failures(o, "alice")).isEqualTo(1);
         assertThat(f.evaluate(o, "198.51.100.2", "alice").outcome()).isEqualTo(Outcome.ALLOW);
@@ -169,7 +169,7 @@ class AbuseGateLayersTest {
 
         Decision ok = f.evaluate(o, "198.51.100.1", "alice");
         assertThat(ok.outcome()).isEqualTo(Outcome.ALLOW);
-        f.gate.passwordSucceeded(ok);
+        f.gate.passwordSucceeded(ok, java.util.List.of());
         assertThat(f.failures(o, "alice")).isZero();
 
         assertThat(outcomes(4, i -> f.wrongPassword(o, "198.51.100.1", "alice")))
@@ -185,11 +185,11 @@ class AbuseGateLayersTest {
         Decision third = f.evaluate(o, "198.51.100.3", "alice");
         assertThat(List.of(first.outcome(), second.outcome(), third.outcome())).containsOnly(Outcome.ALLOW);
 
-        f.gate.passwordFailed(first); // one wrong password; the other two are still being checked
+        f.gate.passwordFailed(first, 0L, java.util.List.of()); // one wrong password; the other two are still being checked
         assertThat(f.evaluate(o, "192.0.2.9", "alice").outcome()).as("all slots taken, not locked")
                 .isEqualTo(Outcome.BLOCKED);
-        f.gate.passwordSucceeded(second);
-        f.gate.passwordSucceeded(third);
+        f.gate.passwordSucceeded(second, java.util.List.of());
+        f.gate.passwordSucceeded(third, java.util.List.of());
 
         assertThat(f.evaluate(o, "192.0.2.10", "alice").outcome()).as("one failure never locks at threshold 3")
                 .isEqualTo(Outcome.ALLOW);
@@ -201,10 +201,10 @@ class AbuseGateLayersTest {
         Decision first = f.evaluate(o, "198.51.100.1", "alice");
         Decision second = f.evaluate(o, "198.51.100.2", "alice");
         Decision third = f.evaluate(o, "198.51.100.3", "alice");
-        f.gate.passwordFailed(third); // the only wrong password, in the last slot
+        f.gate.passwordFailed(third, 0L, java.util.List.of()); // the only wrong password, in the last slot
         assertThat(f.lockRemaining(o, "alice")).as("one confirmed failure of three").isZero();
-        f.gate.passwordSucceeded(first);
-        f.gate.passwordSucceeded(second);
+        f.gate.passwordSucceeded(first, java.util.List.of());
+        f.gate.passwordSucceeded(second, java.util.List.of());
         assertThat(f.evaluate(o, "192.0.2.10", "alice").outcome()).isEqualTo(Outcome.ALLOW);
     }
 
@@ -213,9 +213,9 @@ class AbuseGateLayersTest {
         GateOptions o = only(Layer.ACCOUNT_LOCKOUT, 2, 900).build();
         Decision first = f.evaluate(o, "198.51.100.1", "alice");
         Decision last = f.evaluate(o, "198.51.100.2", "alice");
-        f.gate.passwordFailed(last);
+        f.gate.passwordFailed(last, 0L, java.util.List.of());
         assertThat(f.lockRemaining(o, "alice")).as("one failure confirmed").isZero();
-        f.gate.passwordFailed(first);
+        f.gate.passwordFailed(first, 0L, java.util.List.of());
         assertThat(f.lockRemaining(o, "alice")).as("both confirmed: locked for the lockout").isEqualTo(900_000);
         assertThat(f.failures(o, "alice")).as("the lock cleared the failures").isZero();
         Decision after = f.evaluate(o, "192.0.2.9", "alice");
@@ -228,12 +228,12 @@ class AbuseGateLayersTest {
         GateOptions o = only(Layer.ACCOUNT_LOCKOUT, 2, 900).build();
         Decision a = f.evaluate(o, "198.51.100.1", "alice"); // a slow check
         Decision b = f.evaluate(o, "198.51.100.2", "alice");
-        f.gate.passwordSucceeded(b); // while A is still being checked
+        f.gate.passwordSucceeded(b, java.util.List.of()); // while A is still being checked
         Decision u = f.evaluate(o, "198.51.100.3", "alice");
         assertThat(u.outcome()).isEqualTo(Outcome.ALLOW);
         assertThat(f.evaluate(o, "198.51.100.4", "alice").outcome()).as("A and U hold both slots").isEqualTo(Outcome.BLOCKED);
-        f.gate.passwordFailed(a);
-        f.gate.passwordSucceeded(u);
+        f.gate.passwordFailed(a, 0L, java.util.List.of());
+        f.gate.passwordSucceeded(u, java.util.List.of());
         assertThat(f.lockRemaining(o, "alice")).as("U's right password: no lock").isZero();
         assertThat(f.failures(o, "alice")).isZero();
     }
@@ -243,7 +243,7 @@ class AbuseGateLayersTest {
         GateOptions o = only(Layer.ACCOUNT_LOCKOUT, 2, 900).build();
         Decision a = f.evaluate(o, "198.51.100.1", "alice");
         Decision b = f.evaluate(o, "198.51.100.2", "alice");
-        f.gate.passwordSucceeded(b);
+        f.gate.passwordSucceeded(b, java.util.List.of());
         Decision x = f.evaluate(o, "198.51.100.3", "alice");
         f.gate.notVerified(a); // A never got to the password check
         Decision y = f.evaluate(o, "198.51.100.4", "alice");
@@ -261,11 +261,11 @@ class AbuseGateLayersTest {
         Decision w2 = f.evaluate(strict, "198.51.100.3", "alice");
         Decision x = f.evaluate(form, "198.51.100.1", "alice"); // the third slot, within the form's threshold
         assertThat(List.of(w1.outcome(), w2.outcome(), x.outcome())).containsOnly(Outcome.ALLOW);
-        f.gate.passwordFailed(w1);
-        f.gate.passwordFailed(w2); // while X is being checked
+        f.gate.passwordFailed(w1, 0L, java.util.List.of());
+        f.gate.passwordFailed(w2, 0L, java.util.List.of()); // while X is being checked
         assertThat(f.lockRemaining(form, "alice")).as("the strict flow locked").isPositive();
         assertThat(f.failures(form, "alice")).as("X's slot outlives the lock").isEqualTo(1);
-        f.gate.passwordFailed(x); // X's wrong password is its own failure, not lost with the lock
+        f.gate.passwordFailed(x, 0L, java.util.List.of()); // X's wrong password is its own failure, not lost with the lock
         f.clock.advanceSeconds(61);
         assertThat(f.failures(form, "alice")).isEqualTo(1);
         assertThat(outcomes(3, i -> f.wrongPassword(form, "198.51.100.4", "alice")))

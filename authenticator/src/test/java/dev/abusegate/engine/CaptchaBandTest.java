@@ -25,18 +25,18 @@ class CaptchaBandTest {
 
         SubjectState before = f.gate.state(GateFixture.REALM, ip, "alice", o.ipv6PrefixLength());
         for (int i = 0; i < 50; i++) {
-            Decision wrong = f.gate.evaluate(o, GateFixture.attempt(ip, "alice")); // wrong or missing solution
+            Decision wrong = f.gate.evaluate(o, GateFixture.attempt(ip, "alice"), null); // wrong or missing solution
             assertThat(wrong.outcome()).as("challenged again, never escalated").isEqualTo(Outcome.CAPTCHA_REQUIRED);
-            f.gate.passwordFailed(wrong); // nothing to settle
+            f.gate.passwordFailed(wrong, 0L, java.util.List.of()); // nothing to settle
         }
         assertThat(f.gate.state(GateFixture.REALM, ip, "alice", o.ipv6PrefixLength())).as("a captcha answer counts nothing")
                 .isEqualTo(before);
         assertThat(f.perIpCount(o, ip)).isEqualTo(3);
         assertThat(f.failures(o, "alice")).isEqualTo(3);
 
-        Decision solved = f.gate.evaluate(o, GateFixture.solved(ip, "alice"));
+        Decision solved = f.gate.evaluate(o, GateFixture.attempt(ip, "alice"), GateFixture.SOLVED);
         assertThat(solved.outcome()).as("a solved captcha lets the attempt through").isEqualTo(Outcome.ALLOW);
-        f.gate.passwordSucceeded(solved);
+        f.gate.passwordSucceeded(solved, java.util.List.of());
         assertThat(f.perIpCount(o, ip)).isEqualTo(4);
     }
 
@@ -47,9 +47,9 @@ class CaptchaBandTest {
         assertThat(f.evaluate(o, ip, "a").outcome()).isEqualTo(Outcome.ALLOW);
         assertThat(f.evaluate(o, ip, "a").outcome()).isEqualTo(Outcome.ALLOW);
         assertThat(f.evaluate(o, ip, "a").outcome()).isEqualTo(Outcome.CAPTCHA_REQUIRED);
-        assertThat(f.gate.evaluate(o, GateFixture.solved(ip, "a")).outcome()).isEqualTo(Outcome.ALLOW);
-        assertThat(f.gate.evaluate(o, GateFixture.solved(ip, "a")).outcome()).isEqualTo(Outcome.ALLOW);
-        Decision hard = f.gate.evaluate(o, GateFixture.solved(ip, "a"));
+        assertThat(f.gate.evaluate(o, GateFixture.attempt(ip, "a"), GateFixture.SOLVED).outcome()).isEqualTo(Outcome.ALLOW);
+        assertThat(f.gate.evaluate(o, GateFixture.attempt(ip, "a"), GateFixture.SOLVED).outcome()).isEqualTo(Outcome.ALLOW);
+        Decision hard = f.gate.evaluate(o, GateFixture.attempt(ip, "a"), GateFixture.SOLVED);
         assertThat(hard.outcome()).isEqualTo(Outcome.BLOCKED);
         assertThat(hard.layer()).isEqualTo(Layer.PER_IP);
         assertThat(f.evaluate(o, ip, "a").outcome()).as("unsolved past the threshold: blocked, not challenged")
@@ -125,7 +125,7 @@ class CaptchaBandTest {
         String ip = "198.51.100.31";
         int allowed = 0;
         for (int i = 0; i < 20; i++) {
-            if (f.gate.evaluate(o, GateFixture.solved(ip, "u1")).allowed()) {
+            if (f.gate.evaluate(o, GateFixture.attempt(ip, "u1"), GateFixture.SOLVED).allowed()) {
                 allowed++;
             }
             f.evaluate(o, ip, "u2"); // a second identifier without a captcha: asked for one (layer 4's band)
@@ -143,7 +143,7 @@ class CaptchaBandTest {
                 .layer(Layer.ACCOUNT_LOCKOUT, 2, 60).lockoutSeconds(60).disable(Layer.CREDENTIAL_STUFFING).build();
         String ip = "198.51.100.32";
         for (int i = 0; i < 4; i++) {
-            f.gate.passwordSucceeded(f.gate.evaluate(o, GateFixture.solved(ip, "alice")));
+            f.gate.passwordSucceeded(f.gate.evaluate(o, GateFixture.attempt(ip, "alice"), GateFixture.SOLVED), java.util.List.of());
         }
         f.clock.advanceSeconds(59);
         f.wrongPassword(o, "203.0.113.32", "alice"); // one failure from elsewhere: alice is in layer 3's band

@@ -3,7 +3,7 @@ package dev.abusegate.engine;
 import dev.abusegate.engine.config.GateOptions;
 import dev.abusegate.engine.keys.CounterKey;
 import dev.abusegate.engine.store.CounterStore;
-import dev.abusegate.engine.store.Entries;
+import dev.abusegate.engine.store.Change;
 import dev.abusegate.engine.store.ReferenceCounterStore;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -108,7 +108,7 @@ class ConcurrencyTest {
             Decision d = f.evaluate(o, "10.0." + (i / 250) + "." + (i % 250), "alice");
             if (d.allowed()) {
                 failedVerifications.incrementAndGet();
-                f.gate.passwordFailed(d);
+                f.gate.passwordFailed(d, 0L, java.util.List.of());
             }
             return d;
         });
@@ -128,7 +128,7 @@ class ConcurrencyTest {
                 public java.util.concurrent.CompletableFuture<long[]> apply(CounterKey key, Change change, long ttlMillis) {
                     java.util.concurrent.CompletableFuture<long[]> result = super.apply(key, change, ttlMillis);
                     Runnable r = afterNextReservation[0];
-                    if (r != null && change.code() == Entries.RESERVE) {
+                    if (r != null && change instanceof Change.Reserve) {
                         afterNextReservation[0] = null;
                         r.run();
                     }
@@ -150,12 +150,12 @@ class ConcurrencyTest {
         Decision[] z = {null};
         afterNextReservation[0] = () -> {
             z[0] = f.evaluate(o, "198.51.100.2", "alice");
-            f.gate.passwordFailed(z[0]);
+            f.gate.passwordFailed(z[0], 0L, java.util.List.of());
         };
         Decision a = f.evaluate(o, "198.51.100.1", "alice");
         assertThat(z[0].allowed()).isTrue();
         assertThat(a.outcome()).as("both slots' holders get through").isEqualTo(Outcome.ALLOW);
-        f.gate.passwordFailed(a);
+        f.gate.passwordFailed(a, 0L, java.util.List.of());
         assertThat(f.evaluate(o, "192.0.2.9", "alice").outcome()).as("two failures: locked").isEqualTo(Outcome.BLOCKED);
     }
 
@@ -170,13 +170,13 @@ class ConcurrencyTest {
         GateOptions o = GateFixture.only(Layer.ACCOUNT_LOCKOUT, 2, 900).build();
         Decision a = f.evaluate(o, "198.51.100.1", "alice");
         Decision b = f.evaluate(o, "198.51.100.2", "alice");
-        f.gate.passwordSucceeded(b); // A is still being checked
+        f.gate.passwordSucceeded(b, java.util.List.of()); // A is still being checked
         Decision[] x = {null};
         afterNextReservation[0] = () -> { // Y has just taken its slot
             x[0] = f.evaluate(o, "198.51.100.4", "alice");
-            f.gate.passwordFailed(a);
+            f.gate.passwordFailed(a, 0L, java.util.List.of());
             if (x[0].allowed()) {
-                f.gate.passwordFailed(x[0]);
+                f.gate.passwordFailed(x[0], 0L, java.util.List.of());
             }
         };
         Decision y = f.evaluate(o, "198.51.100.3", "alice");
@@ -194,7 +194,7 @@ class ConcurrencyTest {
                 Decision d = f.evaluate(o, "10.1.0." + (i % 250), "alice");
                 if (d.allowed()) {
                     failed.incrementAndGet();
-                    f.gate.passwordFailed(d);
+                    f.gate.passwordFailed(d, 0L, java.util.List.of());
                 }
             }
             return null;
@@ -222,7 +222,7 @@ class ConcurrencyTest {
         GateFixture f = new GateFixture();
         GateOptions o = GateOptions.builder().layer(Layer.PER_IP, 30, 300).layer(Layer.PER_IP_ACCOUNT, 12, 900)
                 .layer(Layer.ACCOUNT_LOCKOUT, 40, 900).layer(Layer.CREDENTIAL_STUFFING, 20, 600).build();
-        List<Decision> ds = race(pool, THREADS, i -> f.gate.evaluate(o, GateFixture.solved("198.51.100.9", "alice")));
+        List<Decision> ds = race(pool, THREADS, i -> f.gate.evaluate(o, GateFixture.attempt("198.51.100.9", "alice"), GateFixture.SOLVED));
         assertThat(allowed(ds)).isEqualTo(12);
     }
 

@@ -29,7 +29,7 @@ class DeviceCookieLockoutTest {
     }
 
     private Decision withDevice(String address, String identifier, String device) {
-        return f.gate.evaluate(options, new Attempt(REALM, address, identifier, false, device));
+        return f.gate.evaluate(options, new Attempt(REALM, address, identifier, device), null);
     }
 
     @Test
@@ -43,7 +43,7 @@ class DeviceCookieLockoutTest {
         Decision owner = withDevice("192.0.2.7", "alice", deviceOf(token, "alice"));
 
         assertThat(owner.outcome()).isEqualTo(Outcome.ALLOW);
-        f.gate.passwordSucceeded(owner);
+        f.gate.passwordSucceeded(owner, java.util.List.of());
         assertThat(f.evaluate(options, "198.51.100.9", "alice").outcome())
                 .as("the owner's login does not lift the lock strangers earned").isEqualTo(Outcome.BLOCKED);
     }
@@ -54,7 +54,7 @@ class DeviceCookieLockoutTest {
         for (int i = 0; i < 2; i++) {
             Decision d = withDevice("203.0.113.5", "alice", device);
             assertThat(d.outcome()).isEqualTo(Outcome.ALLOW);
-            f.gate.passwordFailed(d);
+            f.gate.passwordFailed(d, 0L, java.util.List.of());
         }
         assertThat(withDevice("203.0.113.5", "alice", device).outcome()).isEqualTo(Outcome.BLOCKED);
         assertThat(f.failures(options, "alice")).as("the account's shared budget").isZero();
@@ -82,7 +82,7 @@ class DeviceCookieLockoutTest {
         for (int i = 1; i <= 3; i++) {
             f.wrongPassword(off, "198.51.100." + i, "alice");
         }
-        assertThat(f.gate.evaluate(off, new Attempt(REALM, "192.0.2.7", "alice", false, "some-device")).outcome())
+        assertThat(f.gate.evaluate(off, new Attempt(REALM, "192.0.2.7", "alice", "some-device"), null).outcome())
                 .isEqualTo(Outcome.BLOCKED);
     }
 }

@@ -22,11 +22,11 @@ class GateAtTheBoundTest {
             .layer(Layer.CREDENTIAL_STUFFING, 5, 900).layer(Layer.ACCOUNT_LOCKOUT, 3, 900).build();
 
     private Decision attempt(String address, String user) {
-        return f.gate.evaluate(options, new Attempt(GateFixture.REALM, address, user, false));
+        return f.gate.evaluate(options, new Attempt(GateFixture.REALM, address, user, null), null);
     }
 
     private Decision solvedAttempt(String address, String user) {
-        return f.gate.evaluate(options, new Attempt(GateFixture.REALM, address, user, false), () -> true);
+        return f.gate.evaluate(options, new Attempt(GateFixture.REALM, address, user, null), () -> true);
     }
 
     private static String address(int i) {
@@ -71,7 +71,7 @@ class GateAtTheBoundTest {
         for (int i = 0; i < 3; i++) {
             Decision d = solvedAttempt("198.51.100." + (i + 1), "victim");
             assertThat(d.allowed()).isTrue();
-            f.gate.passwordFailed(d);
+            f.gate.passwordFailed(d, 0L, java.util.List.of());
         }
         probe("192.0.2.1", true);
         // addresses worth two attempts each, ten times the bound
@@ -111,7 +111,7 @@ class GateAtTheBoundTest {
         for (int i = 0; i < 10 * BOUND; i++) {
             Decision d = attempt("198.18.0." + (i % 250), "user-" + i);
             if (d.allowed()) {
-                f.gate.passwordFailed(d);
+                f.gate.passwordFailed(d, 0L, java.util.List.of());
             }
         }
         int shared = 0;
@@ -128,7 +128,7 @@ class GateAtTheBoundTest {
                 shared++;
                 assertThat(d.outcome()).as("a shared lockout count never blocks").isNotEqualTo(Outcome.BLOCKED);
                 if (d.allowed()) {
-                    assertThat(f.gate.passwordFailed(d)).isEmpty();
+                    assertThat(f.gate.passwordFailed(d, 0L, java.util.List.of())).isEmpty();
                 }
             }
         }
@@ -142,21 +142,21 @@ class GateAtTheBoundTest {
         AbuseGate gate = new AbuseGate(store, clock, GateFixture.SECRETS);
         GateOptions o = GateOptions.defaults().toBuilder().captchaEnabled(false).layer(Layer.PER_IP, 3, 900).build();
         for (int i = 0; i < 3; i++) {
-            gate.notVerified(gate.evaluate(o, new Attempt(GateFixture.REALM, "192.0.2.9", "blocked-" + i, false)));
+            gate.notVerified(gate.evaluate(o, new Attempt(GateFixture.REALM, "192.0.2.9", "blocked-" + i, null), null));
         }
         // fill both tables past their bounds with entries nothing may replace
         for (int i = 0; i < 10 * BOUND; i++) {
             for (int j = 0; j < 2; j++) {
-                Decision d = gate.evaluate(o, new Attempt(GateFixture.REALM, address(i), "flood-" + i, false));
+                Decision d = gate.evaluate(o, new Attempt(GateFixture.REALM, address(i), "flood-" + i, null), null);
                 if (d.allowed()) {
-                    gate.passwordFailed(d);
+                    gate.passwordFailed(d, 0L, java.util.List.of());
                 }
             }
         }
         int sharedLogins = 0;
         for (int i = 0; i < 20; i++) {
             store.reset();
-            Decision d = gate.evaluate(o, new Attempt(GateFixture.REALM, "203.0.113." + i, "fresh-" + i, false));
+            Decision d = gate.evaluate(o, new Attempt(GateFixture.REALM, "203.0.113." + i, "fresh-" + i, null), null);
             sharedLogins += d.degraded().isEmpty() ? 0 : 1;
             if (d.allowed()) {
                 gate.passwordFailed(d, 0L, java.util.List.of("fresh-" + i, "fresh-" + i + "@example.com"));
@@ -167,7 +167,7 @@ class GateAtTheBoundTest {
         }
         assertThat(sharedLogins).as("logins counted on shared counters").isPositive();
         store.reset();
-        Decision blocked = gate.evaluate(o, new Attempt(GateFixture.REALM, "192.0.2.9", "anyone", false));
+        Decision blocked = gate.evaluate(o, new Attempt(GateFixture.REALM, "192.0.2.9", "anyone", null), null);
         assertThat(blocked.outcome()).isEqualTo(Outcome.BLOCKED);
         assertThat(store.roundsSinceReset()).as("blocked attempt at the bound").isLessThanOrEqualTo(2);
     }

@@ -45,22 +45,21 @@ public final class GateFixture {
     }
 
     static Attempt attempt(String address, String identifier) {
-        return new Attempt(REALM, address, identifier, false);
+        return new Attempt(REALM, address, identifier, null);
     }
 
-    static Attempt solved(String address, String identifier) {
-        return new Attempt(REALM, address, identifier, true);
-    }
+    /** A captcha check that finds a valid solution. */
+    public static final java.util.function.BooleanSupplier SOLVED = () -> true;
 
     public Decision evaluate(GateOptions options, String address, String identifier) {
-        return gate.evaluate(options, attempt(address, identifier));
+        return gate.evaluate(options, attempt(address, identifier), null);
     }
 
     /** An attempt whose password check fails (when it gets that far). */
     public Decision wrongPassword(GateOptions options, String address, String identifier) {
         Decision d = evaluate(options, address, identifier);
         if (d.allowed()) {
-            gate.passwordFailed(d);
+            gate.passwordFailed(d, 0L, java.util.List.of());
         }
         return d;
     }
@@ -83,9 +82,9 @@ public final class GateFixture {
         return state(o, address, identifier).pair().attempts();
     }
 
-    /** Layer 3's units: confirmed failures plus reservations of attempts still being checked. */
+    /** Layer 3's budget taken: confirmed failures plus reservations of attempts still being checked. */
     long failures(GateOptions o, String identifier) {
-        return state(o, null, identifier).identifier().units();
+        return state(o, null, identifier).identifier().taken();
     }
 
     long lockRemaining(GateOptions o, String identifier) {

@@ -42,8 +42,8 @@ class GatePropertiesTest {
     enum Verdict { FAIL, SUCCESS, NOT_VERIFIED }
 
     record Step(long advanceMillis, int addr, int id, Verdict verdict, boolean solved) {
-        Attempt attempt(boolean solvedOverride) {
-            return new Attempt(GateFixture.REALM, ADDRS[addr], IDS[id], solvedOverride);
+        Attempt attempt() {
+            return new Attempt(GateFixture.REALM, ADDRS[addr], IDS[id], null);
         }
 
         @Override
@@ -80,8 +80,8 @@ class GatePropertiesTest {
 
     static void settle(AbuseGate gate, Decision d, Verdict v) {
         switch (v) {
-            case FAIL -> gate.passwordFailed(d);
-            case SUCCESS -> gate.passwordSucceeded(d);
+            case FAIL -> gate.passwordFailed(d, 0L, java.util.List.of());
+            case SUCCESS -> gate.passwordSucceeded(d, java.util.List.of());
             case NOT_VERIFIED -> gate.notVerified(d);
         }
     }
@@ -112,7 +112,7 @@ class GatePropertiesTest {
             for (Step s : steps) {
                 f.clock.advanceMillis(s.advanceMillis());
                 long now = f.clock.millis();
-                Decision d = f.gate.evaluate(o, s.attempt(s.solved()));
+                Decision d = f.gate.evaluate(o, s.attempt(), s.solved() ? GateFixture.SOLVED : null);
                 if (d.allowed()) {
                     int a = ADDR_GROUP[s.addr()], id = ID_GROUP[s.id()];
                     l1.computeIfAbsent(a, k -> new ArrayList<>()).add(now);
@@ -184,7 +184,7 @@ class GatePropertiesTest {
                 for (int k = 0; k < perThread; k++) {
                     Decision d = f.evaluate(o, "203.0.113." + addr[i][k], "user" + id[i][k]);
                     if (d.allowed()) {
-                        f.gate.passwordFailed(d);
+                        f.gate.passwordFailed(d, 0L, java.util.List.of());
                     }
                     mine.add(d);
                 }
@@ -247,7 +247,7 @@ class GatePropertiesTest {
                 Step s = steps.get(i);
                 b.clock.advanceMillis(s.advanceMillis());
                 List<Long> seen = counters(b.gate.state(GateFixture.REALM, ADDRS[s.addr()], IDS[s.id()], o.ipv6PrefixLength()));
-                Decision d = b.gate.evaluate(o, s.attempt(s.solved()));
+                Decision d = b.gate.evaluate(o, s.attempt(), s.solved() ? GateFixture.SOLVED : null);
                 if (d.outcome() == Outcome.CAPTCHA_REQUIRED) {
                     assertThat(s.solved()).as("a solved attempt is never challenged, %s", ctx).isFalse();
                     settle(b.gate, d, s.verdict()); // even a careless caller settling it
@@ -273,7 +273,7 @@ class GatePropertiesTest {
                 if (dropped[i]) {
                     continue;
                 }
-                Decision d = a.gate.evaluate(o, s.attempt(s.solved()));
+                Decision d = a.gate.evaluate(o, s.attempt(), s.solved() ? GateFixture.SOLVED : null);
                 settle(a.gate, d, s.verdict());
                 assertThat(d.outcome()).as("step %d, %s", i, ctx).isEqualTo(withMistakes.get(i).outcome());
                 assertThat(d.layer()).as("step %d, %s", i, ctx).isEqualTo(withMistakes.get(i).layer());
@@ -283,7 +283,7 @@ class GatePropertiesTest {
 
     /** Every count the gate holds about an attempt's address, identifier and pair (not how long they last). */
     private static List<Long> counters(SubjectState s) {
-        return List.of(s.address().attempts(), (long) s.address().distinctIdentifiers(), s.identifier().units(),
+        return List.of(s.address().attempts(), (long) s.address().distinctIdentifiers(), s.identifier().taken(),
                 s.identifier().failures(), s.identifier().lockRemainingMillis(), s.identifier().lockRun(), s.pair().attempts(),
                 s.pair().identifierSeenFromAddress() ? 1L : 0L);
     }
@@ -295,11 +295,11 @@ class GatePropertiesTest {
             Step s = steps.get(i);
             c.clock.advanceMillis(s.advanceMillis());
             if (!dropped[i]) {
-                settle(c.gate, c.gate.evaluate(o, s.attempt(s.solved())), s.verdict());
+                settle(c.gate, c.gate.evaluate(o, s.attempt(), s.solved() ? GateFixture.SOLVED : null), s.verdict());
             }
         }
         Step s = steps.get(upTo);
         c.clock.advanceMillis(s.advanceMillis());
-        return c.gate.evaluate(o, s.attempt(true)).outcome();
+        return c.gate.evaluate(o, s.attempt(), GateFixture.SOLVED).outcome();
     }
 }

@@ -48,7 +48,7 @@ class ProgressiveLockoutTest {
         lockAlice();
         assertThat(lockSeconds()).isEqualTo(180);
         Decision ok = f.evaluate(options, "192.0.2.1", "alice");
-        f.gate.passwordSucceeded(ok);
+        f.gate.passwordSucceeded(ok, java.util.List.of());
         lockAlice();
         assertThat(lockSeconds()).isEqualTo(60);
     }

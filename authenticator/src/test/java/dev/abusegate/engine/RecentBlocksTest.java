@@ -5,6 +5,7 @@ import dev.abusegate.engine.config.FailureMode;
 import dev.abusegate.engine.config.GateOptions;
 import dev.abusegate.engine.config.LayerPolicy;
 import dev.abusegate.engine.keys.CounterKey;
+import dev.abusegate.engine.store.Change;
 import dev.abusegate.engine.store.CounterStore;
 import dev.abusegate.engine.store.CounterStoreException;
 import dev.abusegate.engine.store.ReferenceCounterStore;
@@ -58,7 +59,7 @@ class RecentBlocksTest {
             .disable(Layer.ACCOUNT_LOCKOUT).build();
 
     private Decision attempt(GateOptions o, String realm, String address, String user) {
-        return gate.evaluate(o, new Attempt(realm, address, user, false));
+        return gate.evaluate(o, new Attempt(realm, address, user, null), null);
     }
 
     private Decision attempt(String address, String user) {

@@ -15,7 +15,7 @@ class RepeatedWrongPasswordsTest {
     private Decision fail(String address, long tag) {
         Decision d = f.evaluate(options, address, "alice");
         if (d.allowed()) {
-            f.gate.passwordFailed(d, tag);
+            f.gate.passwordFailed(d, tag, java.util.List.of());
         }
         return d;
     }
@@ -41,7 +41,7 @@ class RepeatedWrongPasswordsTest {
         GateOptions off = only(Layer.ACCOUNT_LOCKOUT, 3, 900).build();
         for (int i = 0; i < 3; i++) {
             Decision d = f.evaluate(off, "192.0.2.1", "alice");
-            f.gate.passwordFailed(d, 42);
+            f.gate.passwordFailed(d, 42, java.util.List.of());
         }
         assertThat(f.evaluate(off, "192.0.2.1", "alice").outcome()).isEqualTo(Outcome.BLOCKED);
     }

@@ -2,6 +2,7 @@ package dev.abusegate.engine;
 
 import dev.abusegate.engine.config.GateOptions;
 import dev.abusegate.engine.keys.CounterKey;
+import dev.abusegate.engine.store.Change;
 import dev.abusegate.engine.store.CounterStore;
 import dev.abusegate.engine.store.ReferenceCounterStore;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -64,19 +65,19 @@ class RoundTripsTest {
     private final GateOptions defaults = GateOptions.defaults();
 
     private Attempt attempt(String address, String user) {
-        return new Attempt(GateFixture.REALM, address, user, false);
+        return new Attempt(GateFixture.REALM, address, user, null);
     }
 
     @Test
     void an_allowed_login_with_all_four_layers_waits_for_the_store_at_most_three_times() {
         store.reset();
-        Decision d = gate.evaluate(defaults, attempt("192.0.2.1", "alice"));
+        Decision d = gate.evaluate(defaults, attempt("192.0.2.1", "alice"), null);
         assertThat(d.allowed()).isTrue();
         gate.passwordSucceeded(d, java.util.List.of("alice", "alice@example.com"));
         assertThat(store.roundsSinceReset()).isEqualTo(3);
 
         store.reset();
-        Decision wrong = gate.evaluate(defaults, attempt("192.0.2.1", "alice"));
+        Decision wrong = gate.evaluate(defaults, attempt("192.0.2.1", "alice"), null);
         gate.passwordFailed(wrong, 0L, java.util.List.of("alice", "alice@example.com"));
         assertThat(store.roundsSinceReset()).isEqualTo(3);
     }
@@ -85,10 +86,10 @@ class RoundTripsTest {
     void an_attempt_blocked_by_an_address_layer_waits_once() {
         GateOptions tight = defaults.toBuilder().captchaEnabled(false).layer(Layer.PER_IP_ACCOUNT, 2, 900).build();
         for (int i = 0; i < 2; i++) {
-            gate.passwordFailed(gate.evaluate(tight, attempt("192.0.2.2", "bob")));
+            gate.passwordFailed(gate.evaluate(tight, attempt("192.0.2.2", "bob"), null), 0L, java.util.List.of());
         }
         store.reset();
-        Decision d = gate.evaluate(tight, attempt("192.0.2.2", "bob"));
+        Decision d = gate.evaluate(tight, attempt("192.0.2.2", "bob"), null);
         assertThat(d.outcome()).isEqualTo(Outcome.BLOCKED);
         assertThat(store.roundsSinceReset()).isEqualTo(1);
     }
@@ -97,10 +98,10 @@ class RoundTripsTest {
     void an_attempt_on_a_locked_account_waits_twice() {
         GateOptions tight = defaults.toBuilder().captchaEnabled(false).layer(Layer.ACCOUNT_LOCKOUT, 2, 900).build();
         for (int i = 0; i < 2; i++) {
-            gate.passwordFailed(gate.evaluate(tight, attempt("198.51.100." + (i + 1), "carol")));
+            gate.passwordFailed(gate.evaluate(tight, attempt("198.51.100." + (i + 1), "carol"), null), 0L, java.util.List.of());
         }
         store.reset();
-        Decision d = gate.evaluate(tight, attempt("203.0.113.9", "carol"));
+        Decision d = gate.evaluate(tight, attempt("203.0.113.9", "carol"), null);
         assertThat(d.outcome()).isEqualTo(Outcome.BLOCKED);
         assertThat(d.layer()).isEqualTo(Layer.ACCOUNT_LOCKOUT);
         assertThat(store.roundsSinceReset()).isEqualTo(2);
@@ -110,10 +111,10 @@ class RoundTripsTest {
     void an_attempt_in_the_captcha_band_without_a_solution_waits_at_most_twice() {
         GateOptions o = defaults.toBuilder().layer(Layer.PER_IP_ACCOUNT, 4, 900).build();
         for (int i = 0; i < 2; i++) {
-            gate.passwordFailed(gate.evaluate(o, attempt("192.0.2.3", "dave")));
+            gate.passwordFailed(gate.evaluate(o, attempt("192.0.2.3", "dave"), null), 0L, java.util.List.of());
         }
         store.reset();
-        Decision d = gate.evaluate(o, attempt("192.0.2.3", "dave"));
+        Decision d = gate.evaluate(o, attempt("192.0.2.3", "dave"), null);
         assertThat(d.outcome()).isEqualTo(Outcome.CAPTCHA_REQUIRED);
         assertThat(store.roundsSinceReset()).isLessThanOrEqualTo(2);
     }

@@ -26,8 +26,8 @@ class StoreFailureTest {
         assertThat(allowed.outcome()).as("FAIL_OPEN everywhere (the default)").isEqualTo(Outcome.ALLOW);
         assertThat(allowed.unavailable()).containsExactlyInAnyOrder(Layer.values());
         assertThatCode(() -> {
-            open.gate.passwordFailed(allowed);
-            open.gate.passwordSucceeded(allowed);
+            open.gate.passwordFailed(allowed, 0L, java.util.List.of());
+            open.gate.passwordSucceeded(allowed, java.util.List.of());
             open.gate.notVerified(allowed);
         }).doesNotThrowAnyException();
 
@@ -110,7 +110,7 @@ class StoreFailureTest {
         assertThat(d.allowed()).isTrue();
         dead.addAll(keysOf(Layer.ACCOUNT_LOCKOUT, o));
         Set<Layer> reported = EnumSet.noneOf(Layer.class);
-        assertThatCode(() -> reported.addAll(f.gate.passwordFailed(d))).doesNotThrowAnyException();
+        assertThatCode(() -> reported.addAll(f.gate.passwordFailed(d, 0L, java.util.List.of()))).doesNotThrowAnyException();
         assertThat(reported).containsExactly(Layer.ACCOUNT_LOCKOUT);
     }
 

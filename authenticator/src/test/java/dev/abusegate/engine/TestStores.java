@@ -1,6 +1,7 @@
 package dev.abusegate.engine;
 
 import dev.abusegate.engine.keys.CounterKey;
+import dev.abusegate.engine.store.Change;
 import dev.abusegate.engine.store.CounterStore;
 import dev.abusegate.engine.store.CounterStoreException;
 import dev.abusegate.engine.store.ReferenceCounterStore;

@@ -67,18 +67,18 @@ public final class ClusterLatency {
         int threshold = o.policy(Layer.PER_IP).threshold();
         if (blocked) {
             for (int i = 0; i <= threshold; i++) {
-                gates[i % 3].evaluate(o, new Attempt(realm, "198.51.100.77", tag + "-fill-" + i, true));
+                gates[i % 3].evaluate(o, new Attempt(realm, "198.51.100.77", tag + "-fill-" + i, null), () -> true);
             }
         }
         long[] nanos = new long[n];
         for (int i = 0; i < n; i++) {
             String address = blocked ? "198.51.100.77" : "10." + (i >> 16 & 0xff) + "." + (i >> 8 & 0xff) + "." + (i & 0xff);
-            Attempt a = new Attempt(realm, address, tag + "-user-" + i, false);
+            Attempt a = new Attempt(realm, address, tag + "-user-" + i, null);
             AbuseGate g = gates[i % 3];
             long t0 = System.nanoTime();
-            Decision d = g.evaluate(o, a);
+            Decision d = g.evaluate(o, a, null);
             if (d.allowed()) {
-                g.passwordFailed(d);
+                g.passwordFailed(d, 0L, java.util.List.of());
             }
             nanos[i] = System.nanoTime() - t0;
             if (blocked != (d.outcome() == Outcome.BLOCKED)) {

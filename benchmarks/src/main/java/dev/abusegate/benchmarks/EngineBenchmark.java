@@ -182,10 +182,17 @@ public class EngineBenchmark {
         return x * 0x2545F4914F6CDD1DL;
     }
 
+    private static final java.util.function.BooleanSupplier SOLVED = () -> true;
+
+    /** 1 in 8 attempts carries a captcha solution that verifies. */
+    private static java.util.function.BooleanSupplier solved(long bits) {
+        return ((bits >>> 50) & 0xF) < 2 ? SOLVED : null;
+    }
+
     private static Attempt nextAttempt(long bits) {
         int a = (int) (bits & (ADDRESSES - 1));
         int i = (int) ((bits >>> 20) & 0xFFFFFFFL) % IDENTIFIERS;
-        return new Attempt(REALMS[(int) (bits >>> 62)], address(a), identifier(i), ((bits >>> 50) & 0xF) < 2);
+        return new Attempt(REALMS[(int) (bits >>> 62)], address(a), identifier(i), null);
     }
 
     /** The i-th client address, built afresh: the same text for the same i; 4 in 5 IPv4, IPv6 from 20,000 /64 networks. */
@@ -232,7 +239,7 @@ public class EngineBenchmark {
         for (int i = 0; i < BATCH; i++) {
                 long bits = nextRandom();
             now[0] += PACE_MILLIS;
-            Decision d = gate.evaluate(options, nextAttempt(bits));
+            Decision d = gate.evaluate(options, nextAttempt(bits), solved(bits));
             gate.notVerified(d);
             bh.consume(d);
         }
@@ -241,12 +248,12 @@ public class EngineBenchmark {
     private Decision settleOne() {
         long bits = nextRandom();
         now[0] += PACE_MILLIS;
-        Decision d = gate.evaluate(options, nextAttempt(bits));
+        Decision d = gate.evaluate(options, nextAttempt(bits), solved(bits));
         if (d.allowed()) {
             if (((bits >>> 56) & 3) == 0) {
-                gate.passwordFailed(d);
+                gate.passwordFailed(d, 0L, java.util.List.of());
             } else {
-                gate.passwordSucceeded(d);
+                gate.passwordSucceeded(d, java.util.List.of());
             }
         }
         return d;

@@ -180,9 +180,9 @@ public final class HeapPerEntry {
             long before = used();
             int refused = 0;
             for (int i = 0; i < n; i++) {
-                Decision d = gate.evaluate(options, new Attempt(REALM, address(off + i), "user" + (off + i) + "@example.com", false));
+                Decision d = gate.evaluate(options, new Attempt(REALM, address(off + i), "user" + (off + i) + "@example.com", null), null);
                 if (d.allowed()) {
-                    gate.passwordFailed(d);
+                    gate.passwordFailed(d, 0L, java.util.List.of());
                 }
             }
             long expires = System.currentTimeMillis() + 3_600_000;
@@ -227,11 +227,11 @@ public final class HeapPerEntry {
         for (int i = 0; i < n; i++) {
             for (int k = 0; k < (twice ? 2 : 1); k++) {
                 AbuseGate gate = gates.get((i + k) % gates.size());
-                Decision d = gate.evaluate(options, new Attempt(REALM, address(off + i), "user" + (off + i) + "@example.com", false));
+                Decision d = gate.evaluate(options, new Attempt(REALM, address(off + i), "user" + (off + i) + "@example.com", null), null);
                 if (!d.allowed()) {
                     throw new IllegalStateException("attempt " + i + " not allowed: " + d.outcome());
                 }
-                gate.passwordFailed(d);
+                gate.passwordFailed(d, 0L, java.util.List.of());
             }
         }
     }

@@ -70,7 +70,7 @@ class StoreSprayIT {
 
             // warm the code paths, then clear: the baseline is an empty, started cache
             for (int i = 0; i < 1000; i++) {
-                gate.evaluate(options, new Attempt(realm, address(ATTEMPTS + i), "warm" + i, false));
+                gate.evaluate(options, new Attempt(realm, address(ATTEMPTS + i), "warm" + i, null), null);
             }
             cheap.clear();
             protective.clear();
@@ -78,9 +78,9 @@ class StoreSprayIT {
 
             // the victim's account is locked before the spray, by wrong guesses from many addresses
             for (int i = 0; i < lockThreshold; i++) {
-                Decision d = gate.evaluate(options, new Attempt(realm, "198.51.100." + (i + 1), "victim@example.com", true));
+                Decision d = gate.evaluate(options, new Attempt(realm, "198.51.100." + (i + 1), "victim@example.com", null), () -> true);
                 assertThat(d.allowed()).isTrue();
-                gate.passwordFailed(d);
+                gate.passwordFailed(d, 0L, java.util.List.of());
             }
             assertThat(gate.state(realm, null, "victim@example.com", 64).identifier().locked()).isTrue();
 
@@ -93,19 +93,19 @@ class StoreSprayIT {
             long maxProtective = 0;
             long tSpray = System.nanoTime();
             for (int i = 0; i < ATTEMPTS; i++) {
-                Decision d = gate.evaluate(options, new Attempt(realm, address(i), "user" + i + "@example.com", false));
+                Decision d = gate.evaluate(options, new Attempt(realm, address(i), "user" + i + "@example.com", null), null);
                 outcomes.merge(d.outcome(), 1, Integer::sum);
                 reportedFull += d.storeFull() ? 1 : 0;
                 if (d.allowed()) {
-                    gate.passwordFailed(d); // the spray guesses wrong: failures stay counted
+                    gate.passwordFailed(d, 0L, java.util.List.of()); // the spray guesses wrong: failures stay counted
                 }
                 if (i % HOT_EVERY == 0) {
                     // one address keeps hammering one account through the spray
-                    Decision h = gate.evaluate(options, new Attempt(realm, HOT_ADDRESS, "hot-user@example.com", false));
+                    Decision h = gate.evaluate(options, new Attempt(realm, HOT_ADDRESS, "hot-user@example.com", null), null);
                     hotAttempts++;
                     if (h.allowed()) {
                         hotAllowed++;
-                        gate.passwordFailed(h);
+                        gate.passwordFailed(h, 0L, java.util.List.of());
                     }
                     hotLast = h.outcome();
                     long[] sizes = store.sizes();
@@ -140,7 +140,7 @@ class StoreSprayIT {
             assertThat(reportedFull).as("attempts counted on shared counters past the bound are reported as degraded").isPositive();
             assertThat(gate.state(realm, null, "victim@example.com", 64).identifier().locked())
                     .as("the lock set before the spray still holds").isTrue();
-            Decision victim = gate.evaluate(options, new Attempt(realm, "203.0.113.5", "victim@example.com", false));
+            Decision victim = gate.evaluate(options, new Attempt(realm, "203.0.113.5", "victim@example.com", null), () -> true);
             assertThat(victim.outcome()).as("the locked account is still refused after the spray").isEqualTo(Outcome.BLOCKED);
             assertThat(hotAllowed).as("an address hammering one account through the spray keeps its counters: "
                     + "never more than the per-address-and-account threshold let through")

@@ -15,7 +15,7 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>A store keys its entries by {@link #storeKey()}: a short tag of the realm, a letter for the kind and the
  * subject, built once per key. {@link #toString()} is the readable form, such as {@code realm/acct/<22
- * base64url chars>} or {@code realm/ip/203.0.113.7}. What each kind holds is in {@link Entries}.
+ * base64url chars>} or {@code realm/ip/203.0.113.7}. What each kind holds is in its entry type ({@code dev.abusegate.engine.store.AddressEntry}, {@code PairEntry}, {@code LockoutEntry}, {@code UsedEntry}).
  */
 public final class CounterKey {
 

@@ -5,13 +5,16 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * The port the gate keeps its state through: one entry per subject (an address, a pair, an identifier, a
- * device, a used captcha), each a {@code long[]} that only {@link Entries} reads and changes. A store never
- * decides anything: it applies a change atomically per key and hands back the new value, or throws (or
+ * device, a used captcha), each a {@code long[]} that only its entry type reads ({@link AddressEntry},
+ * {@link PairEntry}, {@link LockoutEntry}, {@link UsedEntry}) and only a {@link Change} changes. A store never
+ * decides anything and never reads a value or a change: it applies a change atomically per key (in a cluster,
+ * carried as {@link StoreCodec}'s words to where the entry lives) and hands back the new value, whose answer the
+ * caller reads ({@link AdmissionAnswer}, {@link FailureOutcome}, {@link UsedEntry#firstUse}), or throws (or
  * completes exceptionally) when it cannot.
  *
  * <p>Stores are bounded, and the bound never switches a layer off: a store that has no room for a new subject
  * either makes room from an entry worth at most one attempt, or counts the subject on a shared counter and
- * marks the answer ({@link Slots#SHARED}); it never drops a protective entry ({@link CounterKey.Kind#protective()})
+ * marks the answer ({@link AdmissionAnswer#shared()}); it never drops a protective entry ({@link CounterKey.Kind#protective()})
  * to make room, and protective entries have a bound of their own, so that a flood of cheap entries cannot crowd
  * them out. A change that finds no room and may not be shared (a used captcha) hands back null.
  */
@@ -28,29 +31,4 @@ public interface CounterStore {
 
     /** Removes the key's entry. */
     void remove(CounterKey key);
-
-    /** One change for {@link Entries#apply}: what it does and its arguments. */
-    final class Change {
-        private final int code;
-        private final long[] args;
-
-        public Change(int code, long... args) {
-            this.code = code;
-            this.args = args;
-        }
-
-        public int code() {
-            return code;
-        }
-
-        /** The arguments; never modify them. */
-        public long[] args() {
-            return args;
-        }
-
-        /** Applies the change to {@code old}; {@code create} false when the store may not add an entry. */
-        public long[] applyTo(long[] old, boolean create) {
-            return Entries.apply(code, args, create, old);
-        }
-    }
 }

@@ -14,25 +14,24 @@ import java.util.Arrays;
  * more than its slots times its ways, whatever is sent. When a slot is full, a new subject takes the place of an
  * entry only if that entry is worth at most one attempt to its owner (see {@link #replaceable}); protective
  * entries (failures, locks, device budgets, used captchas) are never replaced, only reused once expired. A
- * subject that finds no room is counted in the slot's shared counter of its kind ({@link #SHARED} in the
- * answer), and so is every newcomer of that kind while that counter lives (a subject counted there must not
+ * subject that finds no room is counted in the slot's shared counter of its kind ({@link AdmissionAnswer#shared()}
+ * in the answer), and so is every newcomer of that kind while that counter lives (a subject counted there must not
  * start an exact count from zero): its count there includes every other such subject's, so it can only be
  * over-counted, and a shared
  * count never blocks: where an exact count would block, the shared one asks for a captcha (and lets a solved one
  * through, counted). A used-captcha record that finds no room is refused (the solution counts as unsolved).
  *
- * <p>Layout of a slot ({@code long[]}): {@code [result, latestExpiry, entry...]}, each entry {@code [realmTag,
- * meta, hi, lo, expiry, value...]} with {@code meta = shared << 62 | kind << 40 | shape << 32 | valueLength}.
- * {@code result} is the offset of the entry that holds this change's answer (0: none), so the caller reads its
- * answer from the slot the store hands back. Expired entries are dropped by the next change of their slot.
+ * <p>Layout of a slot ({@code long[]}): {@code [format << 32 | result, latestExpiry, entry...]}, each entry
+ * {@code [realmTag, meta, hi, lo, expiry, value...]} with {@code meta = shared << 62 | kind << 40 | shape << 32 |
+ * valueLength}. {@code format} is {@link StoreCodec#FORMAT}: a slot of another format is read as absent, never
+ * misread. {@code result} is the offset of the entry that holds this change's answer (0: none), so the caller
+ * reads its answer from the slot the store hands back. Expired entries are dropped by the next change of their
+ * slot.
  */
 public final class Slots {
 
     private Slots() {
     }
-
-    /** Set in a value's answer when the change was counted on a shared counter (the store had no room for it). */
-    public static final int SHARED = 1 << 6;
 
     /** Exact entries per slot. */
     public static final int WAYS = 8;
@@ -78,6 +77,27 @@ public final class Slots {
         return (int) Math.max(1, Math.min(policy == Policy.USED ? USED_WAYS : WAYS, bound));
     }
 
+    private static final long FORMAT_WORD = (long) StoreCodec.FORMAT << 32;
+
+    /** Whether a slot is of this node's format (null is no slot, of no format). */
+    private static boolean current(long[] slot) {
+        return slot != null && slot[RESULT] >>> 32 == StoreCodec.FORMAT;
+    }
+
+    /** The slot, or null when it is of another format (written by another version: read as absent). */
+    private static long[] readable(long[] slot) {
+        return current(slot) ? slot : null;
+    }
+
+    private static int resultOffset(long[] slot) {
+        return (int) slot[RESULT];
+    }
+
+    /** The format a slot was written in (0: before formats were numbered). */
+    public static int format(long[] slot) {
+        return (int) (slot[RESULT] >>> 32);
+    }
+
     private static long meta(boolean shared, int kind, int shape, int length) {
         return (shared ? SHARED_META : 0) | (long) kind << 40 | (long) (shape & 0xff) << 32 | length;
     }
@@ -100,13 +120,14 @@ public final class Slots {
     }
 
     /**
-     * Applies change {@code code} ({@link Entries}) for one subject to its slot and returns the new slot (null
-     * when it holds nothing any more). Never modifies {@code slot}. {@code now} is the change's own time (its
-     * first argument), so every copy computes the same slot.
+     * Applies {@code change} for one subject to its slot and returns the new slot (null when it holds nothing any
+     * more). Never modifies {@code slot}. {@code now} is the change's own time, so every copy computes the same
+     * slot. A slot of another format is read as absent and replaced.
      */
-    public static long[] apply(long[] slot, long realm, int kind, int shape, long hi, long lo, int code, long[] args,
+    public static long[] apply(long[] slot, long realm, int kind, int shape, long hi, long lo, Change change,
                                long ttl, int ways, Policy policy) {
-        long now = args[0];
+        slot = readable(slot);
+        long now = change.now();
         long id = meta(false, kind, shape, 0);
         long sharedId = meta(true, kind, 0, 0);
         int exact = -1;
@@ -140,18 +161,18 @@ public final class Slots {
         int target;
         long[] next;
         boolean onShared = false;
-        if (policy != Policy.USED && sharedSettlement(code, args)) {
+        if (policy != Policy.USED && change.settlesShared()) {
             // the attempt was counted on the shared counter: it is settled there, never on an exact entry
             onShared = true;
             target = sharedAt;
             // a right password on a shared count clears nobody's failures: it only gives its reservation back
-            next = code == Entries.SUCCEED ? Entries.apply(Entries.GIVE_BACK, new long[] {now}, false, value(slot, sharedAt))
-                    : Entries.apply(code, args, false, value(slot, sharedAt));
+            next = change instanceof Change.Succeed ? next(new Change.GiveBack(now, true), false, value(slot, sharedAt))
+                    : next(change, false, value(slot, sharedAt));
         } else if (exact >= 0) {
             target = exact;
-            next = Entries.apply(code, args, true, value(slot, exact));
+            next = next(change, true, value(slot, exact));
         } else {
-            next = Entries.apply(code, args, true, null);
+            next = next(change, true, null);
             target = -1;
             // While the slot's shared counter of this kind is live, a newcomer is counted there even if room has
             // come free: it may have been counted there before, and a fresh exact count would forget that.
@@ -165,20 +186,20 @@ public final class Slots {
                 } else {
                     onShared = true;
                     target = sharedAt;
-                    next = Entries.apply(code, args, true, value(slot, sharedAt));
+                    next = next(change, true, value(slot, sharedAt));
                 }
             }
         }
         if (onShared && next != null) {
-            next = cap(code, args, next);
+            next = cap(change, next);
         }
         if (target < 0 && next == null && !dropped) {
             // nothing changes but the result
-            if (slot == null || slot[RESULT] == 0) {
+            if (slot == null || resultOffset(slot) == 0) {
                 return slot;
             }
             long[] same = slot.clone();
-            same[RESULT] = 0;
+            same[RESULT] = FORMAT_WORD;
             return same;
         }
         // Build the new slot: every live entry but the target, then the target's new value.
@@ -206,8 +227,9 @@ public final class Slots {
                 w += len;
             }
         }
+        out[RESULT] = FORMAT_WORD;
         if (next != null) {
-            out[RESULT] = w;
+            out[RESULT] = FORMAT_WORD | w;
             boolean sh = onShared;
             out[w + E_REALM] = sh ? 0 : realm;
             out[w + E_META] = meta(sh, kind, sh ? 0 : shape, next.length);
@@ -224,61 +246,67 @@ public final class Slots {
         return out;
     }
 
-    /** Whether a settlement belongs to a reservation taken on the shared counter (its last argument says so). */
-    static boolean sharedSettlement(int code, long[] a) {
-        switch (code) {
-            case Entries.FAIL:
-                return a.length > 9 && a[9] != 0;
-            case Entries.GIVE_BACK:
-                return a.length > 1 && a[1] != 0;
-            case Entries.SUCCEED:
-                return a.length > 3 && a[3] != 0;
-            default:
-                return false;
+    /** One change applied to one entry's value (null: none); {@code create} false when no entry may be added. */
+    static long[] next(Change change, boolean create, long[] old) {
+        if (change instanceof Change.AdmitAddress c) {
+            return AddressEntry.admit(c, create, old);
         }
+        if (change instanceof Change.UndoAddress c) {
+            return AddressEntry.undo(c, old);
+        }
+        if (change instanceof Change.AdmitPair c) {
+            return PairEntry.admit(c, create, old);
+        }
+        if (change instanceof Change.UndoPair c) {
+            return PairEntry.undo(c, old);
+        }
+        if (change instanceof Change.Reserve c) {
+            return LockoutEntry.reserve(c, create, old);
+        }
+        if (change instanceof Change.GiveBack c) {
+            return LockoutEntry.giveBack(c, old);
+        }
+        if (change instanceof Change.Fail c) {
+            return LockoutEntry.fail(c, create, old);
+        }
+        if (change instanceof Change.Succeed c) {
+            return LockoutEntry.succeed(c, old);
+        }
+        if (change instanceof Change.Lock c) {
+            return LockoutEntry.lock(c, create, old);
+        }
+        return UsedEntry.markUsed((Change.MarkUsed) change, create, old);
     }
 
     /**
      * A shared count never blocks: where it would, an attempt without a solved captcha is asked for one, and one
      * with a solved captcha passes, counted; a failure on it never locks.
      */
-    private static long[] cap(int code, long[] args, long[] v) {
+    private static long[] cap(Change change, long[] v) {
         long[] c = v.clone();
         int a = (int) c[0];
-        switch (code) {
-            case Entries.ADMIT_ADDRESS: {
-                boolean solved = args[1] != 0;
-                int r1 = capLayer(a & 3, solved);
-                int r4 = capLayer(a >>> 2 & 3, solved);
-                c[0] = r1 | r4 << 2 | (a & Entries.COUNTED) | SHARED;
-                return c;
+        if (change instanceof Change.AdmitAddress admit) {
+            LayerOutcome r1 = capLayer(LayerOutcome.of(a), admit.solved());
+            LayerOutcome r4 = capLayer(LayerOutcome.of(a >>> 2), admit.solved());
+            c[0] = Answers.admission(r1, r4) | (a & Answers.COUNTED) | Answers.SHARED;
+        } else if (change instanceof Change.AdmitPair admit) {
+            c[0] = capLayer(LayerOutcome.of(a), admit.solved()).bits() | Answers.SHARED;
+        } else if (change instanceof Change.Reserve reserve) {
+            if (LayerOutcome.of(a).blocks() && reserve.solved()) {
+                // locked or full on the shared count, with a solved captcha: the attempt passes and is reserved
+                return LockoutEntry.reserveOnShared(reserve, c);
             }
-            case Entries.ADMIT_COUNTER:
-                c[0] = capLayer(a & 3, args[1] != 0) | SHARED;
-                return c;
-            case Entries.RESERVE:
-                if ((a & 3) == Entries.BLOCK && args[1] != 0) {
-                    // locked or full on the shared count, with a solved captcha: the attempt passes and is reserved
-                    long[] u = Entries.unpack(c);
-                    u[Entries.L_UNITS]++;
-                    u[Entries.L_EXP] = Math.max(u[Entries.L_EXP], args[0] + args[4]);
-                    c = Entries.pack(u);
-                    c[0] = Entries.ALLOW | SHARED;
-                    return c;
-                }
-                c[0] = capLayer(a & 3, false) | SHARED;
-                return c;
-            case Entries.FAIL:
-                c[0] = (a == Entries.LOCKED ? Entries.FAILED : a) | SHARED;
-                return c;
-            default:
-                c[0] = a | SHARED;
-                return c;
+            c[0] = capLayer(LayerOutcome.of(a), false).bits() | Answers.SHARED;
+        } else if (change instanceof Change.Fail) {
+            c[0] = (a == FailureOutcome.LOCKED.ordinal() ? FailureOutcome.COUNTED.ordinal() : a) | Answers.SHARED;
+        } else {
+            c[0] = a | Answers.SHARED;
         }
+        return c;
     }
 
-    private static int capLayer(int r, boolean solved) {
-        return r == Entries.BLOCK ? (solved ? Entries.ALLOW : Entries.BAND) : r;
+    private static LayerOutcome capLayer(LayerOutcome r, boolean solved) {
+        return r.blocks() ? (solved ? LayerOutcome.COUNTED : LayerOutcome.BAND) : r;
     }
 
     /**
@@ -288,12 +316,10 @@ public final class Slots {
      */
     static boolean replaceable(int kind, long[] v, long now) {
         if (kind == CounterKey.Kind.ADDRESS.ordinal()) {
-            int a = (int) v[0];
-            return Entries.attempts(v, now) <= 1 && Entries.distinct(v, now) <= 1
-                    && Entries.perIp(a) < Entries.BAND && Entries.identifiers(a) < Entries.BAND;
+            return AddressEntry.worthOneAttempt(v, now);
         }
         if (kind == CounterKey.Kind.PAIR.ordinal()) {
-            return Entries.count(v, now) <= 1 && ((int) v[0] & 3) < Entries.BAND;
+            return PairEntry.worthOneAttempt(v, now);
         }
         return false;
     }
@@ -320,13 +346,15 @@ public final class Slots {
         return Arrays.copyOfRange(slot, o + E_VALUE, o + E_VALUE + len);
     }
 
-    /** The answer of the change that wrote {@code slot}: the value it left (with {@link #SHARED} if shared), or null. */
+    /** The answer of the change that wrote {@code slot}: the value it left (marked if shared), or null. */
     public static long[] result(long[] slot) {
-        return slot == null || slot[RESULT] == 0 ? null : value(slot, (int) slot[RESULT]);
+        slot = readable(slot);
+        return slot == null || resultOffset(slot) == 0 ? null : value(slot, resultOffset(slot));
     }
 
     /** A subject's exact value in its slot as of {@code now}, or null (a shared count is nobody's own). */
     public static long[] find(long[] slot, long realm, int kind, int shape, long hi, long lo, long now) {
+        slot = readable(slot);
         if (slot == null) {
             return null;
         }
@@ -339,8 +367,12 @@ public final class Slots {
         return null;
     }
 
-    /** The slot without the subject's exact entry (null when nothing is left); the same array when it had none. */
+    /**
+     * The slot without the subject's exact entry (null when nothing is left, or the slot is of another format);
+     * the same array when it had none.
+     */
     public static long[] remove(long[] slot, long realm, int kind, int shape, long hi, long lo) {
+        slot = readable(slot);
         if (slot == null) {
             return null;
         }
@@ -354,7 +386,7 @@ public final class Slots {
                 long[] out = new long[slot.length - len];
                 System.arraycopy(slot, 0, out, 0, o);
                 System.arraycopy(slot, o + len, out, o, slot.length - o - len);
-                out[RESULT] = 0;
+                out[RESULT] = FORMAT_WORD;
                 return out;
             }
         }
@@ -377,6 +409,7 @@ public final class Slots {
     }
 
     private static int count(long[] slot, long now, boolean sharedOnes) {
+        slot = readable(slot);
         if (slot == null) {
             return 0;
         }
@@ -391,6 +424,7 @@ public final class Slots {
 
     /** A slot's shared counter of one kind as of {@code now}, or null: for tests and operators' lookups. */
     public static long[] shared(long[] slot, int kind, long now) {
+        slot = readable(slot);
         if (slot == null) {
             return null;
         }

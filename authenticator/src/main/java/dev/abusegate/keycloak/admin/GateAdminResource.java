@@ -73,7 +73,7 @@ public class GateAdminResource {
             }
             if (st.identifier() != null) {
                 Map<String, Object> i = new LinkedHashMap<>();
-                i.put("failures", st.identifier().units());
+                i.put("failures", st.identifier().taken());
                 i.put("failuresSecondsLeft", seconds(st.identifier().failuresRemainingMillis()));
                 i.put("locked", st.identifier().locked());
                 i.put("lockSecondsLeft", seconds(st.identifier().lockRemainingMillis()));

@@ -77,7 +77,7 @@ public final class GatedAttempt {
             device = browser && options.deviceCookieEnabled() && scope != LayerScope.BEFORE_LOOKUP
                     ? DeviceCookies.deviceOf(ctx, g, secrets.deviceKey(session, realm), identifier) : null;
             // The solution is verified only if the answer depends on it (see AbuseGate#evaluate).
-            d = g.evaluate(options, new Attempt(realm.getId(), address, identifier, false, device),
+            d = g.evaluate(options, new Attempt(realm.getId(), address, identifier, device),
                     submitted ? () -> rt.captcha().solved(session, realm, captcha, token, address, options.ipv6PrefixLength()) : null);
             events.storeUnavailable(d.unavailable());
             events.storeDegraded(d.degraded());

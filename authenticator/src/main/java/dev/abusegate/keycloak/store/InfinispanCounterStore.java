@@ -1,10 +1,12 @@
 package dev.abusegate.keycloak.store;
 
 import dev.abusegate.engine.keys.CounterKey;
+import dev.abusegate.engine.store.Change;
 import dev.abusegate.engine.store.CounterStore;
 import dev.abusegate.engine.store.CounterStoreException;
 import dev.abusegate.engine.store.SlotHash;
 import dev.abusegate.engine.store.Slots;
+import dev.abusegate.engine.store.StoreCodec;
 import java.security.SecureRandom;
 import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
@@ -32,7 +34,9 @@ import org.infinispan.metadata.Metadata;
  * owner (one round trip) and the backup applies the same pure function ({@link Slots}) to its equal copy. A
  * slot is filed under a {@code Long} ({@link #slotKey}); its value is a {@code long[]} on a LOCAL cache (never
  * marshalled, never changed once stored) and its longs as {@code byte[]} on a clustered one (a type Keycloak's
- * marshaller handles without a schema); the function captures only numbers.
+ * marshaller handles without a schema); the function captures only numbers: the change's words
+ * ({@link StoreCodec}). The store reads neither: the format of both is the codec's, checked where they are
+ * applied.
  *
  * <p>Which keys share a slot is a keyed hash ({@link SlotHash}) under a table key the store keeps in the
  * protective cache itself (created once by whichever node comes first, read by the others), so every node
@@ -95,11 +99,11 @@ public final class InfinispanCounterStore implements CounterStore {
         long[] mine = {random.nextLong(), random.nextLong(), maxCheap, maxProtective};
         boolean local = !cache.getCacheConfiguration().clustering().cacheMode().isClustered();
         Object theirs = ((Cache<Object, Object>) cache).getAdvancedCache().withFlags(Flag.SKIP_CACHE_LOAD, Flag.SKIP_CACHE_STORE)
-                .putIfAbsent(at, local ? mine : bytes(mine));
+                .putIfAbsent(at, local ? mine : StoreCodec.toBytes(mine));
         if (theirs == null) {
             return mine;
         }
-        long[] k = local ? (long[]) theirs : longs((byte[]) theirs);
+        long[] k = local ? (long[]) theirs : StoreCodec.fromBytes((byte[]) theirs);
         return k.length >= 4 ? k : new long[] {k[0], k[1], maxCheap, maxProtective};
     }
 
@@ -121,14 +125,9 @@ public final class InfinispanCounterStore implements CounterStore {
 
     @Override
     public CompletableFuture<long[]> apply(CounterKey key, Change change, long ttlMillis) {
-        long[] a = change.args();
-        if (a.length > MAX_ARGS || a.length == 0) {
-            throw new IllegalArgumentException("a change takes 1 to " + MAX_ARGS + " arguments");
-        }
         try {
             Table t = of(key);
             Long slot = slotKey(key);
-            int code = change.code();
             long ttl = Math.max(1, ttlMillis);
             long realm = key.realmTag();
             int kind = key.kind().ordinal();
@@ -137,24 +136,25 @@ public final class InfinispanCounterStore implements CounterStore {
             long lo = key.lo();
             int ways = t.ways;
             if (t.local) {
-                return CompletableFuture.completedFuture(t.changeLocally(slot, realm, kind, shape, hi, lo, code, a, ttl));
+                return CompletableFuture.completedFuture(t.changeLocally(slot, realm, kind, shape, hi, lo, change, ttl));
             }
-            // The arguments are captured one by one: Infinispan marshals a lambda's captured boxed numbers, but
-            // not a captured long[] or an enum (it fails on the remote node).
-            int n = a.length;
+            // The change travels as its codec's words, captured one by one: Infinispan marshals a lambda's captured
+            // boxed numbers, but not a captured long[], an enum or a record (it fails on the remote node). The
+            // store carries the words; the node that owns the slot decodes them (and refuses another format).
+            long[] w = StoreCodec.encode(change);
+            int n = w.length;
             int policy = t.policy.ordinal();
-            long a0 = arg(a, 0), a1 = arg(a, 1), a2 = arg(a, 2), a3 = arg(a, 3), a4 = arg(a, 4), a5 = arg(a, 5),
-                    a6 = arg(a, 6), a7 = arg(a, 7), a8 = arg(a, 8), a9 = arg(a, 9);
+            long w0 = word(w, 0), w1 = word(w, 1), w2 = word(w, 2), w3 = word(w, 3), w4 = word(w, 4), w5 = word(w, 5),
+                    w6 = word(w, 6), w7 = word(w, 7), w8 = word(w, 8), w9 = word(w, 9);
             return t.cache.computeAsync(slot,
-                    (k, old) -> bytes(Slots.apply(longs((byte[]) old), realm, kind, shape, hi, lo, code,
-                            args(n, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9), ttl, ways, Slots.Policy.values()[policy])))
-                    .thenApply(v -> Slots.result(longs((byte[]) v)));
+                    (k, old) -> StoreCodec.toBytes(Slots.apply(StoreCodec.fromBytes((byte[]) old), realm, kind, shape, hi, lo,
+                            StoreCodec.decode(words(n, w0, w1, w2, w3, w4, w5, w6, w7, w8, w9)), ttl, ways,
+                            Slots.Policy.values()[policy])))
+                    .thenApply(v -> Slots.result(StoreCodec.fromBytes((byte[]) v)));
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(new CounterStoreException("change failed", e));
         }
     }
-
-    private static final int MAX_ARGS = 10;
 
     private static final ThreadLocal<LocalChange> LOCAL_CHANGE = ThreadLocal.withInitial(LocalChange::new);
 
@@ -168,8 +168,7 @@ public final class InfinispanCounterStore implements CounterStore {
         private int shape;
         private long hi;
         private long lo;
-        private int code;
-        private long[] args;
+        private Change change;
         private long ttl;
         private int ways;
         private Slots.Policy policy;
@@ -183,7 +182,7 @@ public final class InfinispanCounterStore implements CounterStore {
                                                           InternalEntryFactory factory) {
             long[] before = old == null || old.isExpired(now) ? null : (long[]) old.getValue();
             long[] next = remove ? Slots.remove(before, realm, kind, shape, hi, lo)
-                    : Slots.apply(before, realm, kind, shape, hi, lo, code, args, ttl, ways, policy);
+                    : Slots.apply(before, realm, kind, shape, hi, lo, change, ttl, ways, policy);
             result = remove ? null : Slots.result(next);
             if (next == before && old != null) {
                 return old;
@@ -195,43 +194,12 @@ public final class InfinispanCounterStore implements CounterStore {
         }
     }
 
-    private static long arg(long[] a, int i) {
-        return i < a.length ? a[i] : 0;
+    private static long word(long[] w, int i) {
+        return i < w.length ? w[i] : 0;
     }
 
-    private static long[] args(int n, long... all) {
+    private static long[] words(int n, long... all) {
         return n == all.length ? all : Arrays.copyOf(all, n);
-    }
-
-    /** A value as stored: its longs big-endian. Infinispan marshals a byte[] natively; a long[] result it does not. */
-    static byte[] bytes(long[] v) {
-        if (v == null) {
-            return null;
-        }
-        byte[] out = new byte[v.length * 8];
-        for (int i = 0; i < v.length; i++) {
-            long x = v[i];
-            for (int j = 7; j >= 0; j--) {
-                out[i * 8 + j] = (byte) x;
-                x >>>= 8;
-            }
-        }
-        return out;
-    }
-
-    static long[] longs(byte[] b) {
-        if (b == null) {
-            return null;
-        }
-        long[] out = new long[b.length / 8];
-        for (int i = 0; i < out.length; i++) {
-            long x = 0;
-            for (int j = 0; j < 8; j++) {
-                x = x << 8 | (b[i * 8 + j] & 0xff);
-            }
-            out[i] = x;
-        }
-        return out;
     }
 
     @Override
@@ -258,7 +226,7 @@ public final class InfinispanCounterStore implements CounterStore {
             if (t.local) {
                 t.removeLocally(slot, realm, kind, shape, hi, lo);
             } else {
-                t.cache.computeIfPresent(slot, (k, old) -> bytes(Slots.remove(longs((byte[]) old), realm, kind, shape, hi, lo)));
+                t.cache.computeIfPresent(slot, (k, old) -> StoreCodec.toBytes(Slots.remove(StoreCodec.fromBytes((byte[]) old), realm, kind, shape, hi, lo)));
             }
         } catch (RuntimeException e) {
             throw new CounterStoreException("remove failed", e);
@@ -296,7 +264,7 @@ public final class InfinispanCounterStore implements CounterStore {
                 continue;
             }
             Object v = e.getValue();
-            long[] slot = v instanceof WrappedBytes ? longs(((WrappedBytes) v).getBytes()) : t.value(v);
+            long[] slot = v instanceof WrappedBytes ? StoreCodec.fromBytes(((WrappedBytes) v).getBytes()) : t.value(v);
             out[table] += shared ? Slots.sharedCounters(slot, now) : Slots.exactEntries(slot, now);
         }
         return out;
@@ -336,7 +304,7 @@ public final class InfinispanCounterStore implements CounterStore {
 
         /** A slot as {@link Slots} reads it. */
         long[] value(Object stored) {
-            return stored == null ? null : local ? (long[]) stored : longs((byte[]) stored);
+            return stored == null ? null : local ? (long[]) stored : StoreCodec.fromBytes((byte[]) stored);
         }
 
         /**
@@ -346,10 +314,9 @@ public final class InfinispanCounterStore implements CounterStore {
          * persistence and no transactions. The entry keeps Infinispan's form (a mortal entry, read as absent once
          * expired and purged by the cache's reaper), so reads, clears and expiry work as for any entry.
          */
-        long[] changeLocally(Long slot, long realm, int kind, int shape, long hi, long lo, int code, long[] args, long ttl) {
+        long[] changeLocally(Long slot, long realm, int kind, int shape, long hi, long lo, Change change, long ttl) {
             LocalChange c = local(realm, kind, shape, hi, lo, false);
-            c.code = code;
-            c.args = args;
+            c.change = change;
             c.ttl = ttl;
             c.ways = ways;
             c.policy = policy;
@@ -357,7 +324,7 @@ public final class InfinispanCounterStore implements CounterStore {
                 container.compute(slot, c);
                 return c.result;
             } finally {
-                c.args = null;
+                c.change = null;
                 c.result = null;
             }
         }

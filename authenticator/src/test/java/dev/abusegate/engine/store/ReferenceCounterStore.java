@@ -9,7 +9,7 @@ import java.util.concurrent.ThreadLocalRandom;
 /**
  * The smallest store that keeps the {@link CounterStore} contract: the production store's tables of slots
  * ({@link Slots}: cheap, protective, used captchas at a quarter of the protective bound) in maps on the test's
- * clock, one atomic compute of one slot per change. Unbounded by default (each table has so many slots that no
+ * clock, one atomic compute of one slot per change, each change carried as its codec's words ({@link StoreCodec}). Unbounded by default (each table has so many slots that no
  * two test subjects share one in practice). Engine tests run on it.
  */
 public final class ReferenceCounterStore implements CounterStore {
@@ -52,8 +52,10 @@ public final class ReferenceCounterStore implements CounterStore {
         int t = table(key);
         long[][] result = new long[1][];
         slots.compute(slotKey(key), (k, old) -> {
-            long[] next = Slots.apply(old, key.realmTag(), key.kind().ordinal(), key.shape(), key.hi(), key.lo(), change.code(),
-                    change.args(), Math.max(1, ttlMillis), ways[t], POLICIES[t]);
+            // the change goes through the codec, as it travels to a cluster's owner: the store carries its words
+            long[] words = StoreCodec.encode(change);
+            long[] next = Slots.apply(old, key.realmTag(), key.kind().ordinal(), key.shape(), key.hi(), key.lo(),
+                    StoreCodec.decode(words), Math.max(1, ttlMillis), ways[t], POLICIES[t]);
             result[0] = Slots.result(next);
             return next;
         });
@@ -75,6 +77,11 @@ public final class ReferenceCounterStore implements CounterStore {
     /** The slot holding a key's entry (for tests of the layout), or null. */
     public long[] slotOf(CounterKey key) {
         return slots.get(slotKey(key));
+    }
+
+    /** Rewrites the stored words of the slot holding a key's entry (tests of what another version wrote). */
+    public void rewriteSlot(CounterKey key, java.util.function.UnaryOperator<long[]> rewrite) {
+        slots.computeIfPresent(slotKey(key), (k, s) -> rewrite.apply(s));
     }
 
     /** Drops slots whose every entry expired, as a cache's expiry reaper does (the benchmark's map baseline calls it). */

@@ -20,27 +20,25 @@ class SlotsTest {
 
     private long[] slot;
 
-    private long[] apply(CounterKey.Kind kind, long subject, int code, Slots.Policy policy, long... args) {
-        slot = Slots.apply(slot, REALM, kind.ordinal(), 0, 7, subject, code, args, WINDOW, WAYS, policy);
+    private long[] apply(CounterKey.Kind kind, long subject, Change change, Slots.Policy policy) {
+        slot = Slots.apply(slot, REALM, kind.ordinal(), 0, 7, subject, change, WINDOW, WAYS, policy);
         return Slots.result(slot);
     }
 
     private long[] pair(long subject, long threshold, long band, boolean solved) {
-        return apply(CounterKey.Kind.PAIR, subject, Entries.ADMIT_COUNTER, Slots.Policy.CHEAP, NOW, solved ? 1 : 0, threshold, band, WINDOW);
+        return apply(CounterKey.Kind.PAIR, subject, new Change.AdmitPair(NOW, solved, new Limit(threshold, band, WINDOW)), Slots.Policy.CHEAP);
     }
 
     private long[] address(long subject, long threshold, long band, boolean solved) {
-        return apply(CounterKey.Kind.ADDRESS, subject, Entries.ADMIT_ADDRESS, Slots.Policy.CHEAP, NOW, solved ? 1 : 0,
-                threshold, band, WINDOW, 0, 0, 0, 0);
+        return apply(CounterKey.Kind.ADDRESS, subject, new Change.AdmitAddress(NOW, solved, new Limit(threshold, band, WINDOW), Limit.OFF, 0), Slots.Policy.CHEAP);
     }
 
     private long[] reserve(long subject, boolean solved) {
-        return apply(CounterKey.Kind.ACCOUNT, subject, Entries.RESERVE, Slots.Policy.PROTECTIVE, NOW, solved ? 1 : 0, 3, 2, WINDOW);
+        return apply(CounterKey.Kind.ACCOUNT, subject, new Change.Reserve(NOW, solved, new Limit(3, 2, WINDOW)), Slots.Policy.PROTECTIVE);
     }
 
     private long[] fail(long subject, boolean shared) {
-        return apply(CounterKey.Kind.ACCOUNT, subject, Entries.FAIL, Slots.Policy.PROTECTIVE, NOW, 3, WINDOW, 60_000,
-                Double.doubleToLongBits(1.0), 0, 0, 0, 1, shared ? 1 : 0);
+        return apply(CounterKey.Kind.ACCOUNT, subject, new Change.Fail(NOW, 3, WINDOW, 60_000, 1.0, 0, 0, false, true, shared), Slots.Policy.PROTECTIVE);
     }
 
     private long[] find(CounterKey.Kind kind, long subject) {
@@ -48,11 +46,11 @@ class SlotsTest {
     }
 
     private static boolean shared(long[] v) {
-        return (Entries.answer(v) & Slots.SHARED) != 0;
+        return AdmissionAnswer.of(v).shared();
     }
 
-    private static int layer(long[] v) {
-        return Entries.answer(v) & 3;
+    private static LayerOutcome layer(long[] v) {
+        return AdmissionAnswer.of(v).outcome();
     }
 
     @Test
@@ -74,7 +72,7 @@ class SlotsTest {
         }
         for (int i = 100; i < 120; i++) {
             assertThat(shared(pair(i, 10, Long.MAX_VALUE, false))).as("room made from an entry seen once").isFalse();
-            assertThat(Entries.count(find(CounterKey.Kind.PAIR, 1), NOW)).as("the entry seen twice stays").isEqualTo(2);
+            assertThat(PairEntry.of(find(CounterKey.Kind.PAIR, 1)).attempts(NOW)).as("the entry seen twice stays").isEqualTo(2);
         }
     }
 
@@ -82,14 +80,13 @@ class SlotsTest {
     void an_entry_in_the_band_or_blocked_is_never_replaced() {
         // threshold 1: the first attempt passes, the second is blocked (worth more than one attempt)
         pair(1, 1, Long.MAX_VALUE, false);
-        assertThat(layer(pair(1, 1, Long.MAX_VALUE, false))).isEqualTo(Entries.BLOCK);
+        assertThat(layer(pair(1, 1, Long.MAX_VALUE, false))).isEqualTo(LayerOutcome.BLOCKED);
         // band from 1, no captcha: the second attempt is in the band (counts nothing, still one attempt seen)
         pair(2, 10, 1, false);
-        assertThat(layer(pair(2, 10, 1, false))).isEqualTo(Entries.BAND);
+        assertThat(layer(pair(2, 10, 1, false))).isEqualTo(LayerOutcome.BAND);
         // an address with two identifiers
         address(3, 10, Long.MAX_VALUE, false);
-        apply(CounterKey.Kind.ADDRESS, 3, Entries.ADMIT_ADDRESS, Slots.Policy.CHEAP, NOW, 0, 10, Long.MAX_VALUE, WINDOW, 10,
-                Long.MAX_VALUE, WINDOW, 99);
+        apply(CounterKey.Kind.ADDRESS, 3, new Change.AdmitAddress(NOW, false, new Limit(10, Long.MAX_VALUE, WINDOW), new Limit(10, Long.MAX_VALUE, WINDOW), 99), Slots.Policy.CHEAP);
         pair(4, 10, Long.MAX_VALUE, false);
         for (int i = 100; i < 120; i++) {
             pair(i, 10, Long.MAX_VALUE, false);
@@ -103,8 +100,8 @@ class SlotsTest {
     @Test
     void expired_entries_make_room_first() {
         for (int i = 0; i < WAYS; i++) {
-            apply(CounterKey.Kind.PAIR, i, Entries.ADMIT_COUNTER, Slots.Policy.CHEAP, NOW - WINDOW - 1, 0, 10, Long.MAX_VALUE, WINDOW);
-            apply(CounterKey.Kind.PAIR, i, Entries.ADMIT_COUNTER, Slots.Policy.CHEAP, NOW - WINDOW - 1, 0, 10, Long.MAX_VALUE, WINDOW);
+            apply(CounterKey.Kind.PAIR, i, new Change.AdmitPair(NOW - WINDOW - 1, false, new Limit(10, Long.MAX_VALUE, WINDOW)), Slots.Policy.CHEAP);
+            apply(CounterKey.Kind.PAIR, i, new Change.AdmitPair(NOW - WINDOW - 1, false, new Limit(10, Long.MAX_VALUE, WINDOW)), Slots.Policy.CHEAP);
         }
         assertThat(shared(pair(50, 10, Long.MAX_VALUE, false))).isFalse();
         assertThat(Slots.exactEntries(slot, NOW)).isEqualTo(1);
@@ -116,7 +113,7 @@ class SlotsTest {
             pair(i, 100, Long.MAX_VALUE, false);
             pair(i, 100, Long.MAX_VALUE, false);
         }
-        List<Integer> answers = new ArrayList<>();
+        List<LayerOutcome> answers = new ArrayList<>();
         for (int i = 10; i < 30; i++) {
             long[] v = pair(i, 3, Long.MAX_VALUE, false);
             assertThat(shared(v)).isTrue();
@@ -124,14 +121,14 @@ class SlotsTest {
         }
         // 20 subjects, one attempt each, threshold 3: an exact count would let all 20 through; the shared one
         // counts them together and asks for a captcha where it would block
-        assertThat(answers.subList(0, 3)).containsOnly(Entries.ALLOW);
-        assertThat(answers.subList(3, answers.size())).containsOnly(Entries.BAND);
+        assertThat(answers.subList(0, 3)).containsOnly(LayerOutcome.COUNTED);
+        assertThat(answers.subList(3, answers.size())).containsOnly(LayerOutcome.BAND);
         long[] counter = Slots.shared(slot, CounterKey.Kind.PAIR.ordinal(), NOW);
-        assertThat(Entries.count(counter, NOW)).as("every counted attempt is in the shared count").isGreaterThanOrEqualTo(3);
+        assertThat(PairEntry.of(counter).attempts(NOW)).as("every counted attempt is in the shared count").isGreaterThanOrEqualTo(3);
         long[] solved = pair(40, 3, Long.MAX_VALUE, true);
-        assertThat(layer(solved)).isEqualTo(Entries.ALLOW);
-        assertThat(Entries.count(Slots.shared(slot, CounterKey.Kind.PAIR.ordinal(), NOW), NOW))
-                .as("a solved attempt is counted").isEqualTo(Entries.count(counter, NOW) + 1);
+        assertThat(layer(solved)).isEqualTo(LayerOutcome.COUNTED);
+        assertThat(PairEntry.of(Slots.shared(slot, CounterKey.Kind.PAIR.ordinal(), NOW)).attempts(NOW))
+                .as("a solved attempt is counted").isEqualTo(PairEntry.of(counter).attempts(NOW) + 1);
     }
 
     @Test
@@ -155,36 +152,34 @@ class SlotsTest {
         for (int i = 10; i < 20; i++) {
             long[] r = reserve(i, false);
             assertThat(shared(r)).isTrue();
-            if (layer(r) == Entries.ALLOW) {
-                assertThat(Entries.answer(fail(i, true)) & 3).isNotEqualTo(Entries.LOCKED);
+            if (layer(r) == LayerOutcome.COUNTED) {
+                assertThat(FailureOutcome.of(fail(i, true))).isNotEqualTo(FailureOutcome.LOCKED);
             }
         }
         for (int i = 0; i < WAYS; i++) {
-            assertThat(Entries.confirmed(find(CounterKey.Kind.ACCOUNT, i), NOW)).as("failures kept").isEqualTo(1);
+            assertThat(LockoutEntry.of(find(CounterKey.Kind.ACCOUNT, i)).confirmed(NOW)).as("failures kept").isEqualTo(1);
         }
         // the shared count is past its threshold: never blocked, a captcha asked for; a solved one reserves
-        assertThat(layer(reserve(30, false))).isEqualTo(Entries.BAND);
-        long before = Entries.units(Slots.shared(slot, CounterKey.Kind.ACCOUNT.ordinal(), NOW), NOW);
-        assertThat(layer(reserve(30, true))).isEqualTo(Entries.ALLOW);
-        assertThat(Entries.units(Slots.shared(slot, CounterKey.Kind.ACCOUNT.ordinal(), NOW), NOW)).isEqualTo(before + 1);
+        assertThat(layer(reserve(30, false))).isEqualTo(LayerOutcome.BAND);
+        long before = LockoutEntry.of(Slots.shared(slot, CounterKey.Kind.ACCOUNT.ordinal(), NOW)).taken(NOW);
+        assertThat(layer(reserve(30, true))).isEqualTo(LayerOutcome.COUNTED);
+        assertThat(LockoutEntry.of(Slots.shared(slot, CounterKey.Kind.ACCOUNT.ordinal(), NOW)).taken(NOW)).isEqualTo(before + 1);
         // a right password on the shared count gives its reservation back and clears nobody's failures
-        long confirmed = Entries.confirmed(Slots.shared(slot, CounterKey.Kind.ACCOUNT.ordinal(), NOW), NOW);
-        apply(CounterKey.Kind.ACCOUNT, 30, Entries.SUCCEED, Slots.Policy.PROTECTIVE, NOW, 1, 0, 1);
+        long confirmed = LockoutEntry.of(Slots.shared(slot, CounterKey.Kind.ACCOUNT.ordinal(), NOW)).confirmed(NOW);
+        apply(CounterKey.Kind.ACCOUNT, 30, new Change.Succeed(NOW, true, false, true), Slots.Policy.PROTECTIVE);
         long[] after = Slots.shared(slot, CounterKey.Kind.ACCOUNT.ordinal(), NOW);
-        assertThat(Entries.confirmed(after, NOW)).isEqualTo(confirmed);
-        assertThat(Entries.units(after, NOW)).isEqualTo(before);
+        assertThat(LockoutEntry.of(after).confirmed(NOW)).isEqualTo(confirmed);
+        assertThat(LockoutEntry.of(after).taken(NOW)).isEqualTo(before);
     }
 
     @Test
     void a_used_captcha_without_room_is_refused_and_every_record_kept() {
         for (int i = 0; i < WAYS; i++) {
-            assertThat(Entries.answer(apply(CounterKey.Kind.USED, i, Entries.MARK_USED, Slots.Policy.USED, NOW, NOW + WINDOW)))
-                    .isEqualTo(1);
+            assertThat(UsedEntry.firstUse(apply(CounterKey.Kind.USED, i, new Change.MarkUsed(NOW, NOW + WINDOW), Slots.Policy.USED))).isTrue();
         }
-        assertThat(apply(CounterKey.Kind.USED, 99, Entries.MARK_USED, Slots.Policy.USED, NOW, NOW + WINDOW)).isNull();
+        assertThat(apply(CounterKey.Kind.USED, 99, new Change.MarkUsed(NOW, NOW + WINDOW), Slots.Policy.USED)).isNull();
         for (int i = 0; i < WAYS; i++) {
-            assertThat(Entries.answer(apply(CounterKey.Kind.USED, i, Entries.MARK_USED, Slots.Policy.USED, NOW, NOW + WINDOW)))
-                    .as("a replay").isZero();
+            assertThat(UsedEntry.firstUse(apply(CounterKey.Kind.USED, i, new Change.MarkUsed(NOW, NOW + WINDOW), Slots.Policy.USED))).as("a replay").isFalse();
         }
         assertThat(Slots.sharedCounters(slot, NOW)).isZero();
     }
@@ -197,7 +192,7 @@ class SlotsTest {
         long[] v = pair(1, 10, Long.MAX_VALUE, false);
         assertThat(before).isEqualTo(copy);
         v[1] = 99;
-        assertThat(Entries.count(find(CounterKey.Kind.PAIR, 1), NOW)).isEqualTo(2);
+        assertThat(PairEntry.of(find(CounterKey.Kind.PAIR, 1)).attempts(NOW)).isEqualTo(2);
     }
 
     @Test

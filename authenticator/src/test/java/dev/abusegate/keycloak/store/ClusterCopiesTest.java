@@ -3,8 +3,10 @@ package dev.abusegate.keycloak.store;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.abusegate.engine.keys.CounterKey;
-import dev.abusegate.engine.store.CounterStore.Change;
-import dev.abusegate.engine.store.Entries;
+import dev.abusegate.engine.store.Change;
+import dev.abusegate.engine.store.Limit;
+import dev.abusegate.engine.store.LockoutEntry;
+import dev.abusegate.engine.store.PairEntry;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -38,7 +40,7 @@ class ClusterCopiesTest {
     }
 
     private static Change admit() {
-        return new Change(Entries.ADMIT_COUNTER, System.currentTimeMillis(), 0, 1000, Long.MAX_VALUE, 600_000);
+        return new Change.AdmitPair(System.currentTimeMillis(), false, new Limit(1000, Long.MAX_VALUE, 600_000));
     }
 
     private int nodeOf(Address a) {
@@ -72,8 +74,8 @@ class ClusterCopiesTest {
         long before = rpc.getReplicationCount();
         long[] v = otherStore.apply(key, admit(), 600_000).join();
         assertThat(rpc.getReplicationCount() - before).as("one remote call, no retry loop").isEqualTo(1);
-        assertThat(Entries.count(v, System.currentTimeMillis())).as("counted on from the primary's copy").isEqualTo(6);
-        assertThat(Entries.count(cluster.store(primary, Long.MAX_VALUE, Long.MAX_VALUE).read(key), System.currentTimeMillis())).isEqualTo(6);
+        assertThat(PairEntry.of(v).attempts(System.currentTimeMillis())).as("counted on from the primary's copy").isEqualTo(6);
+        assertThat(PairEntry.of(cluster.store(primary, Long.MAX_VALUE, Long.MAX_VALUE).read(key)).attempts(System.currentTimeMillis())).isEqualTo(6);
     }
 
     @Test
@@ -82,7 +84,7 @@ class ClusterCopiesTest {
         List<CounterKey> locks = new ArrayList<>();
         for (int i = 0; i < 50; i++) {
             CounterKey k = CounterKey.of(realm, CounterKey.Kind.ACCOUNT, 7, i);
-            cluster.store(i % 3, Long.MAX_VALUE, Long.MAX_VALUE).apply(k, new Change(Entries.LOCK, now, now + 600_000), 600_000).join();
+            cluster.store(i % 3, Long.MAX_VALUE, Long.MAX_VALUE).apply(k, new Change.Lock(now, now + 600_000), 600_000).join();
             locks.add(k);
         }
         cluster.stop(2);
@@ -95,7 +97,7 @@ class ClusterCopiesTest {
         for (CounterKey k : locks) {
             for (int node = 0; node < 2; node++) {
                 long[] v = cluster.store(node, Long.MAX_VALUE, Long.MAX_VALUE).read(k);
-                assertThat(Entries.lockRemaining(v, System.currentTimeMillis())).as("%s on node %d", k, node).isPositive();
+                assertThat(LockoutEntry.of(v).lockRemaining(System.currentTimeMillis())).as("%s on node %d", k, node).isPositive();
             }
         }
     }

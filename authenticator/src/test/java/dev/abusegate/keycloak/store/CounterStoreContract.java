@@ -4,8 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.abusegate.engine.keys.CounterKey;
 import dev.abusegate.engine.store.CounterStore;
-import dev.abusegate.engine.store.CounterStore.Change;
-import dev.abusegate.engine.store.Entries;
+import dev.abusegate.engine.store.AddressEntry;
+import dev.abusegate.engine.store.AdmissionAnswer;
+import dev.abusegate.engine.store.Change;
+import dev.abusegate.engine.store.FailureOutcome;
+import dev.abusegate.engine.store.LayerOutcome;
+import dev.abusegate.engine.store.Limit;
+import dev.abusegate.engine.store.LockoutEntry;
+import dev.abusegate.engine.store.PairEntry;
+import dev.abusegate.engine.store.StoreCodec;
+import dev.abusegate.engine.store.UsedEntry;
 import dev.abusegate.engine.store.Slots;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,6 +24,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -40,6 +49,9 @@ abstract class CounterStoreContract {
         return 1;
     }
 
+    /** Rewrites, as stored words, the slot (on node 0) that holds a cheap key's entry: a stand-in for another version's write. */
+    abstract void rewriteSlot(CounterKey key, UnaryOperator<long[]> rewrite);
+
     /** A realm of its own per test: no test sees another's entries. */
     final String realm = "realm-" + UUID.randomUUID();
 
@@ -52,19 +64,23 @@ abstract class CounterStoreContract {
     }
 
     static Change admit(long threshold, long band, boolean solved) {
-        return new Change(Entries.ADMIT_COUNTER, now(), solved ? 1 : 0, threshold, band, WINDOW);
+        return new Change.AdmitPair(now(), solved, new Limit(threshold, band, WINDOW));
     }
 
     static Change reserve(long threshold, long band) {
-        return new Change(Entries.RESERVE, now(), 0, threshold, band, WINDOW);
+        return new Change.Reserve(now(), false, new Limit(threshold, band, WINDOW));
     }
 
     static Change fail(long threshold, long lockMillis) {
-        return new Change(Entries.FAIL, now(), threshold, WINDOW, lockMillis, Double.doubleToLongBits(1.0), 0, 0, 0, 1);
+        return new Change.Fail(now(), threshold, WINDOW, lockMillis, 1.0, 0, 0, false, true, false);
     }
 
-    int answer(int node, CounterKey key, Change change) {
-        return Entries.answer(node(node).apply(key, change, WINDOW).join());
+    LayerOutcome answer(int node, CounterKey key, Change change) {
+        return AdmissionAnswer.of(node(node).apply(key, change, WINDOW).join()).outcome();
+    }
+
+    FailureOutcome failure(int node, CounterKey key, Change change) {
+        return FailureOutcome.of(node(node).apply(key, change, WINDOW).join());
     }
 
     /**
@@ -84,12 +100,12 @@ abstract class CounterStoreContract {
             List<long[]> round = new ArrayList<>();
             round.add(node(i % nodes()).apply(pair, admit(3, 2, i % 2 == 0), WINDOW).join());
             round.add(node(i % nodes()).apply(pair, admit(3, 2, true), WINDOW).join());
-            round.add(node(i % nodes()).apply(pair, new Change(Entries.UNDO_COUNTER, t, t + WINDOW), WINDOW).join());
+            round.add(node(i % nodes()).apply(pair, new Change.UndoPair(t, t + WINDOW), WINDOW).join());
             round.add(node(i % nodes()).apply(account, reserve(4, 3), WINDOW).join());
             round.add(node(i % nodes()).apply(account, fail(4, 60_000), WINDOW).join());
-            round.add(node(i % nodes()).apply(address, new Change(Entries.ADMIT_ADDRESS, t, 1, 10, 5, WINDOW, 3, 2, WINDOW, 1_000 + i), WINDOW).join());
-            round.add(node(i % nodes()).apply(address, new Change(Entries.ADMIT_ADDRESS, t, 0, 10, 5, WINDOW, 3, 2, WINDOW, 2_000 + i), WINDOW).join());
-            round.add(node(i % nodes()).apply(address, new Change(Entries.UNDO_ADDRESS, t, 1, 1, 1_000 + i, t + WINDOW, t + WINDOW), WINDOW).join());
+            round.add(node(i % nodes()).apply(address, new Change.AdmitAddress(t, true, new Limit(10, 5, WINDOW), new Limit(3, 2, WINDOW), 1_000 + i), WINDOW).join());
+            round.add(node(i % nodes()).apply(address, new Change.AdmitAddress(t, false, new Limit(10, 5, WINDOW), new Limit(3, 2, WINDOW), 2_000 + i), WINDOW).join());
+            round.add(node(i % nodes()).apply(address, new Change.UndoAddress(t, true, true, 1_000 + i, t + WINDOW, t + WINDOW), WINDOW).join());
             round.add(node(0).read(pair));
             round.add(node(0).read(account));
             round.add(node(0).read(address));
@@ -109,75 +125,96 @@ abstract class CounterStoreContract {
     @Test
     void a_counter_lets_the_threshold_through_then_blocks_and_keeps_counting() {
         CounterKey k = key(CounterKey.Kind.PAIR, 1);
-        List<Integer> answers = new ArrayList<>();
+        List<LayerOutcome> answers = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
             answers.add(answer(i % nodes(), k, admit(3, Long.MAX_VALUE, false)));
         }
-        assertThat(answers).containsExactly(Entries.ALLOW, Entries.ALLOW, Entries.ALLOW, Entries.BLOCK, Entries.BLOCK);
-        assertThat(Entries.count(node(nodes() - 1).read(k), now())).isEqualTo(5);
+        assertThat(answers).containsExactly(LayerOutcome.COUNTED, LayerOutcome.COUNTED, LayerOutcome.COUNTED, LayerOutcome.BLOCKED, LayerOutcome.BLOCKED);
+        assertThat(PairEntry.of(node(nodes() - 1).read(k)).attempts(now())).isEqualTo(5);
     }
 
     @Test
     void the_captcha_band_counts_nothing_until_solved() {
         CounterKey k = key(CounterKey.Kind.PAIR, 2);
         for (int i = 0; i < 5; i++) {
-            assertThat(answer(i % nodes(), k, admit(10, 5, false))).isEqualTo(Entries.ALLOW);
+            assertThat(answer(i % nodes(), k, admit(10, 5, false))).isEqualTo(LayerOutcome.COUNTED);
         }
         for (int i = 0; i < 3; i++) {
-            assertThat(answer(i % nodes(), k, admit(10, 5, false))).isEqualTo(Entries.BAND);
+            assertThat(answer(i % nodes(), k, admit(10, 5, false))).isEqualTo(LayerOutcome.BAND);
         }
-        assertThat(Entries.count(node(0).read(k), now())).isEqualTo(5);
-        assertThat(answer(1 % nodes(), k, admit(10, 5, true))).isEqualTo(Entries.ALLOW);
-        assertThat(Entries.count(node(0).read(k), now())).isEqualTo(6);
+        assertThat(PairEntry.of(node(0).read(k)).attempts(now())).isEqualTo(5);
+        assertThat(answer(1 % nodes(), k, admit(10, 5, true))).isEqualTo(LayerOutcome.COUNTED);
+        assertThat(PairEntry.of(node(0).read(k)).attempts(now())).isEqualTo(6);
     }
 
     @Test
     void simultaneous_admissions_let_exactly_the_threshold_through() throws Exception {
         CounterKey k = key(CounterKey.Kind.PAIR, 3);
         assertThat(race(40, i -> answer(i % nodes(), k, admit(10, Long.MAX_VALUE, false))))
-                .filteredOn(a -> a == Entries.ALLOW).hasSize(10);
+                .filteredOn(a -> a == LayerOutcome.COUNTED).hasSize(10);
     }
 
     @Test
     void simultaneous_admissions_without_a_captcha_stop_exactly_at_the_band() throws Exception {
         CounterKey k = key(CounterKey.Kind.PAIR, 4);
-        List<Integer> answers = race(20, i -> answer(i % nodes(), k, admit(10, 5, false)));
-        assertThat(answers).filteredOn(a -> a == Entries.ALLOW).hasSize(5);
-        assertThat(answers).filteredOn(a -> a == Entries.BAND).hasSize(15);
+        List<LayerOutcome> answers = race(20, i -> answer(i % nodes(), k, admit(10, 5, false)));
+        assertThat(answers).filteredOn(a -> a == LayerOutcome.COUNTED).hasSize(5);
+        assertThat(answers).filteredOn(a -> a == LayerOutcome.BAND).hasSize(15);
     }
 
     @Test
     void simultaneous_reservations_take_exactly_the_threshold() throws Exception {
         CounterKey k = key(CounterKey.Kind.ACCOUNT, 5);
         assertThat(race(40, i -> answer(i % nodes(), k, reserve(10, Long.MAX_VALUE))))
-                .filteredOn(a -> a == Entries.ALLOW).hasSize(10);
+                .filteredOn(a -> a == LayerOutcome.COUNTED).hasSize(10);
     }
 
     @Test
     void confirmed_failures_lock_the_account_everywhere() {
         CounterKey k = key(CounterKey.Kind.ACCOUNT, 6);
-        int last = 0;
+        FailureOutcome last = FailureOutcome.NONE;
         for (int i = 0; i < 3; i++) {
-            assertThat(answer(i % nodes(), k, reserve(3, Long.MAX_VALUE))).isEqualTo(Entries.ALLOW);
-            last = answer((i + 1) % nodes(), k, fail(3, 60_000));
+            assertThat(answer(i % nodes(), k, reserve(3, Long.MAX_VALUE))).isEqualTo(LayerOutcome.COUNTED);
+            last = failure((i + 1) % nodes(), k, fail(3, 60_000));
         }
-        assertThat(last).isEqualTo(Entries.LOCKED);
+        assertThat(last).isEqualTo(FailureOutcome.LOCKED);
         for (int i = 0; i < nodes(); i++) {
-            assertThat(answer(i, k, reserve(3, Long.MAX_VALUE))).isEqualTo(Entries.BLOCK);
-            assertThat(Entries.lockRemaining(node(i).read(k), now())).isPositive();
+            assertThat(answer(i, k, reserve(3, Long.MAX_VALUE))).isEqualTo(LayerOutcome.BLOCKED);
+            assertThat(LockoutEntry.of(node(i).read(k)).lockRemaining(now())).isPositive();
         }
+    }
+
+    @Test
+    void a_slot_written_in_another_format_is_read_as_absent_and_the_next_change_starts_it_again() {
+        CounterKey k = key(CounterKey.Kind.PAIR, 90);
+        for (int i = 0; i < 3; i++) {
+            assertThat(answer(i % nodes(), k, admit(10, Long.MAX_VALUE, false))).isEqualTo(LayerOutcome.COUNTED);
+        }
+        assertThat(PairEntry.of(node(0).read(k)).attempts(now())).isEqualTo(3);
+        // the same words, marked as written in the next format (the format is the high half of a slot's first word)
+        rewriteSlot(k, s -> {
+            long[] other = s.clone();
+            other[0] = (long) (StoreCodec.FORMAT + 1) << 32 | (other[0] & 0xFFFF_FFFFL);
+            return other;
+        });
+        for (int i = 0; i < nodes(); i++) {
+            assertThat(node(i).read(k)).as("node %d never misreads another format", i).isNull();
+        }
+        assertThat(answer(1 % nodes(), k, admit(3, Long.MAX_VALUE, false))).isEqualTo(LayerOutcome.COUNTED);
+        assertThat(PairEntry.of(node(0).read(k)).attempts(now())).as("counted from nothing, in this format").isEqualTo(1);
+        assertThat(PairEntry.of(node(nodes() - 1).read(k)).attempts(now())).isEqualTo(1);
     }
 
     @Test
     void an_entry_expires_after_its_time_to_live() throws Exception {
         CounterKey k = key(CounterKey.Kind.PAIR, 7);
         long now = now();
-        node(0).apply(k, new Change(Entries.ADMIT_COUNTER, now, 0, 10, Long.MAX_VALUE, 300), 300).join();
-        assertThat(Entries.count(node(0).read(k), now())).isEqualTo(1);
+        node(0).apply(k, new Change.AdmitPair(now, false, new Limit(10, Long.MAX_VALUE, 300)), 300).join();
+        assertThat(PairEntry.of(node(0).read(k)).attempts(now())).isEqualTo(1);
         Thread.sleep(700);
         assertThat(node(nodes() - 1).read(k)).isNull();
-        assertThat(answer(0, k, admit(10, Long.MAX_VALUE, false))).isEqualTo(Entries.ALLOW);
-        assertThat(Entries.count(node(0).read(k), now())).isEqualTo(1);
+        assertThat(answer(0, k, admit(10, Long.MAX_VALUE, false))).isEqualTo(LayerOutcome.COUNTED);
+        assertThat(PairEntry.of(node(0).read(k)).attempts(now())).isEqualTo(1);
     }
 
     // ---- at the bound (tables of their own, with small bounds) ----
@@ -185,15 +222,15 @@ abstract class CounterStoreContract {
     static final long BOUND = 16;
 
     static Change admitAddress(long threshold, long band, boolean solved, long member) {
-        return new Change(Entries.ADMIT_ADDRESS, now(), solved ? 1 : 0, threshold, band, WINDOW, 0, 0, 0, member);
+        return new Change.AdmitAddress(now(), solved, new Limit(threshold, band, WINDOW), Limit.OFF, member);
     }
 
     static boolean shared(long[] v) {
-        return (Entries.answer(v) & Slots.SHARED) != 0;
+        return AdmissionAnswer.of(v).shared();
     }
 
-    static int layer(long[] v) {
-        return Entries.answer(v) & 3;
+    static LayerOutcome layer(long[] v) {
+        return AdmissionAnswer.of(v).outcome();
     }
 
     /** Fills a bounded store's cheap table with addresses seen twice (worth two attempts each): none may make room. */
@@ -215,17 +252,16 @@ abstract class CounterStoreContract {
     void a_flood_of_cheap_entries_never_erases_a_lock_and_never_passes_the_bound() {
         CounterStore store = bounded(BOUND, 1_000);
         CounterKey account = key(CounterKey.Kind.ACCOUNT, 8);
-        store.apply(account, new Change(Entries.LOCK, now(), now() + 600_000), 600_000).join();
+        store.apply(account, new Change.Lock(now(), now() + 600_000), 600_000).join();
         int sharedAnswers = 0;
         for (int i = 0; i < 10 * BOUND; i++) {
-            long[] v = store.apply(key(CounterKey.Kind.ADDRESS, 1000 + i), new Change(Entries.ADMIT_ADDRESS, now(), 0,
-                    10, Long.MAX_VALUE, WINDOW, 10, Long.MAX_VALUE, WINDOW, 42), WINDOW).join();
+            long[] v = store.apply(key(CounterKey.Kind.ADDRESS, 1000 + i), new Change.AdmitAddress(now(), false, new Limit(10, Long.MAX_VALUE, WINDOW), new Limit(10, Long.MAX_VALUE, WINDOW), 42), WINDOW).join();
             assertThat(v).as("a full store still answers every new subject").isNotNull();
             sharedAnswers += shared(v) ? 1 : 0;
         }
         assertThat(sizesOf(store)[0]).as("cheap entries held").isLessThanOrEqualTo(BOUND);
-        assertThat(Entries.lockRemaining(store.read(account), now())).as("the lock survives the flood").isPositive();
-        assertThat(Entries.answer(store.apply(account, reserve(3, Long.MAX_VALUE), WINDOW).join())).isEqualTo(Entries.BLOCK);
+        assertThat(LockoutEntry.of(store.read(account)).lockRemaining(now())).as("the lock survives the flood").isPositive();
+        assertThat(layer(store.apply(account, reserve(3, Long.MAX_VALUE), WINDOW).join())).isEqualTo(LayerOutcome.BLOCKED);
         // protective entries have their own room
         assertThat(shared(store.apply(key(CounterKey.Kind.ACCOUNT, 9), reserve(3, Long.MAX_VALUE), WINDOW).join())).isFalse();
         // addresses seen once (no band, one identifier) made room for each other: nothing had to be shared
@@ -244,7 +280,7 @@ abstract class CounterStoreContract {
             store.apply(key(CounterKey.Kind.PAIR, 5_000 + i), admit(100, Long.MAX_VALUE, false), WINDOW).join();
         }
         for (CounterKey k : held) {
-            assertThat(Entries.attempts(store.read(k), now())).as("%s kept its own count", k).isEqualTo(2);
+            assertThat(AddressEntry.of(store.read(k)).attempts(now())).as("%s kept its own count", k).isEqualTo(2);
         }
     }
 
@@ -258,9 +294,9 @@ abstract class CounterStoreContract {
         CounterStore store = bounded(BOUND, BOUND);
         CounterKey innocent = key(CounterKey.Kind.PAIR, 6_000);
         CounterKey steady = key(CounterKey.Kind.PAIR, 6_001);
-        List<Integer> answers = new ArrayList<>();
-        assertThat(layer(store.apply(steady, admit(3, Long.MAX_VALUE, false), WINDOW).join())).isEqualTo(Entries.ALLOW);
-        assertThat(layer(store.apply(steady, admit(3, Long.MAX_VALUE, false), WINDOW).join())).isEqualTo(Entries.ALLOW);
+        List<LayerOutcome> answers = new ArrayList<>();
+        assertThat(layer(store.apply(steady, admit(3, Long.MAX_VALUE, false), WINDOW).join())).isEqualTo(LayerOutcome.COUNTED);
+        assertThat(layer(store.apply(steady, admit(3, Long.MAX_VALUE, false), WINDOW).join())).isEqualTo(LayerOutcome.COUNTED);
         answers.add(layer(store.apply(innocent, admit(3, Long.MAX_VALUE, false), WINDOW).join()));
         // a flood of ten times the bound of fresh pairs, each seen once
         for (int i = 0; i < 10 * BOUND; i++) {
@@ -272,12 +308,12 @@ abstract class CounterStoreContract {
             assertThat(shared(v)).as("room is made for a fresh subject: its count is its own").isFalse();
             answers.add(layer(v));
         }
-        assertThat(answers.stream().filter(a -> a == Entries.ALLOW).count())
+        assertThat(answers.stream().filter(a -> a == LayerOutcome.COUNTED).count())
                 .as("threshold 3, at most one attempt given back by the flood: %s", answers).isBetween(3L, 4L);
-        assertThat(answers.get(answers.size() - 1)).as("blocked on its own count").isEqualTo(Entries.BLOCK);
-        assertThat(Entries.count(store.read(steady), now())).as("a pair seen twice keeps its count through the flood").isEqualTo(2);
-        assertThat(layer(store.apply(steady, admit(3, Long.MAX_VALUE, false), WINDOW).join())).isEqualTo(Entries.ALLOW);
-        assertThat(layer(store.apply(steady, admit(3, Long.MAX_VALUE, false), WINDOW).join())).isEqualTo(Entries.BLOCK);
+        assertThat(answers.get(answers.size() - 1)).as("blocked on its own count").isEqualTo(LayerOutcome.BLOCKED);
+        assertThat(PairEntry.of(store.read(steady)).attempts(now())).as("a pair seen twice keeps its count through the flood").isEqualTo(2);
+        assertThat(layer(store.apply(steady, admit(3, Long.MAX_VALUE, false), WINDOW).join())).isEqualTo(LayerOutcome.COUNTED);
+        assertThat(layer(store.apply(steady, admit(3, Long.MAX_VALUE, false), WINDOW).join())).isEqualTo(LayerOutcome.BLOCKED);
     }
 
     @Test
@@ -296,8 +332,8 @@ abstract class CounterStoreContract {
                 long[] v = store.apply(k, admit(threshold, 2, false), WINDOW).join();
                 if (shared(v)) {
                     sharedCount++;
-                    assertThat(layer(v)).as("a shared count never blocks").isNotEqualTo(Entries.BLOCK);
-                    allowed += layer(v) == Entries.ALLOW ? 1 : 0;
+                    assertThat(layer(v)).as("a shared count never blocks").isNotEqualTo(LayerOutcome.BLOCKED);
+                    allowed += layer(v) == LayerOutcome.COUNTED ? 1 : 0;
                 }
             }
         }
@@ -309,32 +345,31 @@ abstract class CounterStoreContract {
         // with a solved captcha, a shared count lets the attempt through, counted: never blocked
         long[] solved = store.apply(fresh.get(fresh.size() - 1), admit(threshold, 2, true), WINDOW).join();
         assertThat(shared(solved)).isTrue();
-        assertThat(layer(solved)).isEqualTo(Entries.ALLOW);
+        assertThat(layer(solved)).isEqualTo(LayerOutcome.COUNTED);
         // a subject with an exact entry still blocks on its own count
         CounterKey own = held.get(0);
-        assertThat(layer(store.apply(own, admitAddress(threshold, 2, true, 0), WINDOW).join())).isEqualTo(Entries.ALLOW);
+        assertThat(layer(store.apply(own, admitAddress(threshold, 2, true, 0), WINDOW).join())).isEqualTo(LayerOutcome.COUNTED);
         long[] blocked = store.apply(own, admitAddress(threshold, 2, true, 0), WINDOW).join();
         assertThat(shared(blocked)).isFalse();
-        assertThat(layer(blocked)).isEqualTo(Entries.BLOCK);
+        assertThat(layer(blocked)).isEqualTo(LayerOutcome.BLOCKED);
     }
 
     @Test
     void at_the_protective_bound_new_identifiers_are_counted_on_a_shared_counter_and_locks_kept() {
         CounterStore store = bounded(1_000, BOUND);
         CounterKey locked = key(CounterKey.Kind.ACCOUNT, 10);
-        store.apply(locked, new Change(Entries.LOCK, now(), now() + 600_000), 600_000).join();
+        store.apply(locked, new Change.Lock(now(), now() + 600_000), 600_000).join();
         List<CounterKey> failed = new ArrayList<>();
         int sharedReservations = 0;
         for (int i = 0; i < 10 * BOUND; i++) {
             CounterKey k = key(CounterKey.Kind.ACCOUNT, 2000 + i);
             long[] v = store.apply(k, reserve(3, Long.MAX_VALUE), WINDOW).join();
             assertThat(v).as("a full protective table still answers").isNotNull();
-            assertThat(layer(v)).as("a new identifier is never blocked on a shared count").isNotEqualTo(Entries.BLOCK);
+            assertThat(layer(v)).as("a new identifier is never blocked on a shared count").isNotEqualTo(LayerOutcome.BLOCKED);
             if (shared(v)) {
                 sharedReservations++;
-                long[] f = store.apply(k, new Change(Entries.FAIL, now(), 3, WINDOW, 60_000, Double.doubleToLongBits(1.0), 0, 0,
-                        0, 1, 1), WINDOW).join();
-                assertThat(Entries.answer(f) & 3).as("a failure on a shared count never locks").isNotEqualTo(Entries.LOCKED);
+                long[] f = store.apply(k, new Change.Fail(now(), 3, WINDOW, 60_000, 1.0, 0, 0, false, true, true), WINDOW).join();
+                assertThat(FailureOutcome.of(f)).as("a failure on a shared count never locks").isNotEqualTo(FailureOutcome.LOCKED);
             } else {
                 store.apply(k, fail(3, 60_000), WINDOW).join();
                 failed.add(k);
@@ -342,9 +377,9 @@ abstract class CounterStoreContract {
         }
         assertThat(sharedReservations).as("identifiers past the bound counted on shared counters").isPositive();
         assertThat(sizesOf(store)[1]).as("protective entries held").isLessThanOrEqualTo(BOUND);
-        assertThat(Entries.lockRemaining(store.read(locked), now())).isPositive();
+        assertThat(LockoutEntry.of(store.read(locked)).lockRemaining(now())).isPositive();
         for (CounterKey k : failed) {
-            assertThat(Entries.confirmed(store.read(k), now())).as("a failure count is never replaced").isEqualTo(1);
+            assertThat(LockoutEntry.of(store.read(k)).confirmed(now())).as("a failure count is never replaced").isEqualTo(1);
         }
     }
 
@@ -355,34 +390,34 @@ abstract class CounterStoreContract {
         int refused = 0;
         for (int i = 0; i < 10 * BOUND; i++) {
             CounterKey k = key(CounterKey.Kind.USED, 20_000 + i);
-            long[] v = store.apply(k, new Change(Entries.MARK_USED, now(), now() + WINDOW), WINDOW).join();
+            long[] v = store.apply(k, new Change.MarkUsed(now(), now() + WINDOW), WINDOW).join();
             if (v == null) {
                 refused++;
             } else {
-                assertThat(Entries.answer(v)).isEqualTo(1);
+                assertThat(UsedEntry.firstUse(v)).isTrue();
                 recorded.add(k);
             }
         }
         assertThat(refused).as("solutions refused once the used table is full").isPositive();
         assertThat(recorded.size()).isLessThanOrEqualTo((int) BOUND);
         for (CounterKey k : recorded) {
-            assertThat(Entries.answer(store.apply(k, new Change(Entries.MARK_USED, now(), now() + WINDOW), WINDOW).join()))
-                    .as("a replay is still recognised").isZero();
+            assertThat(UsedEntry.firstUse(store.apply(k, new Change.MarkUsed(now(), now() + WINDOW), WINDOW).join()))
+                    .as("a replay is still recognised").isFalse();
         }
         // accounts do not share the used captchas' room
         assertThat(shared(store.apply(key(CounterKey.Kind.ACCOUNT, 30_000), reserve(3, Long.MAX_VALUE), WINDOW).join())).isFalse();
     }
 
-    interface Attempt {
-        int run(int i) throws Exception;
+    interface Attempt<T> {
+        T run(int i) throws Exception;
     }
 
     /** Runs {@code n} calls at once (released together by a barrier) and returns their answers. */
-    static List<Integer> race(int n, Attempt attempt) throws Exception {
+    static <T> List<T> race(int n, Attempt<T> attempt) throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(n);
         try {
             CyclicBarrier start = new CyclicBarrier(n);
-            List<Future<Integer>> futures = new ArrayList<>();
+            List<Future<T>> futures = new ArrayList<>();
             for (int i = 0; i < n; i++) {
                 int index = i;
                 futures.add(pool.submit(() -> {
@@ -390,8 +425,8 @@ abstract class CounterStoreContract {
                     return attempt.run(index);
                 }));
             }
-            List<Integer> answers = new ArrayList<>();
-            for (Future<Integer> f : futures) {
+            List<T> answers = new ArrayList<>();
+            for (Future<T> f : futures) {
                 answers.add(f.get(60, TimeUnit.SECONDS));
             }
             return answers;

@@ -62,7 +62,7 @@ class GateOnClusterTest {
     private static Attempt attempt(String realm, Layer layer, int i) {
         String address = layer == Layer.ACCOUNT_LOCKOUT ? "198.51.100." + (i + 1) : "192.0.2.7";
         String user = layer == Layer.CREDENTIAL_STUFFING ? "user-" + i : "alice";
-        return new Attempt(realm, address, user, false);
+        return new Attempt(realm, address, user, null);
     }
 
     @ParameterizedTest
@@ -71,7 +71,7 @@ class GateOnClusterTest {
         String realm = UUID.randomUUID().toString();
         GateOptions o = only(layer, 10, false);
         List<Integer> allowed = CounterStoreContract.race(40, i -> {
-            Decision d = gates[i % 3].evaluate(o, attempt(realm, layer, i));
+            Decision d = gates[i % 3].evaluate(o, attempt(realm, layer, i), null);
             return d.allowed() ? 1 : 0; // allowed attempts keep their layer-3 slot: the passwords are still "being checked"
         });
         assertThat(allowed.stream().mapToInt(Integer::intValue).sum()).as(layer.toString()).isEqualTo(10);
@@ -82,7 +82,7 @@ class GateOnClusterTest {
     void twenty_simultaneous_attempts_over_three_nodes_stop_exactly_at_the_captcha_band(Layer layer) throws Exception {
         String realm = UUID.randomUUID().toString();
         GateOptions o = only(layer, 10, true);
-        List<Integer> outcomes = CounterStoreContract.race(20, i -> gates[i % 3].evaluate(o, attempt(realm, layer, i)).outcome().ordinal());
+        List<Integer> outcomes = CounterStoreContract.race(20, i -> gates[i % 3].evaluate(o, attempt(realm, layer, i), null).outcome().ordinal());
         assertThat(outcomes).as(layer.toString()).filteredOn(x -> x == Outcome.ALLOW.ordinal()).hasSize(5);
         assertThat(outcomes).as(layer.toString()).filteredOn(x -> x == Outcome.CAPTCHA_REQUIRED.ordinal()).hasSize(15);
     }
@@ -105,9 +105,9 @@ class GateOnClusterTest {
         }
         assertThat(node).as("a node owning none of the entries").isNotNegative();
         long before = remoteCalls(node);
-        Decision d = gates[node].evaluate(defaults, new Attempt(realm, "192.0.2.77", user, false));
+        Decision d = gates[node].evaluate(defaults, new Attempt(realm, "192.0.2.77", user, null), null);
         assertThat(d.allowed()).isTrue();
-        gates[node].passwordSucceeded(d);
+        gates[node].passwordSucceeded(d, java.util.List.of());
         long allowedLogin = remoteCalls(node) - before;
         // address and pair together, then the reservation, then the settlement: four changes in three waits
         assertThat(allowedLogin).as("remote calls of one allowed login").isEqualTo(4);
@@ -121,22 +121,22 @@ class GateOnClusterTest {
         for (int i = 0; i < 3; i++) {
             held[i] = new AbuseGate(cluster.store(i, Long.MAX_VALUE, Long.MAX_VALUE), TimeSource.SYSTEM, SECRET, 10_000);
         }
-        Attempt a = new Attempt(realm, "203.0.113.10", "alice", false);
+        Attempt a = new Attempt(realm, "203.0.113.10", "alice", null);
         for (int i = 0; i < 3; i++) {
-            assertThat(held[i].evaluate(o, a).allowed()).isTrue();
+            assertThat(held[i].evaluate(o, a, null).allowed()).isTrue();
         }
         for (int i = 0; i < 3; i++) {
-            assertThat(held[i].evaluate(o, a).outcome()).as("node %d's first blocked answer", i).isEqualTo(Outcome.BLOCKED);
+            assertThat(held[i].evaluate(o, a, null).outcome()).as("node %d's first blocked answer", i).isEqualTo(Outcome.BLOCKED);
         }
         long before = remoteCalls(0) + remoteCalls(1) + remoteCalls(2);
         for (int i = 0; i < 90; i++) {
-            Decision d = held[i % 3].evaluate(o, new Attempt(realm, "203.0.113.10", "user-" + i, false));
+            Decision d = held[i % 3].evaluate(o, new Attempt(realm, "203.0.113.10", "user-" + i, null), null);
             assertThat(d.outcome()).isEqualTo(Outcome.BLOCKED);
             assertThat(d.layer()).isEqualTo(Layer.PER_IP);
         }
         assertThat(remoteCalls(0) + remoteCalls(1) + remoteCalls(2) - before).as("remote calls of 90 blocked attempts").isZero();
         // the count lives in the cluster: a gate that holds nothing (another node's view) is told by the store
-        assertThat(gates[1].evaluate(o, a).outcome()).isEqualTo(Outcome.BLOCKED);
+        assertThat(gates[1].evaluate(o, a, null).outcome()).isEqualTo(Outcome.BLOCKED);
     }
 
     private static boolean ownsNone(int node, String realm, String address, String user, GateOptions o) {

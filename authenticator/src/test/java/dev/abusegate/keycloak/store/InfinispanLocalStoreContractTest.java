@@ -1,6 +1,8 @@
 package dev.abusegate.keycloak.store;
 
+import dev.abusegate.engine.keys.CounterKey;
 import dev.abusegate.engine.store.CounterStore;
+import java.util.function.UnaryOperator;
 import org.infinispan.configuration.global.GlobalConfigurationBuilder;
 import org.infinispan.manager.DefaultCacheManager;
 import org.infinispan.manager.EmbeddedCacheManager;
@@ -49,6 +51,13 @@ class InfinispanLocalStoreContractTest extends CounterStoreContract {
     @Override
     CounterStore bounded(long maxCheap, long maxProtective) {
         return store(maxCheap, maxProtective, NAMESPACES.incrementAndGet());
+    }
+
+    @Override
+    void rewriteSlot(CounterKey key, UnaryOperator<long[]> rewrite) {
+        org.infinispan.Cache<Object, Object> cheap = manager.getCache(InfinispanGateStoreProviderFactory.CACHE_NAME);
+        Long slot = store.slotKey(key);
+        cheap.put(slot, rewrite.apply((long[]) cheap.get(slot)));
     }
 
     @Override

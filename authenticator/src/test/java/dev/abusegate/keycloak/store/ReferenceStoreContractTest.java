@@ -3,6 +3,8 @@ package dev.abusegate.keycloak.store;
 import dev.abusegate.engine.store.CounterStore;
 import dev.abusegate.engine.store.ReferenceCounterStore;
 import dev.abusegate.engine.TimeSource;
+import dev.abusegate.engine.keys.CounterKey;
+import java.util.function.UnaryOperator;
 
 /** The contract on the reference store the engine tests use. */
 class ReferenceStoreContractTest extends CounterStoreContract {
@@ -17,6 +19,11 @@ class ReferenceStoreContractTest extends CounterStoreContract {
     @Override
     CounterStore bounded(long maxCheap, long maxProtective) {
         return new ReferenceCounterStore(TimeSource.SYSTEM, maxCheap, maxProtective);
+    }
+
+    @Override
+    void rewriteSlot(CounterKey key, UnaryOperator<long[]> rewrite) {
+        store.rewriteSlot(key, rewrite);
     }
 
     @Override

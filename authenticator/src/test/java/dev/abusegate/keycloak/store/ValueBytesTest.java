@@ -2,6 +2,7 @@ package dev.abusegate.keycloak.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.abusegate.engine.store.StoreCodec;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
@@ -16,11 +17,11 @@ class ValueBytesTest {
             for (int i = 0; i < n; i++) {
                 v[i] = i % 3 == 0 ? -1L << r.nextInt(64) : r.nextLong();
             }
-            byte[] b = InfinispanCounterStore.bytes(v);
+            byte[] b = StoreCodec.toBytes(v);
             assertThat(b).hasSize(8 * n);
-            assertThat(InfinispanCounterStore.longs(b)).isEqualTo(v);
+            assertThat(StoreCodec.fromBytes(b)).isEqualTo(v);
         }
-        assertThat(InfinispanCounterStore.bytes(null)).isNull();
-        assertThat(InfinispanCounterStore.longs(null)).isNull();
+        assertThat(StoreCodec.toBytes(null)).isNull();
+        assertThat(StoreCodec.fromBytes(null)).isNull();
     }
 }

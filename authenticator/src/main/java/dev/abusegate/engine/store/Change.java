@@ -1,0 +1,89 @@
+package dev.abusegate.engine.store;
+
+/**
+ * One change to one subject's entry, as a store applies it atomically ({@link CounterStore#apply}): one type per
+ * operation, with named fields. A change is a pure function of the stored value and its own fields (its time
+ * included: nothing reads a clock), so every copy of an entry that applies it ends equal. In a cluster the change
+ * runs where the entry lives; it travels as {@link StoreCodec#encode}'s words, which the store carries without
+ * reading them.
+ */
+public sealed interface Change permits Change.AdmitAddress, Change.UndoAddress, Change.AdmitPair, Change.UndoPair,
+        Change.Reserve, Change.GiveBack, Change.Fail, Change.Succeed, Change.Lock, Change.MarkUsed {
+
+    /** The change's time, in milliseconds on the gate's clock. */
+    long now();
+
+    /** Whether the change settles a layer-3 reservation taken on a shared counter (it is settled there). */
+    default boolean settlesShared() {
+        return false;
+    }
+
+    /**
+     * Layers 1 and 4 of an address ({@link AddressEntry}): counted together, or (in the captcha band without a
+     * solved captcha) not at all. {@code member} is the attempt's identifier tag.
+     */
+    record AdmitAddress(long now, boolean solved, Limit perIp, Limit identifiers, long member) implements Change {
+    }
+
+    /**
+     * Gives back what an {@link AdmitAddress} counted: one attempt ({@code attempt}), the identifier it added
+     * ({@code removeMember}). The expiries are those the admission set: while nothing wrote after it, the ones
+     * before it come back.
+     */
+    record UndoAddress(long now, boolean attempt, boolean removeMember, long member, long attemptsExpiry, long idsExpiry)
+            implements Change {
+    }
+
+    /** Layer 2 of a pair ({@link PairEntry}). */
+    record AdmitPair(long now, boolean solved, Limit limit) implements Change {
+    }
+
+    /** Gives back what an {@link AdmitPair} counted; {@code expiry} is the one it set. */
+    record UndoPair(long now, long expiry) implements Change {
+    }
+
+    /** Layer 3: takes a reservation on an identifier's budget ({@link LockoutEntry}). */
+    record Reserve(long now, boolean solved, Limit limit) implements Change {
+    }
+
+    /** Layer 3: a reservation given back, no password checked. */
+    record GiveBack(long now, boolean shared) implements Change {
+        @Override
+        public boolean settlesShared() {
+            return shared;
+        }
+    }
+
+    /**
+     * Layer 3: a wrong password. {@code reserved} confirms this attempt's own reservation; false records the
+     * failure on another login name of the same account. {@code passwordTag} (0: unknown) is remembered when
+     * {@code rememberTypos}, so that the same wrong password does not count twice. {@code progressiveFactor} above 1
+     * makes each lock in a run longer, up to {@code lockMaxMillis}.
+     */
+    record Fail(long now, long threshold, long windowMillis, long lockBaseMillis, double progressiveFactor, long lockMaxMillis,
+                long passwordTag, boolean rememberTypos, boolean reserved, boolean shared) implements Change {
+        @Override
+        public boolean settlesShared() {
+            return shared;
+        }
+    }
+
+    /**
+     * Layer 3: a right password. Confirmed failures go, with the reservation when {@code reserved}; {@code clearRun}
+     * ends the run of locks. On a shared counter only the reservation goes.
+     */
+    record Succeed(long now, boolean reserved, boolean clearRun, boolean shared) implements Change {
+        @Override
+        public boolean settlesShared() {
+            return shared;
+        }
+    }
+
+    /** Layer 3: locked until {@code until} (another login name of the account was locked). */
+    record Lock(long now, long until) implements Change {
+    }
+
+    /** The first use of a captcha solution, remembered until {@code expiry} ({@link UsedEntry}). */
+    record MarkUsed(long now, long expiry) implements Change {
+    }
+}
