@@ -7,7 +7,7 @@ import dev.abusegate.it.support.BrowserLogin.LoginResult;
 import dev.abusegate.it.support.GateIt;
 import dev.abusegate.it.support.Json;
 import dev.abusegate.it.support.RealmBuilder;
-import dev.abusegate.it.support.SharedServerTest;
+import dev.abusegate.it.support.ServerTest;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -28,7 +28,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Java solver the way the widget would): free attempts, the challenge, wrong/missing solutions challenged
  * again without counting, a solved attempt let through, a replayed solution refused.
  */
-class BrowserCaptchaBandIT extends SharedServerTest {
+class BrowserCaptchaBandIT extends ServerTest {
 
     private static final String PW = "alice-Secret-1";
     private static final Pattern WIDGET = Pattern.compile("<altcha-widget\\b[^>]*>");

@@ -7,7 +7,7 @@ import dev.abusegate.it.support.BrowserLogin.LoginResult;
 import dev.abusegate.it.support.GateIt;
 import dev.abusegate.it.support.KeycloakServer;
 import dev.abusegate.it.support.RealmBuilder;
-import dev.abusegate.it.support.SharedServerTest;
+import dev.abusegate.it.support.ServerTest;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -22,7 +22,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * an imported realm JSON, a per-key fallback (and one WARN) for an invalid value, and the identity-first
  * variant ({@code abuse-gate-password-form} after Keycloak's Username Form).
  */
-class BrowserGateConfigIT extends SharedServerTest {
+class BrowserGateConfigIT extends ServerTest {
 
     private static final String PW = "Secret-pw-1";
     private static final Duration WAIT = Duration.ofSeconds(15);

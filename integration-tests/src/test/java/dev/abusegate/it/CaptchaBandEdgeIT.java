@@ -6,7 +6,7 @@ import dev.abusegate.it.support.BrowserLogin;
 import dev.abusegate.it.support.BrowserLogin.LoginResult;
 import dev.abusegate.it.support.GateIt;
 import dev.abusegate.it.support.RealmBuilder;
-import dev.abusegate.it.support.SharedServerTest;
+import dev.abusegate.it.support.ServerTest;
 import dev.abusegate.it.support.TokenClient;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
  * only layer is per address + account (threshold 10, captcha band from 5). Exactly five reach Keycloak's password
  * check; the other fifteen are asked for a captcha, none blocked, on the token endpoint and on the login form.
  */
-class CaptchaBandEdgeIT extends SharedServerTest {
+class CaptchaBandEdgeIT extends ServerTest {
 
     private static final int REQUESTS = 20;
     private static final int BAND_START = 5;

@@ -7,18 +7,16 @@ import dev.abusegate.it.support.BrowserLogin.LoginResult;
 import dev.abusegate.it.support.GateIt;
 import dev.abusegate.it.support.HeadlessChromium;
 import dev.abusegate.it.support.Json;
+import dev.abusegate.it.support.DedicatedServer;
 import dev.abusegate.it.support.KeycloakServer;
 import dev.abusegate.it.support.RealmBuilder;
+import dev.abusegate.it.support.ServerTest;
 import dev.abusegate.it.support.TokenClient;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
@@ -35,7 +33,8 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * defaults without any configuration; a step's saved key winning over the tab's, key by key; realm import
  * and partial export carrying the tab's component (secret masked); an invalid value refused on save.
  */
-class RealmTabIT {
+@DedicatedServer(name = "realm-tab", options = "--features=declarative-ui")
+class RealmTabIT extends ServerTest {
 
     private static final String PW = "Secret-pw-1";
     private static final String TAB_TYPE = "org.keycloak.services.ui.extend.UiTabProvider";
@@ -46,38 +45,10 @@ class RealmTabIT {
         return key.replace(".", "\uD83C\uDF7A");
     }
 
-    private static KeycloakServer server;
-    private static AdminClient admin;
-    private static long logMark;
-    private final List<String> realms = new ArrayList<>();
-
-    @BeforeAll
-    static void startServer() {
-        server = KeycloakServer.builder("realm-tab")
-                .option("--features=declarative-ui")
-                .startTimeout(Duration.ofSeconds(300))
-                .start();
-        admin = server.admin();
-        logMark = server.logMark();
-    }
-
-    @AfterAll
-    static void stopServer() {
-        if (server != null) {
-            assertThat(GateIt.abuseGateErrorsSince(server, logMark)).isEmpty();
-            server.close();
-        }
-    }
-
-    @AfterEach
-    void deleteRealms() {
-        realms.forEach(admin::deleteRealm);
-        realms.clear();
-    }
-
-    private String importRealm(RealmBuilder b) {
-        String name = admin.importRealm(b);
-        realms.add(name);
+    /** Also checks that the realm is there. */
+    @Override
+    protected String importRealm(RealmBuilder b) {
+        String name = super.importRealm(b);
         assertThat(admin.realmExists(name)).as("realm " + name + " imported").isTrue();
         return name;
     }
@@ -370,7 +341,7 @@ class RealmTabIT {
                     .set("components", Map.of(TAB_TYPE, List.of(tabComponent(Map.of(key, "0")))));
             AdminClient.Response r = admin.send("POST", "/admin/realms", bad.toMap());
             if (r.isSuccess()) {
-                realms.add(bad.name());
+                deleteAfterTest(bad.name());
             }
             assertThat(r.status()).as(key + ": " + r.body()).isEqualTo(400);
             assertThat(r.body()).contains("accountLockout.threshold").contains("1 to").doesNotContain("unknown_error")

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.abusegate.it.support.AdminClient;
 import dev.abusegate.it.support.BrowserLogin;
 import dev.abusegate.it.support.RealmBuilder;
-import dev.abusegate.it.support.SharedServerTest;
+import dev.abusegate.it.support.ServerTest;
 import dev.abusegate.it.support.TokenClient;
 import java.net.http.HttpResponse;
 import java.util.Map;
@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
  * Keycloak already knows the user and ignores any typed name, so the session's user is counted; the
  * password grant counts guesses against a disabled account and never counts empty passwords.
  */
-class ReauthenticationAndPasswordGrantCountingIT extends SharedServerTest {
+class ReauthenticationAndPasswordGrantCountingIT extends ServerTest {
 
     private static final String ALICE_PW = "alice-secret-1";
     private static final String BOB_PW = "bob-secret-1";

@@ -10,7 +10,7 @@ import dev.abusegate.captcha.Altcha;
 import dev.abusegate.it.support.BrowserLogin;
 import dev.abusegate.it.support.GateIt;
 import dev.abusegate.it.support.RealmBuilder;
-import dev.abusegate.it.support.SharedServerTest;
+import dev.abusegate.it.support.ServerTest;
 import dev.abusegate.it.support.SiteVerifyStub;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Test;
  * Issue 17 against the real Keycloak: ALTCHA challenge splicing, the bounded vendor verification, and a
  * realm whose HMAC key providers are disabled.
  */
-class SecurityHardeningIT extends SharedServerTest {
+class SecurityHardeningIT extends ServerTest {
 
     private static final String USER = "alice";
     private static final String PASSWORD = "alice-Secret-1";
