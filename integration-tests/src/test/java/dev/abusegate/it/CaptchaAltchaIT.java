@@ -26,7 +26,6 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
@@ -47,7 +46,6 @@ class CaptchaAltchaIT extends ServerTest {
     private static final String SECRET = "altcha-hmac-" + UUID.randomUUID();
     private static final Pattern SCRIPT_SRC = Pattern.compile("<script\\b[^>]*\\ssrc=\"([^\"]*)\"");
     private static final SecureRandom RANDOM = new SecureRandom();
-    private static final AtomicInteger NEXT_ADDRESS = new AtomicInteger(1);
 
     private static String realm;
 
@@ -64,13 +62,6 @@ class CaptchaAltchaIT extends ServerTest {
                 .gatedBrowserFlow(GateIt.USERNAME_PASSWORD_FORM, config);
     }
 
-    /** A fresh documentation-range client address for one test. */
-    private static String nextAddress() {
-        int n = NEXT_ADDRESS.getAndIncrement();
-        assertThat(n).isLessThan(255);
-        return "198.51.100." + n;
-    }
-
     /** The key the gate signs the realm's sign-in challenges with, from the configured secret (see Altcha#keyFor). */
     private static byte[] altchaKey() {
         return Altcha.keyFor(SECRET.getBytes(StandardCharsets.UTF_8), String.valueOf(admin.realm(realm).get("id")), Altcha.SIGN_IN, 5000);
@@ -84,7 +75,7 @@ class CaptchaAltchaIT extends ServerTest {
     @Test
     void altcha_challenge_from_the_page_solved_in_java_is_verified_by_the_server_and_lets_the_right_password_in() throws Exception {
         BrowserLogin browser = server.newBrowser();
-        String address = nextAddress();
+        String address = GateIt.freshAddress();
         LoginResult page = reachCaptchaBand(browser, realm, USER, address);
 
         assertThat(BrowserLogin.attributeOfElement(page.body(), "abuse-gate-captcha", "data-provider")).contains("altcha");
@@ -125,7 +116,7 @@ class CaptchaAltchaIT extends ServerTest {
     @Test
     void missing_or_garbage_altcha_solution_is_challenged_again_and_never_escalates_to_blocked() {
         BrowserLogin browser = server.newBrowser();
-        String address = nextAddress();
+        String address = GateIt.freshAddress();
         LoginResult page = reachCaptchaBand(browser, realm, USER, address);
         assertThat(showsWrongSolution(page)).as("no error before anything was submitted").isFalse();
 
@@ -148,7 +139,7 @@ class CaptchaAltchaIT extends ServerTest {
     @Test
     void an_altcha_solution_is_accepted_once_in_its_own_realm_and_never_in_another_sharing_the_secret() {
         String t4 = importRealm(altchaRealm("captcha-altcha-t4"));
-        String address = nextAddress();
+        String address = GateIt.freshAddress();
         BrowserLogin browser = server.newBrowser();
         String payload = Altcha.solve(altchaChallenge(reachCaptchaBand(browser, realm, USER, address).body()));
         // the other realm, in its band for the same address, refuses the solution (before and after its use)
@@ -173,7 +164,7 @@ class CaptchaAltchaIT extends ServerTest {
     @Test
     void replayed_altcha_solution_is_challenged_again() {
         BrowserLogin browser = server.newBrowser();
-        String address = nextAddress();
+        String address = GateIt.freshAddress();
         LoginResult page = reachCaptchaBand(browser, realm, USER, address);
         String payload = Altcha.solve(altchaChallenge(page.body()));
 
@@ -194,7 +185,7 @@ class CaptchaAltchaIT extends ServerTest {
     @Test
     void challenge_signed_by_the_test_with_the_configured_secret_is_accepted() {
         BrowserLogin browser = server.newBrowser();
-        String address = nextAddress();
+        String address = GateIt.freshAddress();
         LoginResult page = reachCaptchaBand(browser, realm, USER, address);
         String own = Altcha.challengeJson(altchaKey(), 5000, System.currentTimeMillis() / 1000 + 600, RANDOM);
         LoginResult in = submit(browser, page, PASSWORD, address, Map.of("altcha", Altcha.solve(own)));
@@ -204,7 +195,7 @@ class CaptchaAltchaIT extends ServerTest {
     @Test
     void expired_altcha_challenge_is_challenged_again() throws Exception {
         BrowserLogin browser = server.newBrowser();
-        String address = nextAddress();
+        String address = GateIt.freshAddress();
         LoginResult page = reachCaptchaBand(browser, realm, USER, address);
         byte[] key = altchaKey();
 
@@ -229,7 +220,7 @@ class CaptchaAltchaIT extends ServerTest {
     @Test
     void altcha_solution_signed_with_another_key_is_challenged_again() {
         BrowserLogin browser = server.newBrowser();
-        String address = nextAddress();
+        String address = GateIt.freshAddress();
         LoginResult page = reachCaptchaBand(browser, realm, USER, address);
         String foreign = Altcha.challengeJson(("not-" + SECRET).getBytes(StandardCharsets.UTF_8), 5000,
                 System.currentTimeMillis() / 1000 + 600, RANDOM);

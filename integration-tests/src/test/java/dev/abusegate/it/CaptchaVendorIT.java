@@ -22,7 +22,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -56,7 +55,6 @@ class CaptchaVendorIT extends ServerTest {
             "turnstile", List.of("https://challenges.cloudflare.com"),
             "hcaptcha", List.of("https://hcaptcha.com", "https://*.hcaptcha.com"),
             "recaptcha", List.of("https://www.google.com", "https://www.recaptcha.net", "https://recaptcha.google.com"));
-    private static final AtomicInteger NEXT_ADDRESS = new AtomicInteger(1);
 
     /** Why the siteverify tests need the process backend. */
     private static final String SITEVERIFY_STUB_IS_LOCAL = "Keycloak calls the siteverify stub on the test machine's 127.0.0.1";
@@ -92,15 +90,23 @@ class CaptchaVendorIT extends ServerTest {
                 .gatedBrowserFlow(GateIt.USERNAME_PASSWORD_FORM, config);
     }
 
-    /** A fresh documentation-range client address for one test. */
-    private static String nextAddress() {
-        int n = NEXT_ADDRESS.getAndIncrement();
-        assertThat(n).isLessThan(255);
-        return "198.51.100." + n;
-    }
-
     private static LoginResult submit(BrowserLogin browser, LoginResult page, String password, String address, Map<String, String> extra) {
         return browser.submit(page.nextPage(), USER, password, address, extra);
+    }
+
+    /** A browser from a fresh address at the captcha of a provider's realm (three free attempts made). */
+    private record AtTheCaptcha(String provider, String realm, BrowserLogin browser, String address, LoginResult page) {
+        /** Submits the form on {@code on} with the provider's widget field set to {@code token}. */
+        LoginResult answer(LoginResult on, String password, String token) {
+            return submit(browser, on, password, address, Map.of(FIELD.get(provider), token));
+        }
+    }
+
+    private static AtTheCaptcha atTheCaptcha(String provider) {
+        String realm = providerRealm.get(provider);
+        BrowserLogin browser = server.newBrowser();
+        String address = GateIt.freshAddress();
+        return new AtTheCaptcha(provider, realm, browser, address, reachCaptchaBand(browser, realm, USER, address));
     }
 
     // ------------------------------------------------------------------------------------------
@@ -112,7 +118,7 @@ class CaptchaVendorIT extends ServerTest {
     void vendor_captcha_page_loads_the_vendor_script_with_the_site_key_and_opens_the_csp_for_its_frames_only_there(String provider) {
         String realm = providerRealm.get(provider);
         BrowserLogin browser = server.newBrowser();
-        String address = nextAddress();
+        String address = GateIt.freshAddress();
 
         HttpResponse<String> normal = browser.rawGet(browser.authUrl(realm), address);
         assertThat(normal.statusCode()).isEqualTo(200);
@@ -155,13 +161,11 @@ class CaptchaVendorIT extends ServerTest {
     @ParameterizedTest
     @ValueSource(strings = {"turnstile", "hcaptcha", "recaptcha"})
     void vendor_token_accepted_by_siteverify_passes_the_band_and_the_stub_gets_secret_token_and_client_address(String provider) {
-        String realm = providerRealm.get(provider);
-        BrowserLogin browser = server.newBrowser();
-        String address = nextAddress();
-        LoginResult page = reachCaptchaBand(browser, realm, USER, address);
+        AtTheCaptcha at = atTheCaptcha(provider);
+        LoginResult page = at.page();
         String token = "ok-" + UUID.randomUUID();
 
-        LoginResult in = submit(browser, page, PASSWORD, address, Map.of(FIELD.get(provider), token));
+        LoginResult in = at.answer(page, PASSWORD, token);
         assertThat(in.loginSucceeded()).as(in.toString()).isTrue();
 
         assertThat(stub.requestsWithToken(token)).singleElement().satisfies(req -> {
@@ -169,7 +173,7 @@ class CaptchaVendorIT extends ServerTest {
             assertThat(req.contentType()).startsWith("application/x-www-form-urlencoded");
             assertThat(req.form()).containsEntry("secret", providerSecret.get(provider))
                     .containsEntry("response", token)
-                    .containsEntry("remoteip", address);
+                    .containsEntry("remoteip", at.address());
         });
     }
 
@@ -177,13 +181,11 @@ class CaptchaVendorIT extends ServerTest {
     @ParameterizedTest
     @ValueSource(strings = {"turnstile", "hcaptcha", "recaptcha"})
     void vendor_token_rejected_by_siteverify_is_challenged_again(String provider) {
-        String realm = providerRealm.get(provider);
-        BrowserLogin browser = server.newBrowser();
-        String address = nextAddress();
-        LoginResult page = reachCaptchaBand(browser, realm, USER, address);
+        AtTheCaptcha at = atTheCaptcha(provider);
+        LoginResult page = at.page();
         String token = "bad-" + UUID.randomUUID();
 
-        LoginResult r = submit(browser, page, PASSWORD, address, Map.of(FIELD.get(provider), token));
+        LoginResult r = at.answer(page, PASSWORD, token);
         assertCaptchaRequired(r);
         assertThat(showsWrongSolution(r)).isTrue();
         assertThat(stub.requestsWithToken(token)).hasSize(1);
@@ -193,17 +195,15 @@ class CaptchaVendorIT extends ServerTest {
     @ParameterizedTest
     @ValueSource(strings = {"turnstile", "hcaptcha", "recaptcha"})
     void vendor_token_is_accepted_only_once_even_when_the_vendor_would_accept_it_again(String provider) {
-        String realm = providerRealm.get(provider);
-        BrowserLogin browser = server.newBrowser();
-        String address = nextAddress();
-        LoginResult page = reachCaptchaBand(browser, realm, USER, address);
+        AtTheCaptcha at = atTheCaptcha(provider);
+        LoginResult page = at.page();
         String token = "ok-" + UUID.randomUUID();
 
-        LoginResult first = submit(browser, page, "still-wrong", address, Map.of(FIELD.get(provider), token));
+        LoginResult first = at.answer(page, "still-wrong", token);
         assertThat(first.status()).as(first.toString()).isEqualTo(200);
         assertThat(first.keycloakError()).contains("Invalid username or password.");
 
-        LoginResult replay = submit(browser, first, PASSWORD, address, Map.of(FIELD.get(provider), token));
+        LoginResult replay = at.answer(first, PASSWORD, token);
         assertCaptchaRequired(replay);
         assertThat(showsWrongSolution(replay)).isTrue();
     }
@@ -223,15 +223,13 @@ class CaptchaVendorIT extends ServerTest {
     }
 
     private void assertVendorTroubleIsUnsolved(String provider, String tokenPrefix) {
-        String realm = providerRealm.get(provider);
-        BrowserLogin browser = server.newBrowser();
-        String address = nextAddress();
-        LoginResult page = reachCaptchaBand(browser, realm, USER, address);
+        AtTheCaptcha at = atTheCaptcha(provider);
+        LoginResult page = at.page();
         long mark = server.logMark();
         String token = tokenPrefix + UUID.randomUUID();
 
         long t0 = System.nanoTime();
-        LoginResult r = submit(browser, page, PASSWORD, address, Map.of(FIELD.get(provider), token));
+        LoginResult r = at.answer(page, PASSWORD, token);
         Duration took = Duration.ofNanos(System.nanoTime() - t0);
         assertCaptchaRequired(r); // 429, not 500, not a login
         assertThat(showsWrongSolution(r)).isTrue();
@@ -242,8 +240,8 @@ class CaptchaVendorIT extends ServerTest {
 
         String kind = tokenPrefix.equals("slow-") ? "unreachable" : "unexpected reply";
         String warning = awaitLog(mark, l -> l.contains(" WARN ") && l.contains("[dev.abusegate") && l.contains(provider)
-                && l.contains(realm) && l.contains(kind), Duration.ofSeconds(10));
-        assertThat(warning).as("a WARN naming the provider %s, realm %s and '%s'; log since mark:\n%s", provider, realm, kind,
+                && l.contains(at.realm()) && l.contains(kind), Duration.ofSeconds(10));
+        assertThat(warning).as("a WARN naming the provider %s, realm %s and '%s'; log since mark:\n%s", provider, at.realm(), kind,
                 server.logTextSince(mark)).isNotNull();
         String secret = providerSecret.get(provider);
         assertThat(r.body()).doesNotContain(secret);
@@ -289,7 +287,7 @@ class CaptchaVendorIT extends ServerTest {
         admin.expectSuccess("PUT", path, representation);
         assertThat(admin.expectSuccess("GET", path, null).body()).doesNotContain(secret);
         BrowserLogin browser = server.newBrowser();
-        String address = nextAddress();
+        String address = GateIt.freshAddress();
         LoginResult page = reachCaptchaBand(browser, realm, USER, address);
         String token = "ok-" + UUID.randomUUID();
         LoginResult in = submit(browser, page, PASSWORD, address, Map.of("cf-turnstile-response", token));

@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -32,6 +33,8 @@ public final class GateIt {
 
     private static final Pattern ALTCHA_WIDGET = Pattern.compile("<altcha-widget\\b[^>]*>");
     private static final Pattern CHALLENGE_JSON = Pattern.compile("\\schallengejson\\s*=\\s*\"([^\"]*)\"");
+
+    private static final AtomicInteger NEXT_ADDRESS = new AtomicInteger(1);
 
     private GateIt() {
     }
@@ -97,6 +100,13 @@ public final class GateIt {
         Matcher challenge = CHALLENGE_JSON.matcher(widget.group());
         assertThat(challenge.find()).as("challengejson on the widget: %s", widget.group()).isTrue();
         return BrowserLogin.unescape(challenge.group(1));
+    }
+
+    /** A documentation-range client address (198.51.100.1-254) that no other caller in this JVM got. */
+    public static String freshAddress() {
+        int n = NEXT_ADDRESS.getAndIncrement();
+        assertThat(n).as("fresh addresses left").isLessThan(255);
+        return "198.51.100." + n;
     }
 
     /** One attempt in a fresh browser (no SSO cookie, a new authentication session). */
