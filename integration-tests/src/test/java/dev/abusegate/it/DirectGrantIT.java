@@ -345,4 +345,28 @@ class DirectGrantIT extends ServerTest {
         assertThat(r.status()).as(r.toString()).isEqualTo(stockRejection.status());
         assertThat(r.json()).as(r.toString()).isEqualTo(stockRejection.json());
     }
+
+    @Test
+    void password_grant_counts_wrong_passwords_for_a_disabled_account_and_not_empty_passwords() {
+        String realm = importRealm(RealmBuilder.named(RealmBuilder.uniqueName("dg-disabled-empty"))
+                .user("alice", "alice-secret-1").user("carol", "carol-secret-1")
+                .gatedDirectGrantFlow(GATED_PROVIDER, Map.of("captcha.enabled", "false", "accountLockout.threshold", "2",
+                        "perIp.threshold", "1000", "perIpAccount.threshold", "1000", "credentialStuffing.threshold", "1000")));
+        TokenClient tokens = new TokenClient(server.baseUrl());
+
+        for (int i = 0; i < 5; i++) {
+            TokenClient.TokenResponse empty = tokens.passwordGrant(realm, "alice", "", null, "192.0.2.81");
+            assertThat(empty.status()).as("empty password %d: Keycloak's own answer", i + 1).isNotEqualTo(429);
+        }
+        assertThat(tokens.passwordGrant(realm, "alice", "alice-secret-1", null, "192.0.2.81").status())
+                .as("empty passwords never counted as failures").isEqualTo(200);
+
+        String carol = admin.findUserId(realm, "carol").orElseThrow();
+        admin.put("/admin/realms/" + AdminClient.seg(realm) + "/users/" + carol, Map.of("enabled", false));
+        tokens.passwordGrant(realm, "carol", "guess-1", null, "192.0.2.82");
+        tokens.passwordGrant(realm, "carol", "guess-2", null, "192.0.2.83");
+        TokenClient.TokenResponse third = tokens.passwordGrant(realm, "carol", "carol-secret-1", null, "192.0.2.84");
+        assertThat(third.status()).as("a disabled account's guesses count: %s", third).isEqualTo(429);
+        assertThat(third.json()).containsEntry("error", "blocked");
+    }
 }

@@ -57,17 +57,6 @@ class RealmTabIT extends ServerTest {
         return GateIt.attempt(server, realm, "alice", password, address);
     }
 
-    private static void assertWrongPassword(LoginResult r) {
-        assertThat(r.status()).as(r.toString()).isEqualTo(200);
-        assertThat(r.gateCode()).as(r.toString()).isEmpty();
-        assertThat(r.keycloakError()).as(r.toString()).isPresent();
-    }
-
-    private static void assertGate(LoginResult r, String code) {
-        assertThat(r.status()).as(r.toString()).isEqualTo(429);
-        assertThat(r.gateCode()).as(r.toString()).contains(code);
-    }
-
     private static List<Map<String, Object>> tabComponents(String realm) {
         return admin.getList("/admin/realms/" + AdminClient.seg(realm) + "/components?type=" + TAB_TYPE);
     }
@@ -98,9 +87,9 @@ class RealmTabIT extends ServerTest {
         String a = "198.51.100.10";
         // per address and account: default threshold 10 x captcha factor 0.5 = five free attempts
         for (int i = 1; i <= 5; i++) {
-            assertWrongPassword(attempt(realm, "wrong-" + i, a));
+            GateIt.assertWrongPassword(attempt(realm, "wrong-" + i, a));
         }
-        assertGate(attempt(realm, "wrong-6", a), "captcha_required");
+        GateIt.assertGate(attempt(realm, "wrong-6", a), "captcha_required");
     }
 
     @Test
@@ -108,8 +97,8 @@ class RealmTabIT extends ServerTest {
         String realm = importRealm(RealmBuilder.named(RealmBuilder.uniqueName("tab-console")).user("alice", PW)
                 .gatedBrowserFlow(GateIt.USERNAME_PASSWORD_FORM, null));
         String before = "198.51.100.20";
-        assertWrongPassword(attempt(realm, "wrong-1", before));
-        assertWrongPassword(attempt(realm, "wrong-2", before));
+        GateIt.assertWrongPassword(attempt(realm, "wrong-1", before));
+        GateIt.assertWrongPassword(attempt(realm, "wrong-2", before));
 
         try (HeadlessChromium chromium = HeadlessChromium.start()) {
             ChromeDriver driver = chromium.driver();
@@ -151,11 +140,11 @@ class RealmTabIT extends ServerTest {
         });
         // threshold 4 x captcha factor 0.5: two free attempts, the third needs a captcha (the default gave five)
         String after = "198.51.100.21";
-        assertWrongPassword(attempt(realm, "wrong-1", after));
-        assertWrongPassword(attempt(realm, "wrong-2", after));
-        assertGate(attempt(realm, "wrong-3", after), "captcha_required");
+        GateIt.assertWrongPassword(attempt(realm, "wrong-1", after));
+        GateIt.assertWrongPassword(attempt(realm, "wrong-2", after));
+        GateIt.assertGate(attempt(realm, "wrong-3", after), "captcha_required");
         // the address that had two attempts before the change is now at the band too
-        assertGate(attempt(realm, "wrong-3", before), "captcha_required");
+        GateIt.assertGate(attempt(realm, "wrong-3", before), "captcha_required");
     }
 
     @Test
@@ -174,9 +163,9 @@ class RealmTabIT extends ServerTest {
         // (Tab alone: the third blocked; step and defaults alone: a captcha from the third.)
         String a = "198.51.100.30";
         for (int i = 1; i <= 4; i++) {
-            assertWrongPassword(attempt(realm, "wrong-" + i, a));
+            GateIt.assertWrongPassword(attempt(realm, "wrong-" + i, a));
         }
-        assertGate(attempt(realm, "wrong-5", a), "blocked");
+        GateIt.assertGate(attempt(realm, "wrong-5", a), "blocked");
 
         // Token endpoint, no step configuration: the tab alone -> two pass, the third is blocked
         TokenClient tokens = new TokenClient(server.baseUrl());

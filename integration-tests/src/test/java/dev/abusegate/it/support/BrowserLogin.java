@@ -295,14 +295,7 @@ public final class BrowserLogin {
         if (hash >= 0) {
             query = query.substring(0, hash);
         }
-        for (String pair : query.split("&")) {
-            int eq = pair.indexOf('=');
-            String k = eq < 0 ? pair : pair.substring(0, eq);
-            if (k.equals(name)) {
-                return Optional.of(java.net.URLDecoder.decode(eq < 0 ? "" : pair.substring(eq + 1), StandardCharsets.UTF_8));
-            }
-        }
-        return Optional.empty();
+        return Optional.ofNullable(Http.parseForm(query).get(name));
     }
 
     private HttpRequest.Builder request(String url, String forwardedFor) {

@@ -192,6 +192,19 @@ public final class GateIt {
         }
     }
 
+    /** Keycloak's own answer to a wrong password: the form again with its error, nothing from the gate. */
+    public static void assertWrongPassword(BrowserLogin.LoginResult r) {
+        assertThat(r.status()).as(r.toString()).isEqualTo(200);
+        assertThat(r.gateCode()).as(r.toString()).isEmpty();
+        assertThat(r.keycloakError()).as(r.toString()).isPresent();
+    }
+
+    /** The gate's 429 page with {@code code} ("blocked", "captcha_required"). */
+    public static void assertGate(BrowserLogin.LoginResult r, String code) {
+        assertThat(r.status()).as(r.toString()).isEqualTo(429);
+        assertThat(r.gateCode()).as(r.toString()).contains(code);
+    }
+
     /** The login page answered 429 {@code captcha_required} and nobody was logged in. */
     public static void assertCaptchaRequired(BrowserLogin.LoginResult r) {
         assertThat(r.status()).as(r.toString()).isEqualTo(429);

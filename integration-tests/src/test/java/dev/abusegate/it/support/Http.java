@@ -1,12 +1,14 @@
 package dev.abusegate.it.support;
 
 import java.io.IOException;
+import java.net.URLDecoder;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.StringJoiner;
 
@@ -42,6 +44,17 @@ public final class Http {
         StringJoiner form = new StringJoiner("&");
         fields.forEach((k, v) -> form.add(enc(k) + "=" + enc(v)));
         return form.toString();
+    }
+
+    /** The decoded fields of an {@code application/x-www-form-urlencoded} body or a URL's query, in their order. */
+    public static Map<String, String> parseForm(String body) {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (String pair : body.isEmpty() ? new String[0] : body.split("&")) {
+            int eq = pair.indexOf('=');
+            out.put(URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8),
+                    eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
+        }
+        return out;
     }
 
     /** URL encoding of one value (a space becomes +). */

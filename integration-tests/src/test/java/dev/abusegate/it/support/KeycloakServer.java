@@ -32,15 +32,9 @@ import java.util.regex.Pattern;
  * system property {@code keycloak.it.extraOptions} (space separated).
  *
  * <h2>Dedicated servers</h2>
- * A test that needs different server options (e.g. the store's fault injection) starts its own:
- * <pre>{@code
- * try (KeycloakServer faulty = KeycloakServer.builder("faulty")
- *         .option("--spi-abuse-gate-store--infinispan--fault-injection=true")
- *         .start()) {
- *     ...
- * }
- * }</pre>
- * Implementations are thread-safe.
+ * A test class that needs other server options (e.g. the store's fault injection) says so with
+ * {@link DedicatedServer} on a {@link ServerTest}; {@link #builder(String)} starts one by hand (e.g. two
+ * cluster nodes). Implementations are thread-safe.
  */
 public interface KeycloakServer extends AutoCloseable {
 
