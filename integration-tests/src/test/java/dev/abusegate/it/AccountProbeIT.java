@@ -7,7 +7,7 @@ import dev.abusegate.it.support.AdminClient;
 import dev.abusegate.it.support.BrowserLogin;
 import dev.abusegate.it.support.GateIt;
 import dev.abusegate.it.support.RealmBuilder;
-import dev.abusegate.it.support.SharedServerTest;
+import dev.abusegate.it.support.ServerTest;
 import dev.abusegate.it.support.TokenClient;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
  * The layer-3 captcha band starts at the 3rd counted failure (threshold 4, factor 0.5), so a probe that is
  * counted for one name and not for the other shows up as a 429 for one of them only.
  */
-class AccountProbeIT extends SharedServerTest {
+class AccountProbeIT extends ServerTest {
 
     private static final String PW = "alice-Secret-1";
     private static final String KNOWN = "alice";

@@ -3,11 +3,10 @@ package dev.abusegate.it;
 import dev.abusegate.it.support.CrossVersion;
 import dev.abusegate.it.support.AdminClient;
 import dev.abusegate.it.support.Json;
-import dev.abusegate.it.support.KeycloakServer;
 import dev.abusegate.it.support.RealmBuilder;
+import dev.abusegate.it.support.ServerTest;
 import dev.abusegate.it.support.TokenClient;
 import dev.abusegate.it.support.TokenClient.TokenResponse;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -28,12 +27,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * identifier or an address (each clear an admin event), input validation, and who may call it
  * (manage-users of that realm only).
  */
-class AdminResourceIT {
+class AdminResourceIT extends ServerTest {
 
     private static final int LOCKOUT_SECONDS = 600;
 
-    private static KeycloakServer server;
-    private static AdminClient admin;
     private static TokenClient tokens;
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
@@ -46,10 +43,8 @@ class AdminResourceIT {
 
     @BeforeAll
     static void createRealmsAndTokens() {
-        server = KeycloakServer.shared();
-        admin = server.admin();
         tokens = new TokenClient(server.baseUrl());
-        realm = admin.importRealm(RealmBuilder.named(RealmBuilder.uniqueName("admin-api"))
+        realm = importClassRealm(RealmBuilder.named(RealmBuilder.uniqueName("admin-api"))
                 .user("alice", "alice-secret-1")
                 .user("bob", "bob-secret-1")
                 .user("carol", "carol-secret-1")
@@ -63,7 +58,7 @@ class AdminResourceIT {
                         "perIp.threshold", "3",
                         "accountLockout.threshold", "2",
                         "accountLockout.lockoutSeconds", Integer.toString(LOCKOUT_SECONDS))));
-        otherRealm = admin.importRealm(RealmBuilder.named(RealmBuilder.uniqueName("admin-api-other"))
+        otherRealm = importClassRealm(RealmBuilder.named(RealmBuilder.uniqueName("admin-api-other"))
                 .user("otheradmin", "otheradmin-secret-1"));
         grantRealmManagementRole(realm, "viewer", "view-users");
         grantRealmManagementRole(realm, "manager", "manage-users");
@@ -74,18 +69,6 @@ class AdminResourceIT {
         viewerToken = token(realm, "viewer", "viewer-secret-1", "203.0.113.202");
         managerToken = token(realm, "manager", "manager-secret-1", "203.0.113.203");
         otherRealmAdminToken = token(otherRealm, "otheradmin", "otheradmin-secret-1", "203.0.113.204");
-    }
-
-    @AfterAll
-    static void deleteRealms() {
-        if (admin != null) {
-            if (realm != null) {
-                admin.deleteRealm(realm);
-            }
-            if (otherRealm != null) {
-                admin.deleteRealm(otherRealm);
-            }
-        }
     }
 
     // ------------------------------------------------------------------------------------------

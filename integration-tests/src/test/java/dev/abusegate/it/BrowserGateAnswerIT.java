@@ -8,7 +8,7 @@ import dev.abusegate.it.support.BrowserLogin.LoginResult;
 import dev.abusegate.it.support.GateIt;
 import dev.abusegate.it.support.Metrics;
 import dev.abusegate.it.support.RealmBuilder;
-import dev.abusegate.it.support.SharedServerTest;
+import dev.abusegate.it.support.ServerTest;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -25,7 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * 429 page (uniform, escaped, localized), the events and metrics, Keycloak's own brute-force detection
  * left alone, and counters kept per realm.
  */
-class BrowserGateAnswerIT extends SharedServerTest {
+class BrowserGateAnswerIT extends ServerTest {
 
     private static final String PW = "Secret-pw-1";
     private static final Duration EVENT_WAIT = Duration.ofSeconds(15);

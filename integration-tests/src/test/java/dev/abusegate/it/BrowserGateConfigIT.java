@@ -7,7 +7,7 @@ import dev.abusegate.it.support.BrowserLogin.LoginResult;
 import dev.abusegate.it.support.GateIt;
 import dev.abusegate.it.support.KeycloakServer;
 import dev.abusegate.it.support.RealmBuilder;
-import dev.abusegate.it.support.SharedServerTest;
+import dev.abusegate.it.support.ServerTest;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -22,7 +22,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * an imported realm JSON, a per-key fallback (and one WARN) for an invalid value, and the identity-first
  * variant ({@code abuse-gate-password-form} after Keycloak's Username Form).
  */
-class BrowserGateConfigIT extends SharedServerTest {
+class BrowserGateConfigIT extends ServerTest {
 
     private static final String PW = "Secret-pw-1";
     private static final Duration WAIT = Duration.ofSeconds(15);
@@ -34,17 +34,6 @@ class BrowserGateConfigIT extends SharedServerTest {
 
     private static LoginResult attempt(String realm, String user, String password, String address) {
         return GateIt.attempt(server, realm, user, password, address);
-    }
-
-    private static void assertWrongPassword(LoginResult r) {
-        assertThat(r.status()).as(r.toString()).isEqualTo(200);
-        assertThat(r.gateCode()).as(r.toString()).isEmpty();
-        assertThat(r.keycloakError()).as(r.toString()).isPresent();
-    }
-
-    private static void assertGate(LoginResult r, String code) {
-        assertThat(r.status()).as(r.toString()).isEqualTo(429);
-        assertThat(r.gateCode()).as(r.toString()).contains(code);
     }
 
     @SuppressWarnings("unchecked")
@@ -66,10 +55,10 @@ class BrowserGateConfigIT extends SharedServerTest {
         String a = "198.51.100.140";
         // per address and account: threshold 10 x captcha factor 0.5 = five free attempts
         for (int i = 1; i <= 5; i++) {
-            assertWrongPassword(attempt(realm, "alice", "wrong-" + i, a));
+            GateIt.assertWrongPassword(attempt(realm, "alice", "wrong-" + i, a));
         }
         LoginResult sixth = attempt(realm, "alice", "wrong-6", a);
-        assertGate(sixth, "captcha_required");
+        GateIt.assertGate(sixth, "captcha_required");
         assertThat(layerOfLastGateEvent(realm, "abuse_gate_captcha_required", a)).isEqualTo("per_ip_account");
         // another account from the same address is far from every default threshold
         admin.createUser(realm, "bob", PW);
@@ -95,8 +84,8 @@ class BrowserGateConfigIT extends SharedServerTest {
         // 2 instead of the default 10: the third attempt for the pair is blocked, even with the right password
         String a = "198.51.100.141";
         assertThat(attempt(realm, "alice", PW, a).loginSucceeded()).isTrue();
-        assertWrongPassword(attempt(realm, "alice", "wrong", a));
-        assertGate(attempt(realm, "alice", PW, a), "blocked");
+        GateIt.assertWrongPassword(attempt(realm, "alice", "wrong", a));
+        GateIt.assertGate(attempt(realm, "alice", PW, a), "blocked");
         assertThat(attempt(realm, "alice", PW, "198.51.100.142").loginSucceeded()).isTrue();
     }
 
@@ -112,15 +101,15 @@ class BrowserGateConfigIT extends SharedServerTest {
         // perIp.threshold falls back to 100; captcha.factor keeps its saved 0.05: the band starts at 5 attempts.
         // (1000, the other thresholds, x 0.05 = 50; an unparsed/zero threshold would answer at once.)
         for (int i = 1; i <= 5; i++) {
-            assertWrongPassword(attempt(realm, "alice", "wrong-" + i, a));
+            GateIt.assertWrongPassword(attempt(realm, "alice", "wrong-" + i, a));
         }
-        assertGate(attempt(realm, "alice", "wrong-6", a), "captcha_required");
+        GateIt.assertGate(attempt(realm, "alice", "wrong-6", a), "captcha_required");
         assertThat(layerOfLastGateEvent(realm, "abuse_gate_captcha_required", a)).isEqualTo("per_ip");
 
         GateIt.await("the WARN for perIp.threshold", WAIT, () -> server.logTextSince(logMark).contains(warning));
         // later attempts (other addresses, other outcomes) do not repeat it
-        assertWrongPassword(attempt(realm, "alice", "wrong-7", "198.51.100.151"));
-        assertGate(attempt(realm, "alice", "wrong-8", a), "captcha_required");
+        GateIt.assertWrongPassword(attempt(realm, "alice", "wrong-7", "198.51.100.151"));
+        GateIt.assertGate(attempt(realm, "alice", "wrong-8", a), "captcha_required");
         List<String> warnings = KeycloakServer.filterLog(server.logTextSince(logMark), "WARN", "dev.abusegate").stream()
                 .filter(l -> l.contains(warning)).toList();
         assertThat(warnings).hasSize(1);
@@ -152,17 +141,17 @@ class BrowserGateConfigIT extends SharedServerTest {
 
         LoginResult ok = identityFirst(realm, "alice", PW, "198.51.100.160");
         assertThat(ok.loginSucceeded()).as(ok.toString()).isTrue();
-        assertWrongPassword(identityFirst(realm, "alice", "wrong-1", "198.51.100.161"));
-        assertWrongPassword(identityFirst(realm, "alice", "wrong-2", "198.51.100.162"));
+        GateIt.assertWrongPassword(identityFirst(realm, "alice", "wrong-1", "198.51.100.161"));
+        GateIt.assertWrongPassword(identityFirst(realm, "alice", "wrong-2", "198.51.100.162"));
 
         // alice is locked: her right password, from a fresh address, gets the gate's answer on the password page
         LoginResult blocked = identityFirst(realm, "alice", PW, "198.51.100.163");
-        assertGate(blocked, "blocked");
+        GateIt.assertGate(blocked, "blocked");
         assertThat(blocked.gateMessage()).contains(GateIt.messages("en").getProperty("abuseGateBlocked"));
         assertThat(blocked.body()).contains("name=\"password\"").doesNotContain("name=\"username\"");
         assertThat(blocked.nextPage().formAction()).isNotNull();
         // the identifier is the one chosen on the username page (normalized: case does not matter)
-        assertGate(identityFirst(realm, "ALICE", PW, "198.51.100.164"), "blocked");
+        GateIt.assertGate(identityFirst(realm, "ALICE", PW, "198.51.100.164"), "blocked");
         assertThat(layerOfLastGateEvent(realm, "abuse_gate_blocked", "198.51.100.163")).isEqualTo("account_lockout");
 
         // another identifier from the same address passes

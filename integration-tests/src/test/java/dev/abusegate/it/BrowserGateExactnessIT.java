@@ -4,7 +4,7 @@ import dev.abusegate.it.support.BrowserLogin;
 import dev.abusegate.it.support.BrowserLogin.LoginResult;
 import dev.abusegate.it.support.GateIt;
 import dev.abusegate.it.support.RealmBuilder;
-import dev.abusegate.it.support.SharedServerTest;
+import dev.abusegate.it.support.ServerTest;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -25,7 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Concurrent attempts from one address: the gate lets exactly the threshold through to Keycloak's
  * password check, no more, however the requests interleave.
  */
-class BrowserGateExactnessIT extends SharedServerTest {
+class BrowserGateExactnessIT extends ServerTest {
 
     private static final int BROWSERS = 40;
     private static final int THRESHOLD = 10;

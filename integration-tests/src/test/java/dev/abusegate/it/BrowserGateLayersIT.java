@@ -4,7 +4,7 @@ import dev.abusegate.it.support.BrowserLogin.LoginResult;
 import dev.abusegate.it.support.CrossVersion;
 import dev.abusegate.it.support.GateIt;
 import dev.abusegate.it.support.RealmBuilder;
-import dev.abusegate.it.support.SharedServerTest;
+import dev.abusegate.it.support.ServerTest;
 import org.junit.jupiter.api.Test;
 
 import java.util.Map;
@@ -18,7 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Keycloak, one layer at a time (the others set out of reach, captcha band off), addresses simulated with
  * X-Forwarded-For. Each attempt is a fresh browser: a new authentication session and no SSO cookie.
  */
-class BrowserGateLayersIT extends SharedServerTest {
+class BrowserGateLayersIT extends ServerTest {
 
     private static final String ALICE_PW = "alice-Secret-1";
     private static final String BOB_PW = "bob-Secret-1";

@@ -4,11 +4,10 @@ import dev.abusegate.captcha.Altcha;
 import dev.abusegate.it.support.CrossVersion;
 import dev.abusegate.it.support.AdminClient;
 import dev.abusegate.it.support.Json;
-import dev.abusegate.it.support.KeycloakServer;
 import dev.abusegate.it.support.RealmBuilder;
+import dev.abusegate.it.support.ServerTest;
 import dev.abusegate.it.support.TokenClient;
 import dev.abusegate.it.support.TokenClient.TokenResponse;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -23,7 +22,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * direct grant flow): every layer, the exact 429 JSON answers, the ALTCHA round trip with
  * {@code captcha_token}, and Keycloak's own answer for wrong credentials (compared with a stock realm).
  */
-class DirectGrantIT {
+class DirectGrantIT extends ServerTest {
 
     private static final String GATED_PROVIDER = "abuse-gate-direct-grant";
     /** Layer labels and config prefixes that must never appear in an answer. */
@@ -31,8 +30,6 @@ class DirectGrantIT {
             "credential_stuffing", "credentialStuffing", "per_ip_account");
     private static final int LOCKOUT_SECONDS = 6;
 
-    private static KeycloakServer server;
-    private static AdminClient admin;
     private static TokenClient tokens;
     /** Gated, captcha off: per address 5, per pair 2, lockout 2 (6 s), distinct identifiers 3. */
     private static String layersRealm;
@@ -45,10 +42,8 @@ class DirectGrantIT {
 
     @BeforeAll
     static void createRealms() {
-        server = KeycloakServer.shared();
-        admin = server.admin();
         tokens = new TokenClient(server.baseUrl());
-        layersRealm = admin.importRealm(RealmBuilder.named(RealmBuilder.uniqueName("dg-layers"))
+        layersRealm = importClassRealm(RealmBuilder.named(RealmBuilder.uniqueName("dg-layers"))
                 .user("alice", "alice-secret-1")
                 .user("bob", "bob-secret-1")
                 .user("carol", "carol-secret-1")
@@ -60,7 +55,7 @@ class DirectGrantIT {
                         "accountLockout.threshold", "2",
                         "accountLockout.lockoutSeconds", Integer.toString(LOCKOUT_SECONDS),
                         "credentialStuffing.threshold", "3")));
-        captchaRealm = admin.importRealm(RealmBuilder.named(RealmBuilder.uniqueName("dg-captcha"))
+        captchaRealm = importClassRealm(RealmBuilder.named(RealmBuilder.uniqueName("dg-captcha"))
                 .user("alice", "alice-secret-1")
                 .gatedDirectGrantFlow(GATED_PROVIDER, Map.of(
                         "captcha.enabled", "true",
@@ -69,21 +64,10 @@ class DirectGrantIT {
                         "perIpAccount.enabled", "false",
                         "accountLockout.enabled", "false",
                         "credentialStuffing.enabled", "false")));
-        stockRealm = admin.importRealm(RealmBuilder.named(RealmBuilder.uniqueName("dg-stock"))
+        stockRealm = importClassRealm(RealmBuilder.named(RealmBuilder.uniqueName("dg-stock"))
                 .user("alice", "alice-secret-1"));
         stockRejection = tokens.passwordGrant(stockRealm, "alice", "wrong", null, "192.0.2.99");
         assertThat(stockRejection.isKeycloakInvalidGrant()).as(stockRejection.toString()).isTrue();
-    }
-
-    @AfterAll
-    static void deleteRealms() {
-        if (admin != null) {
-            for (String r : new String[] {layersRealm, captchaRealm, stockRealm}) {
-                if (r != null) {
-                    admin.deleteRealm(r);
-                }
-            }
-        }
     }
 
     // ------------------------------------------------------------------------------------------
@@ -360,5 +344,29 @@ class DirectGrantIT {
     private static void assertKeycloakRejected(TokenResponse r) {
         assertThat(r.status()).as(r.toString()).isEqualTo(stockRejection.status());
         assertThat(r.json()).as(r.toString()).isEqualTo(stockRejection.json());
+    }
+
+    @Test
+    void password_grant_counts_wrong_passwords_for_a_disabled_account_and_not_empty_passwords() {
+        String realm = importRealm(RealmBuilder.named(RealmBuilder.uniqueName("dg-disabled-empty"))
+                .user("alice", "alice-secret-1").user("carol", "carol-secret-1")
+                .gatedDirectGrantFlow(GATED_PROVIDER, Map.of("captcha.enabled", "false", "accountLockout.threshold", "2",
+                        "perIp.threshold", "1000", "perIpAccount.threshold", "1000", "credentialStuffing.threshold", "1000")));
+        TokenClient tokens = new TokenClient(server.baseUrl());
+
+        for (int i = 0; i < 5; i++) {
+            TokenClient.TokenResponse empty = tokens.passwordGrant(realm, "alice", "", null, "192.0.2.81");
+            assertThat(empty.status()).as("empty password %d: Keycloak's own answer", i + 1).isNotEqualTo(429);
+        }
+        assertThat(tokens.passwordGrant(realm, "alice", "alice-secret-1", null, "192.0.2.81").status())
+                .as("empty passwords never counted as failures").isEqualTo(200);
+
+        String carol = admin.findUserId(realm, "carol").orElseThrow();
+        admin.put("/admin/realms/" + AdminClient.seg(realm) + "/users/" + carol, Map.of("enabled", false));
+        tokens.passwordGrant(realm, "carol", "guess-1", null, "192.0.2.82");
+        tokens.passwordGrant(realm, "carol", "guess-2", null, "192.0.2.83");
+        TokenClient.TokenResponse third = tokens.passwordGrant(realm, "carol", "carol-secret-1", null, "192.0.2.84");
+        assertThat(third.status()).as("a disabled account's guesses count: %s", third).isEqualTo(429);
+        assertThat(third.json()).containsEntry("error", "blocked");
     }
 }

@@ -2,12 +2,12 @@ package dev.abusegate.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.abusegate.it.support.AdminClient;
+import dev.abusegate.it.support.DedicatedServer;
 import dev.abusegate.it.support.GateIt;
 import dev.abusegate.it.support.GatedFlows;
 import dev.abusegate.it.support.Json;
-import dev.abusegate.it.support.KeycloakServer;
 import dev.abusegate.it.support.RealmBuilder;
+import dev.abusegate.it.support.ServerTest;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -17,8 +17,6 @@ import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -27,28 +25,11 @@ import org.junit.jupiter.api.Test;
  * count on the gate's layers; past the threshold the endpoint answers 429 with Retry-After and the registry's error
  * JSON ({@code TOOMANYREQUESTS}) without checking the password. The start-up WARN names the realms still ungated.
  */
-class DockerHttpBasicIT {
+@DedicatedServer(name = "docker", options = "--features=docker")
+class DockerHttpBasicIT extends ServerTest {
 
     private static final String PASSWORD = "docker-Passw0rd!";
-    private static KeycloakServer server;
-    private static AdminClient admin;
-    private static long logMark;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-
-    @BeforeAll
-    static void startServer() {
-        server = KeycloakServer.builder("docker").option("--features=docker").startTimeout(Duration.ofSeconds(300)).start();
-        admin = server.admin();
-        logMark = server.logMark();
-    }
-
-    @AfterAll
-    static void stopServer() {
-        if (server != null) {
-            assertThat(GateIt.abuseGateErrorsSince(server, logMark)).isEmpty();
-            server.close();
-        }
-    }
 
     @Test
     void the_start_up_warning_names_the_realm_the_flow_and_the_ungated_step() {
@@ -61,40 +42,36 @@ class DockerHttpBasicIT {
 
     @Test
     void wrong_passwords_are_gated_with_the_registry_error_json() {
-        String realm = admin.importRealm(RealmBuilder.named(RealmBuilder.uniqueName("docker"))
+        String realm = importRealm(RealmBuilder.named(RealmBuilder.uniqueName("docker"))
                 .user("alice", PASSWORD)
                 .set("clients", List.of(Map.of("clientId", "registry", "protocol", "docker-v2", "enabled", true))));
-        try {
-            assertThat(GatedFlows.ungatedFlows(admin, realm)).contains("docker auth");
-            GatedFlows.copyWithGatedStep(admin, realm, "docker auth", "gated docker auth", "docker-http-basic-authenticator",
-                    "abuse-gate-docker-http-basic", GateIt.quietConfig("accountLockout.threshold", "3", "accountLockout.lockoutSeconds", "600"));
-            admin.updateRealm(realm, Map.of("dockerAuthenticationFlow", "gated docker auth"));
-            assertThat(GatedFlows.ungatedFlows(admin, realm)).doesNotContain("docker auth", "gated docker auth");
+        assertThat(GatedFlows.ungatedFlows(admin, realm)).contains("docker auth");
+        GatedFlows.copyWithGatedStep(admin, realm, "docker auth", "gated docker auth", "docker-http-basic-authenticator",
+                "abuse-gate-docker-http-basic", GateIt.quietConfig("accountLockout.threshold", "3", "accountLockout.lockoutSeconds", "600"));
+        admin.updateRealm(realm, Map.of("dockerAuthenticationFlow", "gated docker auth"));
+        assertThat(GatedFlows.ungatedFlows(admin, realm)).doesNotContain("docker auth", "gated docker auth");
 
-            HttpResponse<String> ok = token(realm, "alice", PASSWORD, "198.51.100.101");
-            assertThat(ok.statusCode()).as("control: %s", ok.body()).isEqualTo(200);
-            assertThat(Json.parseMap(ok.body())).containsKey("token");
-            for (int i = 1; i <= 3; i++) {
-                HttpResponse<String> r = token(realm, "alice", "wrong-" + i, "198.51.100.101");
-                assertThat(r.statusCode()).as("attempt %d: %s", i, r.body()).isEqualTo(401);
-                assertThat(r.body()).contains("UNAUTHORIZED");
-            }
-            GateIt.await("3 password checks", Duration.ofSeconds(10), () -> passwordChecks(realm) >= 3);
-
-            HttpResponse<String> blocked = token(realm, "alice", PASSWORD, "203.0.113.102");
-            assertThat(blocked.statusCode()).as(blocked.body()).isEqualTo(429);
-            assertThat(blocked.headers().firstValue("Retry-After")).hasValueSatisfying(v -> assertThat(Long.parseLong(v)).isPositive());
-            @SuppressWarnings("unchecked")
-            List<Map<String, Object>> errors = (List<Map<String, Object>>) Json.parseMap(blocked.body()).get("errors");
-            assertThat(errors).singleElement().satisfies(e -> {
-                assertThat(e.get("code")).isEqualTo("TOOMANYREQUESTS");
-                assertThat((String) e.get("message")).contains("Too many sign-in attempts");
-            });
-            assertThat(blocked.body()).doesNotContain("\"token\"");
-            assertThat(passwordChecks(realm)).as("no password was checked after the lock").isEqualTo(3);
-        } finally {
-            admin.deleteRealm(realm);
+        HttpResponse<String> ok = token(realm, "alice", PASSWORD, "198.51.100.101");
+        assertThat(ok.statusCode()).as("control: %s", ok.body()).isEqualTo(200);
+        assertThat(Json.parseMap(ok.body())).containsKey("token");
+        for (int i = 1; i <= 3; i++) {
+            HttpResponse<String> r = token(realm, "alice", "wrong-" + i, "198.51.100.101");
+            assertThat(r.statusCode()).as("attempt %d: %s", i, r.body()).isEqualTo(401);
+            assertThat(r.body()).contains("UNAUTHORIZED");
         }
+        GateIt.await("3 password checks", Duration.ofSeconds(10), () -> passwordChecks(realm) >= 3);
+
+        HttpResponse<String> blocked = token(realm, "alice", PASSWORD, "203.0.113.102");
+        assertThat(blocked.statusCode()).as(blocked.body()).isEqualTo(429);
+        assertThat(blocked.headers().firstValue("Retry-After")).hasValueSatisfying(v -> assertThat(Long.parseLong(v)).isPositive());
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> errors = (List<Map<String, Object>>) Json.parseMap(blocked.body()).get("errors");
+        assertThat(errors).singleElement().satisfies(e -> {
+            assertThat(e.get("code")).isEqualTo("TOOMANYREQUESTS");
+            assertThat((String) e.get("message")).contains("Too many sign-in attempts");
+        });
+        assertThat(blocked.body()).doesNotContain("\"token\"");
+        assertThat(passwordChecks(realm)).as("no password was checked after the lock").isEqualTo(3);
     }
 
     private long passwordChecks(String realm) {

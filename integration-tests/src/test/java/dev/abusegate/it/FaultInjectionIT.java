@@ -2,11 +2,12 @@ package dev.abusegate.it;
 
 import dev.abusegate.it.support.AdminClient;
 import dev.abusegate.it.support.BrowserLogin;
+import dev.abusegate.it.support.DedicatedServer;
 import dev.abusegate.it.support.KeycloakServer;
 import dev.abusegate.it.support.RealmBuilder;
+import dev.abusegate.it.support.ServerTest;
 import dev.abusegate.it.support.TokenClient;
 import dev.abusegate.it.support.TokenClient.TokenResponse;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -22,48 +23,35 @@ import static org.assertj.core.api.Assertions.assertThat;
  * with Keycloak's normal answers and report the outage (event, metric, rate-limited WARN); a FAIL_CLOSED
  * layer blocks. Never a 500, never an ERROR from our code.
  */
-class FaultInjectionIT {
+@DedicatedServer(name = "fault-injection", options = "--spi-abuse-gate-store--infinispan--test-support-fault-injection=true")
+class FaultInjectionIT extends ServerTest {
 
     private static final String FORM = "abuse-gate-username-password-form";
     private static final String DIRECT = "abuse-gate-direct-grant";
     private static final String WARN_TEXT = "counter store unavailable for layer per_ip in realm";
 
-    private static KeycloakServer server;
-    private static AdminClient admin;
     private static TokenClient tokens;
     private static String openRealm;
     private static String closedRealm;
 
     @BeforeAll
-    static void startFaultyServer() {
-        server = KeycloakServer.builder("fault-injection")
-                .option("--spi-abuse-gate-store--infinispan--test-support-fault-injection=true")
-                .startTimeout(Duration.ofSeconds(240))
-                .start();
-        admin = server.admin();
+    static void importRealms() {
         tokens = new TokenClient(server.baseUrl());
         Map<String, String> open = Map.of(
                 "perIp.failureMode", "FAIL_OPEN",
                 "perIpAccount.failureMode", "FAIL_OPEN",
                 "accountLockout.failureMode", "FAIL_OPEN",
                 "credentialStuffing.failureMode", "FAIL_OPEN");
-        openRealm = admin.importRealm(RealmBuilder.named(RealmBuilder.uniqueName("faulty-open"))
+        openRealm = importClassRealm(RealmBuilder.named(RealmBuilder.uniqueName("faulty-open"))
                 .user("alice", "alice-secret-1")
                 .gatedBrowserFlow(FORM, open)
                 .gatedDirectGrantFlow(DIRECT, open));
         Map<String, String> closed = new HashMap<>(open);
         closed.put("perIp.failureMode", "FAIL_CLOSED");
-        closedRealm = admin.importRealm(RealmBuilder.named(RealmBuilder.uniqueName("faulty-closed"))
+        closedRealm = importClassRealm(RealmBuilder.named(RealmBuilder.uniqueName("faulty-closed"))
                 .user("alice", "alice-secret-1")
                 .gatedBrowserFlow(FORM, closed)
                 .gatedDirectGrantFlow(DIRECT, closed));
-    }
-
-    @AfterAll
-    static void stopServer() {
-        if (server != null) {
-            server.close();
-        }
     }
 
     @Test

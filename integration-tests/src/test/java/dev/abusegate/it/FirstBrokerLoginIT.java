@@ -7,7 +7,7 @@ import dev.abusegate.it.support.BrowserLogin;
 import dev.abusegate.it.support.GateIt;
 import dev.abusegate.it.support.GatedFlows;
 import dev.abusegate.it.support.RealmBuilder;
-import dev.abusegate.it.support.SharedServerTest;
+import dev.abusegate.it.support.ServerTest;
 import dev.abusegate.it.support.TokenClient;
 import java.net.URI;
 import java.net.http.HttpResponse;
@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
  * flow, wrong passwords there count on the gate's layers; past the threshold the page answers 429 without checking the
  * password (Keycloak's events show no more password checks), and an account the gate holds locked cannot be linked.
  */
-class FirstBrokerLoginIT extends SharedServerTest {
+class FirstBrokerLoginIT extends ServerTest {
 
     private static final String VICTIM_PW = "victim-Passw0rd!";
     private static final String ATTACKER_PW = "attacker-at-idp-1";

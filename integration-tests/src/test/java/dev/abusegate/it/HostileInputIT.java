@@ -2,11 +2,11 @@ package dev.abusegate.it;
 
 import dev.abusegate.it.support.AdminClient;
 import dev.abusegate.it.support.KeycloakServer;
-import dev.abusegate.it.support.RawLoginForm;
+import dev.abusegate.it.support.BrowserLogin;
 import dev.abusegate.it.support.RealmBuilder;
+import dev.abusegate.it.support.ServerTest;
 import dev.abusegate.it.support.TokenClient;
 import dev.abusegate.it.support.TokenClient.TokenResponse;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -18,7 +18,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.stream.Stream;
 
-import static dev.abusegate.it.support.TokenClient.enc;
+import static dev.abusegate.it.support.Http.enc;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -26,27 +26,21 @@ import static org.assertj.core.api.Assertions.assertThat;
  * bidi, invalid UTF-8, empty, missing and duplicated fields, and junk in X-Forwarded-For. No answer may
  * be a 5xx, our code may log no ERROR, and a bystander's counters (identifier and address) stay as they were.
  */
-class HostileInputIT {
+class HostileInputIT extends ServerTest {
 
     private static final String BYSTANDER = "bystander";
     private static final String BYSTANDER_PASSWORD = "bystander-secret-1";
     private static final String BYSTANDER_ADDRESS = "203.0.113.77";
     private static final String ATTACKER_ADDRESS = "198.51.100.66";
 
-    private static KeycloakServer server;
-    private static AdminClient admin;
     private static TokenClient tokens;
-    private static RawLoginForm form;
     private static String realm;
 
     @BeforeAll
     static void createRealmAndBystander() {
-        server = KeycloakServer.shared();
-        admin = server.admin();
         tokens = new TokenClient(server.baseUrl());
-        form = new RawLoginForm(server.baseUrl());
         // default thresholds: the hostile attempts stay far below them, so every answer comes from Keycloak or the gate's parsing
-        realm = admin.importRealm(RealmBuilder.named(RealmBuilder.uniqueName("hostile"))
+        realm = importClassRealm(RealmBuilder.named(RealmBuilder.uniqueName("hostile"))
                 .user("alice", "alice-secret-1")
                 .user(BYSTANDER, BYSTANDER_PASSWORD)
                 // Events are NOT stored here: Keycloak 26.7.3 itself answers 500 when it stores an event whose
@@ -60,13 +54,6 @@ class HostileInputIT {
         Map<String, Object> s = bystanderState();
         assertThat(s).containsEntry("attempts", 1L).containsEntry("failures", 1L).containsEntry("pairAttempts", 1L)
                 .containsEntry("identifierSeenFromAddress", true);
-    }
-
-    @AfterAll
-    static void deleteRealm() {
-        if (admin != null && realm != null) {
-            admin.deleteRealm(realm);
-        }
     }
 
     /** A hostile case: the form fields as raw bytes (without grant_type/client_id) and the X-Forwarded-For value. */
@@ -114,7 +101,8 @@ class HostileInputIT {
         Map<String, Object> before = bystanderState();
         long mark = server.logMark();
 
-        RawLoginForm.Page page = form.open(realm, c.forwardedFor());
+        BrowserLogin browser = server.newBrowser();
+        BrowserLogin.LoginPage page = browser.openLoginPage(realm, c.forwardedFor());
         assertThat(page.status()).as("login page for " + c).isBetween(200, 499);
         if (page.status() != 200) {
             // refused before any login form exists (e.g. the HTTP layer rejects the header): nothing to post
@@ -125,7 +113,7 @@ class HostileInputIT {
         ByteArrayOutputStream body = new ByteArrayOutputStream();
         body.writeBytes(c.fields());
         body.writeBytes("&credentialId=".getBytes(StandardCharsets.US_ASCII));
-        RawLoginForm.Result r = form.post(page, body.toByteArray(), c.forwardedFor());
+        BrowserLogin.LoginResult r = browser.postBytes(page, body.toByteArray(), c.forwardedFor());
         assertThat(r.status()).as(c + " -> " + r).isBetween(200, 499);
         if (r.status() == 200) {
             // a re-rendered login page, not an error page

@@ -9,7 +9,7 @@ import dev.abusegate.it.support.BrowserLogin;
 import dev.abusegate.it.support.BrowserLogin.LoginResult;
 import dev.abusegate.it.support.GateIt;
 import dev.abusegate.it.support.RealmBuilder;
-import dev.abusegate.it.support.SharedServerTest;
+import dev.abusegate.it.support.ServerTest;
 import dev.abusegate.it.support.Json;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
  * before Keycloak looks the name up, layer 3 on the password page, and each attempt is counted once on
  * each layer. A password page reached without the gated username step still runs every layer.
  */
-class IdentityFirstGateIT extends SharedServerTest {
+class IdentityFirstGateIT extends ServerTest {
 
     private static final String PW = "alice-Secret-1";
     private static final Pattern CHALLENGE = Pattern.compile("<altcha-widget\\b[^>]*\\bchallengejson\\s*=\\s*\"([^\"]*)\"");

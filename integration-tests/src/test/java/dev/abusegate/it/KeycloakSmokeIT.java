@@ -3,59 +3,50 @@ package dev.abusegate.it;
 import dev.abusegate.it.support.CrossVersion;
 import dev.abusegate.it.support.AdminClient;
 import dev.abusegate.it.support.BrowserLogin;
-import dev.abusegate.it.support.KeycloakProcess;
 import dev.abusegate.it.support.KeycloakServer;
-import dev.abusegate.it.support.ProcessBackendOnly;
 import dev.abusegate.it.support.RealmBuilder;
-import org.junit.jupiter.api.AfterAll;
+import dev.abusegate.it.support.ServerTest;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import java.nio.file.Files;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
+import java.util.HashMap;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.entry;
 
 /**
- * Proves the harness: a real Keycloak (the release under test, {@code keycloak.it.version}) with our provider jar, realm import with the stock browser
- * flow, browser logins, X-Forwarded-For handling, events, server info, metrics and a clean log.
+ * The provider in a real Keycloak (the release under test, {@code keycloak.it.version}): the server's version and
+ * providers, the gate's steps offered in the flow editor, logins through the stock browser flow with
+ * X-Forwarded-For as the client address in events, metrics, and a log without errors.
  */
 @CrossVersion
-class KeycloakSmokeIT {
+class KeycloakSmokeIT extends ServerTest {
 
-    private static KeycloakServer server;
-    private static AdminClient admin;
     private static String realm;
 
     @BeforeAll
-    static void startServerAndImportRealm() {
-        server = KeycloakServer.shared();
-        admin = server.admin();
-        realm = admin.importRealm(RealmBuilder.named(RealmBuilder.uniqueName("smoke"))
+    static void importSmokeRealm() {
+        realm = importClassRealm(RealmBuilder.named(RealmBuilder.uniqueName("smoke"))
                 .user("alice", "alice-secret-1")
                 .user("bob", "bob-secret-1"));
     }
 
-    @AfterAll
-    static void deleteRealm() {
-        if (admin != null && realm != null) {
-            admin.deleteRealm(realm);
-        }
-    }
-
     @Test
-    @ProcessBackendOnly("reads the server's providers/ directory")
-    void distributionContainsOurProviderJar() throws Exception {
-        try (var files = Files.list(((KeycloakProcess) server).home().resolve("providers"))) {
-            assertThat(files.map(p -> p.getFileName().toString()))
-                    .anyMatch(n -> n.startsWith("keycloak-abuse-gate-") && n.endsWith(".jar"));
-        }
+    void theFlowEditorOffersTheGatesStepsUnderTheNamesTheDocsGive() {
+        // docs/flows.md's table; the docker step needs --features=docker (DockerHttpBasicIT)
+        Map<String, Object> offered = new HashMap<>();
+        admin.getList("/admin/realms/" + AdminClient.seg(realm) + "/authentication/authenticator-providers")
+                .forEach(p -> offered.put((String) p.get("id"), p.get("displayName")));
+        assertThat(offered).contains(
+                entry("abuse-gate-username-password-form", "Username Password Form (abuse gate)"),
+                entry("abuse-gate-username-form", "Username Form (abuse gate)"),
+                entry("abuse-gate-password-form", "Password Form (abuse gate)"),
+                entry("abuse-gate-direct-grant", "Username and Password (abuse gate)"),
+                entry("abuse-gate-idp-username-password",
+                        "Username Password Form for identity provider reauthentication (abuse gate)"),
+                entry("abuse-gate-http-basic", "HTTP Basic Authentication (abuse gate)"));
     }
 
     @Test
@@ -101,52 +92,6 @@ class KeycloakSmokeIT {
         Map<String, Object> error = admin.awaitEvent(realm, e -> "198.51.100.7".equals(e.get("ipAddress")),
                 Duration.ofSeconds(10), "LOGIN_ERROR");
         assertThat(error.get("error")).isEqualTo("invalid_user_credentials");
-    }
-
-    @Test
-    void browsersCanBeUsedConcurrently() throws Exception {
-        ExecutorService pool = Executors.newFixedThreadPool(4);
-        try {
-            List<Future<BrowserLogin.LoginResult>> results = new ArrayList<>();
-            for (int i = 0; i < 8; i++) {
-                String xff = "203.0.113." + (i + 1);
-                results.add(pool.submit(() -> server.newBrowser().login(realm, "alice", "alice-secret-1", xff)));
-            }
-            for (Future<BrowserLogin.LoginResult> f : results) {
-                BrowserLogin.LoginResult r = f.get();
-                assertThat(r.loginSucceeded()).as(r.toString()).isTrue();
-            }
-        } finally {
-            pool.shutdownNow();
-        }
-    }
-
-    @Test
-    void gatedFlowImportAndRestFlowEditingWork() {
-        // With a stock authenticator standing in for ours, the flow plumbing of RealmBuilder and AdminClient
-        // is exercised now; later ITs pass "abuse-gate-username-password-form".
-        String imported = admin.importRealm(RealmBuilder.named(RealmBuilder.uniqueName("smoke-flow"))
-                .user("carol", "carol-secret-1")
-                .gatedBrowserFlow("auth-username-password-form", Map.of("some.key", "1")));
-        String viaRest = admin.importRealm(RealmBuilder.named(RealmBuilder.uniqueName("smoke-rest"))
-                .user("dave", "dave-secret-1"));
-        try {
-            assertThat(admin.realm(imported).get("browserFlow")).isEqualTo(RealmBuilder.GATED_BROWSER_FLOW);
-            assertThat(admin.executions(imported, RealmBuilder.GATED_BROWSER_FLOW))
-                    .anyMatch(e -> "auth-username-password-form".equals(e.get("providerId"))
-                            && "REQUIRED".equals(e.get("requirement"))
-                            && e.get("authenticationConfig") != null);
-            assertThat(server.newBrowser().login(imported, "carol", "carol-secret-1", "192.0.2.30").loginSucceeded()).isTrue();
-
-            admin.gateBrowserFlowViaRest(viaRest, "rest gated browser", "auth-username-password-form", Map.of("some.key", "2"));
-            assertThat(admin.realm(viaRest).get("browserFlow")).isEqualTo("rest gated browser");
-            assertThat(server.newBrowser().login(viaRest, "dave", "dave-secret-1", "192.0.2.31").loginSucceeded()).isTrue();
-            assertThat(server.newBrowser().login(viaRest, "dave", "wrong", "192.0.2.31").keycloakError())
-                    .contains("Invalid username or password.");
-        } finally {
-            admin.deleteRealm(imported);
-            admin.deleteRealm(viaRest);
-        }
     }
 
     @Test

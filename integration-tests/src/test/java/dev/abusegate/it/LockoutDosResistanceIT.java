@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.abusegate.it.support.BrowserLogin;
 import dev.abusegate.it.support.RealmBuilder;
-import dev.abusegate.it.support.SharedServerTest;
+import dev.abusegate.it.support.ServerTest;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
  * Lockout-DoS resistance and smarter counting in a real Keycloak, through the browser flow: device
  * cookies, repeated identical wrong passwords, progressive lockout and the allowlist.
  */
-class LockoutDosResistanceIT extends SharedServerTest {
+class LockoutDosResistanceIT extends ServerTest {
 
     private static final String FORM = "abuse-gate-username-password-form";
     private static final String DEVICE_COOKIE = "KC_ABUSE_GATE_DEVICE";

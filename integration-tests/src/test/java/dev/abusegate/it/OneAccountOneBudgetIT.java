@@ -5,14 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.abusegate.it.support.AdminClient;
 import dev.abusegate.it.support.BrowserLogin;
 import dev.abusegate.it.support.GateIt;
-import dev.abusegate.it.support.KeycloakServer;
 import dev.abusegate.it.support.RealmBuilder;
+import dev.abusegate.it.support.ServerTest;
 import dev.abusegate.it.support.TokenClient;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -24,7 +23,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * Username Password Form, identity-first's username and password pages, the token endpoint). An unknown name
  * keeps its own counter.
  */
-class OneAccountOneBudgetIT {
+class OneAccountOneBudgetIT extends ServerTest {
 
     private static final String PASSWORD = "budget-Passw0rd!";
     /** Layer 3 alone, threshold 3, no captcha band: the third failure locks. */
@@ -35,18 +34,13 @@ class OneAccountOneBudgetIT {
             "perIp.enabled", "false",
             "perIpAccount.enabled", "false",
             "credentialStuffing.enabled", "false");
-    private static KeycloakServer server;
-    private static AdminClient admin;
     private static TokenClient tokens;
     private static String realm;
-    private static final List<String> realms = new ArrayList<>();
 
     @BeforeAll
     static void createRealm() {
-        server = KeycloakServer.shared();
-        admin = server.admin();
         tokens = new TokenClient(server.baseUrl());
-        realm = admin.importRealm(RealmBuilder.named(RealmBuilder.uniqueName("one-budget"))
+        realm = importClassRealm(RealmBuilder.named(RealmBuilder.uniqueName("one-budget"))
                 .user("alice", PASSWORD)
                 .set("loginWithEmailAllowed", true)
                 .gatedDirectGrantFlow("abuse-gate-direct-grant", Map.of(
@@ -56,14 +50,6 @@ class OneAccountOneBudgetIT {
                         "perIp.enabled", "false",
                         "perIpAccount.enabled", "false",
                         "credentialStuffing.enabled", "false")));
-        realms.add(realm);
-    }
-
-    @AfterAll
-    static void deleteRealm() {
-        if (admin != null) {
-            realms.forEach(admin::deleteRealm);
-        }
     }
 
     /** A gated step that takes a username, and how a client meets it. */
@@ -133,10 +119,8 @@ class OneAccountOneBudgetIT {
     }
 
     private static String realmFor(Step step) {
-        String name = admin.importRealm(step.flow(RealmBuilder.named(RealmBuilder.uniqueName("one-budget-" + step.ordinal()))
+        return importClassRealm(step.flow(RealmBuilder.named(RealmBuilder.uniqueName("one-budget-" + step.ordinal()))
                 .user("alice", PASSWORD).user("bob", PASSWORD).set("loginWithEmailAllowed", true)));
-        realms.add(name);
-        return name;
     }
 
     @ParameterizedTest(name = "{0}")

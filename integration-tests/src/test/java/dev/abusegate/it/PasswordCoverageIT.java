@@ -6,7 +6,7 @@ import dev.abusegate.it.support.AdminClient;
 import dev.abusegate.it.support.GateIt;
 import dev.abusegate.it.support.GatedFlows;
 import dev.abusegate.it.support.RealmBuilder;
-import dev.abusegate.it.support.SharedServerTest;
+import dev.abusegate.it.support.ServerTest;
 import dev.abusegate.it.support.TokenClient;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
  * flows that still check passwords with one of Keycloak's ungated steps, where each is bound and what to use instead;
  * a realm gated everywhere answers {@code gated: true}. The start-up WARN says the same for the realms present then.
  */
-class PasswordCoverageIT extends SharedServerTest {
+class PasswordCoverageIT extends ServerTest {
 
     @Test
     @SuppressWarnings("unchecked")

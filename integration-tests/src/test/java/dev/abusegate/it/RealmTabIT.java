@@ -7,18 +7,16 @@ import dev.abusegate.it.support.BrowserLogin.LoginResult;
 import dev.abusegate.it.support.GateIt;
 import dev.abusegate.it.support.HeadlessChromium;
 import dev.abusegate.it.support.Json;
+import dev.abusegate.it.support.DedicatedServer;
 import dev.abusegate.it.support.KeycloakServer;
 import dev.abusegate.it.support.RealmBuilder;
+import dev.abusegate.it.support.ServerTest;
 import dev.abusegate.it.support.TokenClient;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
@@ -35,7 +33,8 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * defaults without any configuration; a step's saved key winning over the tab's, key by key; realm import
  * and partial export carrying the tab's component (secret masked); an invalid value refused on save.
  */
-class RealmTabIT {
+@DedicatedServer(name = "realm-tab", options = "--features=declarative-ui")
+class RealmTabIT extends ServerTest {
 
     private static final String PW = "Secret-pw-1";
     private static final String TAB_TYPE = "org.keycloak.services.ui.extend.UiTabProvider";
@@ -46,55 +45,16 @@ class RealmTabIT {
         return key.replace(".", "\uD83C\uDF7A");
     }
 
-    private static KeycloakServer server;
-    private static AdminClient admin;
-    private static long logMark;
-    private final List<String> realms = new ArrayList<>();
-
-    @BeforeAll
-    static void startServer() {
-        server = KeycloakServer.builder("realm-tab")
-                .option("--features=declarative-ui")
-                .startTimeout(Duration.ofSeconds(300))
-                .start();
-        admin = server.admin();
-        logMark = server.logMark();
-    }
-
-    @AfterAll
-    static void stopServer() {
-        if (server != null) {
-            assertThat(GateIt.abuseGateErrorsSince(server, logMark)).isEmpty();
-            server.close();
-        }
-    }
-
-    @AfterEach
-    void deleteRealms() {
-        realms.forEach(admin::deleteRealm);
-        realms.clear();
-    }
-
-    private String importRealm(RealmBuilder b) {
-        String name = admin.importRealm(b);
-        realms.add(name);
+    /** Also checks that the realm is there. */
+    @Override
+    protected String importRealm(RealmBuilder b) {
+        String name = super.importRealm(b);
         assertThat(admin.realmExists(name)).as("realm " + name + " imported").isTrue();
         return name;
     }
 
     private static LoginResult attempt(String realm, String password, String address) {
         return GateIt.attempt(server, realm, "alice", password, address);
-    }
-
-    private static void assertWrongPassword(LoginResult r) {
-        assertThat(r.status()).as(r.toString()).isEqualTo(200);
-        assertThat(r.gateCode()).as(r.toString()).isEmpty();
-        assertThat(r.keycloakError()).as(r.toString()).isPresent();
-    }
-
-    private static void assertGate(LoginResult r, String code) {
-        assertThat(r.status()).as(r.toString()).isEqualTo(429);
-        assertThat(r.gateCode()).as(r.toString()).contains(code);
     }
 
     private static List<Map<String, Object>> tabComponents(String realm) {
@@ -127,9 +87,9 @@ class RealmTabIT {
         String a = "198.51.100.10";
         // per address and account: default threshold 10 x captcha factor 0.5 = five free attempts
         for (int i = 1; i <= 5; i++) {
-            assertWrongPassword(attempt(realm, "wrong-" + i, a));
+            GateIt.assertWrongPassword(attempt(realm, "wrong-" + i, a));
         }
-        assertGate(attempt(realm, "wrong-6", a), "captcha_required");
+        GateIt.assertGate(attempt(realm, "wrong-6", a), "captcha_required");
     }
 
     @Test
@@ -137,8 +97,8 @@ class RealmTabIT {
         String realm = importRealm(RealmBuilder.named(RealmBuilder.uniqueName("tab-console")).user("alice", PW)
                 .gatedBrowserFlow(GateIt.USERNAME_PASSWORD_FORM, null));
         String before = "198.51.100.20";
-        assertWrongPassword(attempt(realm, "wrong-1", before));
-        assertWrongPassword(attempt(realm, "wrong-2", before));
+        GateIt.assertWrongPassword(attempt(realm, "wrong-1", before));
+        GateIt.assertWrongPassword(attempt(realm, "wrong-2", before));
 
         try (HeadlessChromium chromium = HeadlessChromium.start()) {
             ChromeDriver driver = chromium.driver();
@@ -180,11 +140,11 @@ class RealmTabIT {
         });
         // threshold 4 x captcha factor 0.5: two free attempts, the third needs a captcha (the default gave five)
         String after = "198.51.100.21";
-        assertWrongPassword(attempt(realm, "wrong-1", after));
-        assertWrongPassword(attempt(realm, "wrong-2", after));
-        assertGate(attempt(realm, "wrong-3", after), "captcha_required");
+        GateIt.assertWrongPassword(attempt(realm, "wrong-1", after));
+        GateIt.assertWrongPassword(attempt(realm, "wrong-2", after));
+        GateIt.assertGate(attempt(realm, "wrong-3", after), "captcha_required");
         // the address that had two attempts before the change is now at the band too
-        assertGate(attempt(realm, "wrong-3", before), "captcha_required");
+        GateIt.assertGate(attempt(realm, "wrong-3", before), "captcha_required");
     }
 
     @Test
@@ -203,9 +163,9 @@ class RealmTabIT {
         // (Tab alone: the third blocked; step and defaults alone: a captcha from the third.)
         String a = "198.51.100.30";
         for (int i = 1; i <= 4; i++) {
-            assertWrongPassword(attempt(realm, "wrong-" + i, a));
+            GateIt.assertWrongPassword(attempt(realm, "wrong-" + i, a));
         }
-        assertGate(attempt(realm, "wrong-5", a), "blocked");
+        GateIt.assertGate(attempt(realm, "wrong-5", a), "blocked");
 
         // Token endpoint, no step configuration: the tab alone -> two pass, the third is blocked
         TokenClient tokens = new TokenClient(server.baseUrl());
@@ -370,7 +330,7 @@ class RealmTabIT {
                     .set("components", Map.of(TAB_TYPE, List.of(tabComponent(Map.of(key, "0")))));
             AdminClient.Response r = admin.send("POST", "/admin/realms", bad.toMap());
             if (r.isSuccess()) {
-                realms.add(bad.name());
+                deleteAfterTest(bad.name());
             }
             assertThat(r.status()).as(key + ": " + r.body()).isEqualTo(400);
             assertThat(r.body()).contains("accountLockout.threshold").contains("1 to").doesNotContain("unknown_error")

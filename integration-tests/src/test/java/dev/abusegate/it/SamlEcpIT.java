@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.abusegate.it.support.GateIt;
 import dev.abusegate.it.support.GatedFlows;
 import dev.abusegate.it.support.RealmBuilder;
-import dev.abusegate.it.support.SharedServerTest;
+import dev.abusegate.it.support.ServerTest;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -28,7 +28,7 @@ import org.junit.jupiter.api.Test;
  * the endpoint answers 429 with Retry-After and a SOAP fault,
  * without checking the password, and the lock holds for the right password from anywhere.
  */
-class SamlEcpIT extends SharedServerTest {
+class SamlEcpIT extends ServerTest {
 
     private static final String PASSWORD = "ecp-Passw0rd!";
     private static final String SP = "ecp-sp";

@@ -3,11 +3,11 @@ package dev.abusegate.it;
 import dev.abusegate.it.support.ProcessBackendOnly;
 import dev.abusegate.it.support.AdminClient;
 import dev.abusegate.it.support.BrowserLogin;
-import dev.abusegate.it.support.KeycloakServer;
+import dev.abusegate.it.support.DedicatedServer;
 import dev.abusegate.it.support.RealmBuilder;
+import dev.abusegate.it.support.ServerTest;
 import dev.abusegate.it.support.TokenClient;
 import dev.abusegate.it.support.TokenClient.TokenResponse;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -22,37 +22,24 @@ import static org.assertj.core.api.Assertions.assertThat;
  * 127.0.0.1, an untrusted peer: rotating X-Forwarded-For values must not give it fresh addresses.
  */
 @ProcessBackendOnly("the test client must reach Keycloak as the untrusted peer 127.0.0.1")
-class TrustedProxyIT {
+// the harness always passes --proxy-headers=xforwarded; only 192.0.2.1 may set the header
+@DedicatedServer(name = "trusted-proxy", options = "--proxy-trusted-addresses=192.0.2.1")
+class TrustedProxyIT extends ServerTest {
 
-    private static KeycloakServer server;
-    private static AdminClient admin;
     private static String realm;
 
     @BeforeAll
-    static void startServer() {
-        server = KeycloakServer.builder("trusted-proxy")
-                // the harness always passes --proxy-headers=xforwarded; only 192.0.2.1 may set the header
-                .option("--proxy-trusted-addresses=192.0.2.1")
-                .startTimeout(Duration.ofSeconds(240))
-                .start();
-        admin = server.admin();
+    static void importGatedRealm() {
         Map<String, String> config = Map.of(
                 "captcha.enabled", "false",
                 "perIp.threshold", "3",
                 "perIpAccount.enabled", "false",
                 "accountLockout.enabled", "false",
                 "credentialStuffing.enabled", "false");
-        realm = admin.importRealm(RealmBuilder.named(RealmBuilder.uniqueName("trusted-proxy"))
+        realm = importClassRealm(RealmBuilder.named(RealmBuilder.uniqueName("trusted-proxy"))
                 .user("alice", "alice-secret-1")
                 .gatedBrowserFlow("abuse-gate-username-password-form", config)
                 .gatedDirectGrantFlow("abuse-gate-direct-grant", config));
-    }
-
-    @AfterAll
-    static void stopServer() {
-        if (server != null) {
-            server.close();
-        }
     }
 
     @Test

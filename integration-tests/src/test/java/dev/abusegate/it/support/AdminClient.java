@@ -1,8 +1,6 @@
 package dev.abusegate.it.support;
 
-import java.io.IOException;
 import java.net.URI;
-import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -59,10 +57,7 @@ public final class AdminClient {
     private final String baseUrl;
     private final String username;
     private final String password;
-    private final HttpClient http = HttpClient.newBuilder()
-            .connectTimeout(Duration.ofSeconds(5))
-            .followRedirects(HttpClient.Redirect.NEVER)
-            .build();
+    private final HttpClient http = Http.client();
     private String token;
     private long tokenValidUntilNanos;
 
@@ -119,7 +114,7 @@ public final class AdminClient {
 
     /** URL-encodes one path segment (spaces become %20). */
     public static String seg(String s) {
-        return URLEncoder.encode(s, StandardCharsets.UTF_8).replace("+", "%20");
+        return Http.enc(s).replace("+", "%20");
     }
 
     // ------------------------------------------------------------------------------------------
@@ -179,7 +174,7 @@ public final class AdminClient {
     }
 
     // ------------------------------------------------------------------------------------------
-    // Authentication flows (REST alternative to RealmBuilder's gated flows)
+    // Authentication flows (the building blocks of GatedFlows)
 
     /** All top-level flows of the realm. */
     public List<Map<String, Object>> flows(String realm) {
@@ -237,53 +232,6 @@ public final class AdminClient {
         return r.header("Location").map(l -> l.substring(l.lastIndexOf('/') + 1)).orElse(null);
     }
 
-    /** Replaces the values of an existing authenticator config. */
-    public void updateConfig(String realm, String configId, String alias, Map<String, String> config) {
-        put("/admin/realms/" + seg(realm) + "/authentication/config/" + seg(configId),
-                Map.of("id", configId, "alias", alias, "config", config));
-    }
-
-    /** Binds a flow as the realm's browser flow. */
-    public void bindBrowserFlow(String realm, String flowAlias) {
-        updateRealm(realm, Map.of("browserFlow", flowAlias));
-    }
-
-    /** Binds a flow as the realm's direct grant flow. */
-    public void bindDirectGrantFlow(String realm, String flowAlias) {
-        updateRealm(realm, Map.of("directGrantFlow", flowAlias));
-    }
-
-    /**
-     * Copies the realm's "browser" flow to {@code newFlowAlias}, replaces its "Username Password Form"
-     * with {@code providerId} (REQUIRED, same place, with {@code config} attached if not null) and binds
-     * the copy as browser flow. The REST way to do what {@link RealmBuilder#gatedBrowserFlow} does at import.
-     */
-    public void gateBrowserFlowViaRest(String realm, String newFlowAlias, String providerId, Map<String, String> config) {
-        copyFlow(realm, "browser", newFlowAlias);
-        String forms = newFlowAlias + " forms";
-        Map<String, Object> stock = executions(realm, newFlowAlias).stream()
-                .filter(e -> "auth-username-password-form".equals(e.get("providerId")))
-                .findFirst().orElseThrow(() -> new IllegalStateException("No Username Password Form in " + newFlowAlias));
-        String id = addExecution(realm, forms, providerId);
-        setRequirement(realm, newFlowAlias, id, "REQUIRED");
-        deleteExecution(realm, (String) stock.get("id"));
-        // the new execution was appended: move it to the front of the forms sub-flow
-        for (int i = 0; i < 20 && indexOf(realm, newFlowAlias, id) > 0; i++) {
-            raisePriority(realm, id);
-        }
-        if (config != null) {
-            addExecutionConfig(realm, id, newFlowAlias + " config", config);
-        }
-        bindBrowserFlow(realm, newFlowAlias);
-    }
-
-    private int indexOf(String realm, String flowAlias, String executionId) {
-        return executions(realm, flowAlias).stream()
-                .filter(e -> executionId.equals(e.get("id")))
-                .map(e -> ((Number) e.get("index")).intValue())
-                .findFirst().orElseThrow();
-    }
-
     // ------------------------------------------------------------------------------------------
     // Events, server info
 
@@ -317,11 +265,6 @@ public final class AdminClient {
             }
         } while (System.nanoTime() < deadline);
         throw new AssertionError("No matching event in realm " + realm + " within " + timeout + "; events: " + last);
-    }
-
-    /** Deletes the realm's stored events. */
-    public void clearEvents(String realm) {
-        delete("/admin/realms/" + seg(realm) + "/events");
     }
 
     /** GET /admin/serverinfo. */
@@ -377,14 +320,7 @@ public final class AdminClient {
     }
 
     private Response exchange(HttpRequest request) {
-        try {
-            HttpResponse<String> r = http.send(request, HttpResponse.BodyHandlers.ofString());
-            return new Response(r.statusCode(), r.body(), r.headers().map());
-        } catch (IOException e) {
-            throw new IllegalStateException(request.method() + " " + request.uri() + " failed: " + e, e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        HttpResponse<String> r = Http.send(http, request);
+        return new Response(r.statusCode(), r.body(), r.headers().map());
     }
 }

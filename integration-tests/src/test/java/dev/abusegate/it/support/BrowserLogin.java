@@ -5,7 +5,6 @@ import java.net.CookieManager;
 import java.net.CookiePolicy;
 import java.net.HttpCookie;
 import java.net.URI;
-import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -15,7 +14,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.StringJoiner;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -58,11 +56,7 @@ public final class BrowserLogin {
         this.baseUrl = baseUrl;
         this.clientId = clientId;
         this.redirectUri = redirectUri;
-        this.http = HttpClient.newBuilder()
-                .cookieHandler(new LoopbackCookieHandler(cookies))
-                .followRedirects(HttpClient.Redirect.NEVER)
-                .connectTimeout(Duration.ofSeconds(5))
-                .build();
+        this.http = Http.builder().cookieHandler(new LoopbackCookieHandler(cookies)).build();
     }
 
     // ------------------------------------------------------------------------------------------
@@ -144,9 +138,7 @@ public final class BrowserLogin {
 
     /** GET the authorization endpoint of {@code realm}, with X-Forwarded-For if {@code forwardedFor} is not null. */
     public LoginPage openLoginPage(String realm, String forwardedFor) {
-        String url = baseUrl + "/realms/" + enc(realm) + "/protocol/openid-connect/auth?client_id=" + enc(clientId)
-                + "&response_type=code&scope=openid&redirect_uri=" + enc(redirectUri);
-        HttpResponse<String> r = send(request(url, forwardedFor).GET().build());
+        HttpResponse<String> r = rawGet(authUrl(realm), forwardedFor);
         return new LoginPage(r.statusCode(), r.body(), formAction(r.body()), r.headers().firstValue("Location").orElse(null));
     }
 
@@ -176,27 +168,24 @@ public final class BrowserLogin {
 
     /** POSTs arbitrary form fields to an absolute action URL (must be on this server). Redirects are not followed. */
     public LoginResult post(String actionUrl, Map<String, String> fields, String forwardedFor) {
-        if (!actionUrl.startsWith(baseUrl + "/")) {
-            throw new IllegalArgumentException("Refusing to post outside the test server: " + actionUrl);
-        }
-        StringJoiner form = new StringJoiner("&");
-        fields.forEach((k, v) -> form.add(enc(k) + "=" + enc(v)));
-        HttpRequest req = request(actionUrl, forwardedFor)
-                .header("Content-Type", "application/x-www-form-urlencoded")
-                .POST(HttpRequest.BodyPublishers.ofString(form.toString()))
-                .build();
-        HttpResponse<String> r = send(req);
+        return result(rawPost(actionUrl, fields, forwardedFor));
+    }
+
+    /**
+     * POSTs {@code formBody} as it is (any bytes: invalid UTF-8, duplicated or missing fields, which a well-behaved
+     * browser never sends) as {@code application/x-www-form-urlencoded} to the page's form.
+     */
+    public LoginResult postBytes(LoginPage page, byte[] formBody, String forwardedFor) {
+        return result(postBody(page.requireFormAction(), formBody, forwardedFor));
+    }
+
+    private LoginResult result(HttpResponse<String> r) {
         return new LoginResult(r.statusCode(), r.body(), r.headers().firstValue("Location").orElse(null), redirectUri);
     }
 
     /** The cookies this browser holds. */
     public List<HttpCookie> cookies() {
         return cookies.getCookieStore().getCookies();
-    }
-
-    /** Forgets all cookies (a new browser session with the same instance). */
-    public void clearCookies() {
-        cookies.getCookieStore().removeAll();
     }
 
     // ------------------------------------------------------------------------------------------
@@ -306,14 +295,7 @@ public final class BrowserLogin {
         if (hash >= 0) {
             query = query.substring(0, hash);
         }
-        for (String pair : query.split("&")) {
-            int eq = pair.indexOf('=');
-            String k = eq < 0 ? pair : pair.substring(0, eq);
-            if (k.equals(name)) {
-                return Optional.of(java.net.URLDecoder.decode(eq < 0 ? "" : pair.substring(eq + 1), StandardCharsets.UTF_8));
-            }
-        }
-        return Optional.empty();
+        return Optional.ofNullable(Http.parseForm(query).get(name));
     }
 
     private HttpRequest.Builder request(String url, String forwardedFor) {
@@ -328,16 +310,6 @@ public final class BrowserLogin {
         return b;
     }
 
-    private HttpResponse<String> send(HttpRequest req) {
-        try {
-            return http.send(req, HttpResponse.BodyHandlers.ofString());
-        } catch (IOException e) {
-            throw new IllegalStateException(req.method() + " " + req.uri() + " failed: " + e, e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
-    }
 
     /**
      * Keycloak treats http://127.0.0.1 and http://localhost as secure contexts (as browsers do) and marks
@@ -368,10 +340,6 @@ public final class BrowserLogin {
         }
     }
 
-    private static String enc(String s) {
-        return URLEncoder.encode(s, StandardCharsets.UTF_8);
-    }
-
     /** The value of the named cookie this browser holds, if any. */
     public Optional<String> cookie(String name) {
         return cookies().stream().filter(c -> c.getName().equals(name)).map(HttpCookie::getValue).findFirst();
@@ -395,32 +363,35 @@ public final class BrowserLogin {
     }
 
     // ------------------------------------------------------------------------------------------
-    // Raw exchanges (added for CaptchaIT: response headers such as Content-Security-Policy)
+    // Raw exchanges: the whole response, headers (e.g. Content-Security-Policy) included
 
     /** GET {@code url} (must be on this server) with this browser's cookies; the whole response, headers included. */
     public HttpResponse<String> rawGet(String url, String forwardedFor) {
-        if (!url.startsWith(baseUrl + "/")) {
-            throw new IllegalArgumentException("Refusing to leave the test server: " + url);
-        }
-        return send(request(url, forwardedFor).GET().build());
+        return Http.send(http, request(onThisServer(url), forwardedFor).GET().build());
     }
 
     /** The authorization endpoint URL of {@code realm} for this browser's client and redirect URI. */
     public String authUrl(String realm) {
-        return baseUrl + "/realms/" + enc(realm) + "/protocol/openid-connect/auth?client_id=" + enc(clientId)
-                + "&response_type=code&scope=openid&redirect_uri=" + enc(redirectUri);
+        return baseUrl + "/realms/" + Http.enc(realm) + "/protocol/openid-connect/auth?client_id=" + Http.enc(clientId)
+                + "&response_type=code&scope=openid&redirect_uri=" + Http.enc(redirectUri);
     }
 
     /** Like {@link #post} but returns the whole response, headers included. */
     public HttpResponse<String> rawPost(String actionUrl, Map<String, String> fields, String forwardedFor) {
-        if (!actionUrl.startsWith(baseUrl + "/")) {
-            throw new IllegalArgumentException("Refusing to post outside the test server: " + actionUrl);
-        }
-        StringJoiner form = new StringJoiner("&");
-        fields.forEach((k, v) -> form.add(enc(k) + "=" + enc(v)));
-        return send(request(actionUrl, forwardedFor)
+        return postBody(actionUrl, Http.form(fields).getBytes(StandardCharsets.UTF_8), forwardedFor);
+    }
+
+    private HttpResponse<String> postBody(String actionUrl, byte[] formBody, String forwardedFor) {
+        return Http.send(http, request(onThisServer(actionUrl), forwardedFor)
                 .header("Content-Type", "application/x-www-form-urlencoded")
-                .POST(HttpRequest.BodyPublishers.ofString(form.toString()))
+                .POST(HttpRequest.BodyPublishers.ofByteArray(formBody))
                 .build());
+    }
+
+    private String onThisServer(String url) {
+        if (!url.startsWith(baseUrl + "/")) {
+            throw new IllegalArgumentException("Refusing to leave the test server: " + url);
+        }
+        return url;
     }
 }

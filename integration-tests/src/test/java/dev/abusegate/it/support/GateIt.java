@@ -12,7 +12,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Small helpers shared by the browser-form gate ITs: gate configs with every layer but the one under
@@ -28,6 +31,11 @@ public final class GateIt {
     /** Provider id of the gated password form (identity-first). */
     public static final String PASSWORD_FORM = "abuse-gate-password-form";
 
+    private static final Pattern ALTCHA_WIDGET = Pattern.compile("<altcha-widget\\b[^>]*>");
+    private static final Pattern CHALLENGE_JSON = Pattern.compile("\\schallengejson\\s*=\\s*\"([^\"]*)\"");
+
+    private static final AtomicInteger NEXT_ADDRESS = new AtomicInteger(1);
+
     private GateIt() {
     }
 
@@ -36,19 +44,69 @@ public final class GateIt {
      * named in {@code overrides} (key, value, key, value, ...) matter.
      */
     public static Map<String, String> quietConfig(String... overrides) {
-        if (overrides.length % 2 != 0) {
-            throw new IllegalArgumentException("key/value pairs expected");
-        }
         Map<String, String> c = new LinkedHashMap<>();
         c.put("perIp.threshold", "1000");
         c.put("perIpAccount.threshold", "1000");
         c.put("accountLockout.threshold", "1000");
         c.put("credentialStuffing.threshold", "1000");
         c.put("captcha.enabled", "false");
-        for (int i = 0; i < overrides.length; i += 2) {
-            c.put(overrides[i], overrides[i + 1]);
+        return with(c, overrides);
+    }
+
+    private static Map<String, String> with(Map<String, String> config, String... overrides) {
+        if (overrides.length % 2 != 0) {
+            throw new IllegalArgumentException("key/value pairs expected");
         }
-        return c;
+        for (int i = 0; i < overrides.length; i += 2) {
+            config.put(overrides[i], overrides[i + 1]);
+        }
+        return config;
+    }
+
+    /**
+     * The captcha ITs' gate: only per address + account counts (threshold 6), and from factor 0.5 of it the
+     * form asks for a captcha: attempts 1-3 are free, the fourth meets the captcha. {@code overrides} as in
+     * {@link #quietConfig}.
+     */
+    public static Map<String, String> captchaBandConfig(String... overrides) {
+        return with(quietConfig("perIpAccount.threshold", "6", "captcha.enabled", "true", "captcha.factor", "0.5"), overrides);
+    }
+
+    /**
+     * In a realm with {@link #captchaBandConfig()}: three free wrong attempts, each answered with Keycloak's own
+     * error, then the fourth answered with the captcha: that answer.
+     */
+    public static BrowserLogin.LoginResult reachCaptchaBand(BrowserLogin browser, String realm, String username, String address) {
+        for (int i = 1; i <= 3; i++) {
+            BrowserLogin.LoginResult free = browser.login(realm, username, "wrong-" + i, address);
+            assertThat(free.status()).as("free attempt %d: %s", i, free).isEqualTo(200);
+            assertThat(free.gateCode()).as("free attempt %d", i).isEmpty();
+            assertThat(free.keycloakError()).contains("Invalid username or password.");
+        }
+        BrowserLogin.LoginResult r = browser.login(realm, username, "wrong-4", address);
+        assertCaptchaRequired(r);
+        return r;
+    }
+
+    /** The captcha page says the submitted solution was wrong (an alert, {@code #abuse-gate-captcha-error}). */
+    public static boolean showsWrongSolution(BrowserLogin.LoginResult r) {
+        return BrowserLogin.attributeOfElement(r.body(), "abuse-gate-captcha-error", "role").filter("alert"::equals).isPresent();
+    }
+
+    /** The ALTCHA challenge (JSON, unescaped) of the page's {@code <altcha-widget challengejson="…">}. */
+    public static String altchaChallenge(String html) {
+        Matcher widget = ALTCHA_WIDGET.matcher(html);
+        assertThat(widget.find()).as("an <altcha-widget> on the page").isTrue();
+        Matcher challenge = CHALLENGE_JSON.matcher(widget.group());
+        assertThat(challenge.find()).as("challengejson on the widget: %s", widget.group()).isTrue();
+        return BrowserLogin.unescape(challenge.group(1));
+    }
+
+    /** A documentation-range client address (198.51.100.1-254) that no other caller in this JVM got. */
+    public static String freshAddress() {
+        int n = NEXT_ADDRESS.getAndIncrement();
+        assertThat(n).as("fresh addresses left").isLessThan(255);
+        return "198.51.100." + n;
     }
 
     /** One attempt in a fresh browser (no SSO cookie, a new authentication session). */
@@ -132,6 +190,19 @@ public final class GateIt {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         }
+    }
+
+    /** Keycloak's own answer to a wrong password: the form again with its error, nothing from the gate. */
+    public static void assertWrongPassword(BrowserLogin.LoginResult r) {
+        assertThat(r.status()).as(r.toString()).isEqualTo(200);
+        assertThat(r.gateCode()).as(r.toString()).isEmpty();
+        assertThat(r.keycloakError()).as(r.toString()).isPresent();
+    }
+
+    /** The gate's 429 page with {@code code} ("blocked", "captcha_required"). */
+    public static void assertGate(BrowserLogin.LoginResult r, String code) {
+        assertThat(r.status()).as(r.toString()).isEqualTo(429);
+        assertThat(r.gateCode()).as(r.toString()).contains(code);
     }
 
     /** The login page answered 429 {@code captcha_required} and nobody was logged in. */

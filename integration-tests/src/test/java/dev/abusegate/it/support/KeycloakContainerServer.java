@@ -44,14 +44,12 @@ final class KeycloakContainerServer extends KeycloakServerBase {
 
     private final String name;
     private final KeycloakContainer container;
-    private final List<String> options;
     private final Duration startupTime;
     private volatile boolean stopped;
 
-    private KeycloakContainerServer(String name, KeycloakContainer container, List<String> options, Duration startupTime) {
+    private KeycloakContainerServer(String name, KeycloakContainer container, Duration startupTime) {
         this.name = name;
         this.container = container;
-        this.options = List.copyOf(options);
         this.startupTime = startupTime;
     }
 
@@ -117,7 +115,7 @@ final class KeycloakContainerServer extends KeycloakServerBase {
             throw new IllegalStateException("Keycloak container '" + b.name() + "' did not start. The last lines of its log ("
                     + logFile + "):\n" + String.join("\n", lines.subList(Math.max(0, lines.size() - 60), lines.size())), e);
         }
-        KeycloakContainerServer server = new KeycloakContainerServer(b.name(), c, options, Duration.ofNanos(System.nanoTime() - t0));
+        KeycloakContainerServer server = new KeycloakContainerServer(b.name(), c, Duration.ofNanos(System.nanoTime() - t0));
         RUNNING.add(server);
         log("Keycloak '" + b.name() + "' ready at " + server.baseUrl() + " after " + server.startupTime.toMillis() / 1000.0 + " s");
         return server;
@@ -196,11 +194,6 @@ final class KeycloakContainerServer extends KeycloakServerBase {
     }
 
     @Override
-    public List<String> options() {
-        return options;
-    }
-
-    @Override
     public Duration startupTime() {
         return startupTime;
     }
@@ -214,18 +207,6 @@ final class KeycloakContainerServer extends KeycloakServerBase {
     public String managementUrl() {
         return stripSlash(container.getMgmtServerUrl());
     }
-
-    @Override
-    public int httpPort() {
-        return container.getHttpPort();
-    }
-
-    @Override
-    public int managementPort() {
-        return container.getHttpMgmtPort();
-    }
-
-
 
     @Override
     public String logText() {
@@ -248,11 +229,6 @@ final class KeycloakContainerServer extends KeycloakServerBase {
     public String tail(int n) {
         List<String> lines = logText().lines().toList();
         return String.join("\n", lines.subList(Math.max(0, lines.size() - n), lines.size()));
-    }
-
-    @Override
-    public String logLocation() {
-        return "stdout/stderr of container " + container.getContainerName();
     }
 
     @Override

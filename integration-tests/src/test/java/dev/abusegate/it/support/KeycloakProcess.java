@@ -77,19 +77,17 @@ public final class KeycloakProcess extends KeycloakServerBase {
     private final Path logFile;
     private final int httpPort;
     private final int managementPort;
-    private final List<String> options;
     private final Process process;
     private volatile Duration startupTime;
     private volatile boolean stopped;
 
     private KeycloakProcess(String name, Path home, Path logFile, int httpPort, int managementPort,
-                           List<String> options, Process process) {
+                           Process process) {
         this.name = name;
         this.home = home;
         this.logFile = logFile;
         this.httpPort = httpPort;
         this.managementPort = managementPort;
-        this.options = List.copyOf(options);
         this.process = process;
     }
 
@@ -156,7 +154,7 @@ public final class KeycloakProcess extends KeycloakServerBase {
             throw new UncheckedIOException("Cannot start " + command, e);
         }
         installShutdownHook();
-        KeycloakProcess server = new KeycloakProcess(b.name(), home, logFile, ports[0], ports[1], options, process);
+        KeycloakProcess server = new KeycloakProcess(b.name(), home, logFile, ports[0], ports[1], process);
         RUNNING.add(server);
         server.recordPids();
         log("starting Keycloak '" + b.name() + "' (http " + ports[0] + ", management " + ports[1] + "), log " + logFile);
@@ -422,47 +420,14 @@ public final class KeycloakProcess extends KeycloakServerBase {
         return "http://" + HOST + ":" + managementPort;
     }
 
-    @Override
-    public int httpPort() {
-        return httpPort;
-    }
-
-    @Override
-    public int managementPort() {
-        return managementPort;
-    }
-
-    /** This server's own copy of the distribution. */
-    public Path home() {
-        return home;
-    }
-
-    /** kc.sh options the server was started with (without the bootstrap admin, which is in the environment). */
-    @Override
-    public List<String> options() {
-        return options;
-    }
-
     /** Time from process start to /health/ready. */
     @Override
     public Duration startupTime() {
         return startupTime;
     }
 
-
-
     // ------------------------------------------------------------------------------------------
     // Log
-
-    /** The server's combined stdout/stderr so far. */
-    public Path logFile() {
-        return logFile;
-    }
-
-    @Override
-    public String logLocation() {
-        return logFile.toString();
-    }
 
     /** The whole log so far. */
     @Override
@@ -527,10 +492,5 @@ public final class KeycloakProcess extends KeycloakServerBase {
 
     private static void log(String message) {
         System.out.println("[keycloak-it] " + message);
-    }
-
-    /** Lists the processes of all running servers' trees (for diagnostics). */
-    static Stream<ProcessHandle> runningProcesses() {
-        return RUNNING.stream().flatMap(s -> Stream.concat(Stream.of(s.process.toHandle()), s.process.descendants()));
     }
 }

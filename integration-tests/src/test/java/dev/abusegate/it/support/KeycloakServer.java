@@ -32,15 +32,9 @@ import java.util.regex.Pattern;
  * system property {@code keycloak.it.extraOptions} (space separated).
  *
  * <h2>Dedicated servers</h2>
- * A test that needs different server options (e.g. the store's fault injection) starts its own:
- * <pre>{@code
- * try (KeycloakServer faulty = KeycloakServer.builder("faulty")
- *         .option("--spi-abuse-gate-store--infinispan--fault-injection=true")
- *         .start()) {
- *     ...
- * }
- * }</pre>
- * Implementations are thread-safe.
+ * A test class that needs other server options (e.g. the store's fault injection) says so with
+ * {@link DedicatedServer} on a {@link ServerTest}; {@link #builder(String)} starts one by hand (e.g. two
+ * cluster nodes). Implementations are thread-safe.
  */
 public interface KeycloakServer extends AutoCloseable {
 
@@ -195,9 +189,6 @@ public interface KeycloakServer extends AutoCloseable {
     /** Server name (home directory / log file / container name part). */
     String name();
 
-    /** Server options it was started with (without the bootstrap admin). */
-    List<String> options();
-
     /** Time from start to ready. */
     Duration startupTime();
 
@@ -209,12 +200,6 @@ public interface KeycloakServer extends AutoCloseable {
 
     /** {@code http://<host>:<management port>}: /health, /health/ready, /metrics. */
     String managementUrl();
-
-    /** The port of {@link #baseUrl()} as seen from the tests. */
-    int httpPort();
-
-    /** The port of {@link #managementUrl()} as seen from the tests. */
-    int managementPort();
 
     /** Admin REST client logged in as the bootstrap admin of master (one per server, thread-safe). */
     AdminClient admin();
@@ -249,14 +234,6 @@ public interface KeycloakServer extends AutoCloseable {
 
     /** The last {@code n} log lines as one string. */
     String tail(int n);
-
-    /** Where the log can be read after the run (a file, or a description). */
-    String logLocation();
-
-    /** The log as lines. */
-    default List<String> logLines() {
-        return logText().lines().toList();
-    }
 
     /** Log records of {@code level} (e.g. "ERROR") whose category starts with {@code categoryPrefix} ("" = any). */
     default List<String> logLines(String level, String categoryPrefix) {

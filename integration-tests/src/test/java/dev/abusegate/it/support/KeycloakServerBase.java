@@ -1,16 +1,12 @@
 package dev.abusegate.it.support;
 
 import java.net.http.HttpClient;
-import java.time.Duration;
 
 /** What both backends share: a client for the server's own endpoints, the admin client and the metrics fetch. */
 abstract class KeycloakServerBase implements KeycloakServer {
 
     /** For the server's own endpoints (readiness, metrics); never follows a redirect. */
-    protected final HttpClient http = HttpClient.newBuilder()
-            .connectTimeout(Duration.ofSeconds(5))
-            .followRedirects(HttpClient.Redirect.NEVER)
-            .build();
+    protected final HttpClient http = Http.client();
     private volatile AdminClient admin;
 
     /** Admin REST client logged in as the bootstrap admin of master (one per server, thread-safe). */

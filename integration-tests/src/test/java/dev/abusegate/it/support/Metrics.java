@@ -1,6 +1,5 @@
 package dev.abusegate.it.support;
 
-import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -27,19 +26,11 @@ public final class Metrics {
     }
 
     static String fetch(HttpClient http, String url) {
-        try {
-            HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30)).GET().build(),
-                    HttpResponse.BodyHandlers.ofString());
-            if (r.statusCode() != 200) {
-                throw new IllegalStateException("GET " + url + " -> " + r.statusCode() + ": " + Json.abbreviate(r.body()));
-            }
-            return r.body();
-        } catch (IOException e) {
-            throw new IllegalStateException("GET " + url + " failed: " + e, e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
+        HttpResponse<String> r = Http.send(http, HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30)).GET().build());
+        if (r.statusCode() != 200) {
+            throw new IllegalStateException("GET " + url + " -> " + r.statusCode() + ": " + Json.abbreviate(r.body()));
         }
+        return r.body();
     }
 
     /** All samples in {@code text}. */

@@ -7,9 +7,7 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -88,7 +86,7 @@ public final class SiteVerifyStub implements AutoCloseable {
     private void handle(HttpExchange ex) throws IOException {
         try (ex) {
             String body = new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
-            Map<String, String> form = parseForm(body);
+            Map<String, String> form = Http.parseForm(body);
             received.add(new Received(ex.getRequestMethod(), ex.getRequestHeaders().getFirst("Content-Type"), form));
             String token = form.getOrDefault("response", "");
             String contentType = "application/json";
@@ -120,20 +118,6 @@ public final class SiteVerifyStub implements AutoCloseable {
                 // the caller gave up (timeout): nothing to answer
             }
         }
-    }
-
-    private static Map<String, String> parseForm(String body) {
-        Map<String, String> out = new LinkedHashMap<>();
-        if (body.isEmpty()) {
-            return out;
-        }
-        for (String pair : body.split("&")) {
-            int eq = pair.indexOf('=');
-            String k = URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8);
-            String v = eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
-            out.put(k, v);
-        }
-        return out;
     }
 
     @Override

@@ -1,8 +1,6 @@
 package dev.abusegate.it.support;
 
-import java.io.IOException;
 import java.net.URI;
-import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -12,7 +10,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.StringJoiner;
 
 /**
  * The token endpoint's password grant ({@code POST /realms/{realm}/protocol/openid-connect/token},
@@ -75,10 +72,7 @@ public final class TokenClient {
     }
 
     private final String baseUrl;
-    private final HttpClient http = HttpClient.newBuilder()
-            .connectTimeout(Duration.ofSeconds(5))
-            .followRedirects(HttpClient.Redirect.NEVER)
-            .build();
+    private final HttpClient http = Http.client();
 
     public TokenClient(String baseUrl) {
         this.baseUrl = baseUrl;
@@ -102,9 +96,7 @@ public final class TokenClient {
         if (captchaToken != null) {
             form.put("captcha_token", captchaToken);
         }
-        StringJoiner body = new StringJoiner("&");
-        form.forEach((k, v) -> body.add(enc(k) + "=" + enc(v)));
-        return postRaw(realm, body.toString().getBytes(StandardCharsets.UTF_8), forwardedFor);
+        return postRaw(realm, Http.form(form).getBytes(StandardCharsets.UTF_8), forwardedFor);
     }
 
     /** POSTs a raw {@code application/x-www-form-urlencoded} body (any bytes, e.g. invalid UTF-8) to the token endpoint. */
@@ -118,25 +110,12 @@ public final class TokenClient {
         if (forwardedFor != null) {
             b.header("X-Forwarded-For", forwardedFor);
         }
-        HttpRequest req = b.build();
-        try {
-            HttpResponse<String> r = http.send(req, HttpResponse.BodyHandlers.ofString());
-            return new TokenResponse(r.statusCode(), r.body(), r.headers().map());
-        } catch (IOException e) {
-            throw new IllegalStateException("POST " + req.uri() + " failed: " + e, e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        HttpResponse<String> r = Http.send(http, b.build());
+        return new TokenResponse(r.statusCode(), r.body(), r.headers().map());
     }
 
     /** {@code <base>/realms/<realm>/protocol/openid-connect/token}. */
     public String tokenUrl(String realm) {
         return baseUrl + "/realms/" + AdminClient.seg(realm) + "/protocol/openid-connect/token";
-    }
-
-    /** application/x-www-form-urlencoded encoding of one value. */
-    public static String enc(String s) {
-        return URLEncoder.encode(s, StandardCharsets.UTF_8);
     }
 }

@@ -2,21 +2,18 @@ package dev.abusegate.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.abusegate.it.support.AdminClient;
 import dev.abusegate.it.support.BrowserLogin;
 import dev.abusegate.it.support.RealmBuilder;
-import dev.abusegate.it.support.SharedServerTest;
-import dev.abusegate.it.support.TokenClient;
+import dev.abusegate.it.support.ServerTest;
 import java.net.http.HttpResponse;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * Who is counted where the typed name or the password is not the whole story: on re-authentication
- * Keycloak already knows the user and ignores any typed name, so the session's user is counted; the
- * password grant counts guesses against a disabled account and never counts empty passwords.
+ * Re-authentication (prompt=login in a browser with a session): Keycloak already knows the user and ignores any
+ * typed name, so the gate counts the session's user.
  */
-class ReauthenticationAndPasswordGrantCountingIT extends SharedServerTest {
+class ReauthenticationIT extends ServerTest {
 
     private static final String ALICE_PW = "alice-secret-1";
     private static final String BOB_PW = "bob-secret-1";
@@ -62,28 +59,5 @@ class ReauthenticationAndPasswordGrantCountingIT extends SharedServerTest {
         BrowserLogin.LoginResult bobAgain = reauthenticate(bob, realm, Map.of("password", BOB_PW, "credentialId", ""),
                 "192.0.2.72");
         assertThat(bobAgain.loginSucceeded()).as(bobAgain.toString()).isTrue();
-    }
-
-    @Test
-    void password_grant_counts_wrong_passwords_for_a_disabled_account_and_not_empty_passwords() {
-        String realm = importRealm(RealmBuilder.named(RealmBuilder.uniqueName("dg-disabled-empty"))
-                .user("alice", ALICE_PW).user("carol", "carol-secret-1")
-                .gatedDirectGrantFlow("abuse-gate-direct-grant", LOCKOUT_2));
-        TokenClient tokens = new TokenClient(server.baseUrl());
-
-        for (int i = 0; i < 5; i++) {
-            TokenClient.TokenResponse empty = tokens.passwordGrant(realm, "alice", "", null, "192.0.2.81");
-            assertThat(empty.status()).as("empty password %d: Keycloak's own answer", i + 1).isNotEqualTo(429);
-        }
-        assertThat(tokens.passwordGrant(realm, "alice", ALICE_PW, null, "192.0.2.81").status())
-                .as("empty passwords never counted as failures").isEqualTo(200);
-
-        String carol = admin.findUserId(realm, "carol").orElseThrow();
-        admin.put("/admin/realms/" + AdminClient.seg(realm) + "/users/" + carol, Map.of("enabled", false));
-        tokens.passwordGrant(realm, "carol", "guess-1", null, "192.0.2.82");
-        tokens.passwordGrant(realm, "carol", "guess-2", null, "192.0.2.83");
-        TokenClient.TokenResponse third = tokens.passwordGrant(realm, "carol", "carol-secret-1", null, "192.0.2.84");
-        assertThat(third.status()).as("a disabled account's guesses count: %s", third).isEqualTo(429);
-        assertThat(third.json()).containsEntry("error", "blocked");
     }
 }

@@ -4,9 +4,10 @@ import dev.abusegate.captcha.Altcha;
 import dev.abusegate.it.support.ProcessBackendOnly;
 import dev.abusegate.it.support.AdminClient;
 import dev.abusegate.it.support.BrowserLogin;
+import dev.abusegate.it.support.GateIt;
 import dev.abusegate.it.support.HeadlessChromium;
-import dev.abusegate.it.support.KeycloakServer;
 import dev.abusegate.it.support.RealmBuilder;
+import dev.abusegate.it.support.ServerTest;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Duration;
@@ -14,9 +15,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -33,7 +31,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The captcha step end to end in a real headless Chromium: the ALTCHA widget (bundled altcha.js, Web
+ * Captcha, the widget in a real headless Chromium: the ALTCHA widget (bundled altcha.js, Web
  * Crypto in a worker) renders on the 429 page, is solved by the browser itself, and its solution is
  * verified by the server.
  *
@@ -42,28 +40,24 @@ import static org.assertj.core.api.Assertions.assertThat;
  * realm is this class's own, so other classes using 127.0.0.1 do not interfere. Per address+account
  * threshold 6, factor 0.5: attempts 1-3 free, then the captcha, blocked from the 7th.
  *
- * <p>Writes docs/screenshots/captcha-required.png and docs/screenshots/blocked.png.
+ * <p>Writes docs/screenshots/captcha-required.png and docs/screenshots/blocked.png. The band is
+ * {@link CaptchaBandIT}, which solutions pass {@link CaptchaAltchaIT} and {@link CaptchaVendorIT}.
  */
 @ProcessBackendOnly("counts the peer address 127.0.0.1 (no X-Forwarded-For); the browser is local")
-class BrowserCaptchaIT {
+class CaptchaWidgetIT extends ServerTest {
 
     private static final String USER = "alice";
     private static final String PASSWORD = "alice-Secret-1";
     private static final String PEER = "127.0.0.1";
     private static final Duration WAIT = Duration.ofSeconds(30);
-    private static final Pattern CHALLENGE_JSON = Pattern.compile("<altcha-widget\\b[^>]*\\schallengejson=\"([^\"]*)\"");
 
-    private static KeycloakServer server;
-    private static AdminClient admin;
     private static String realm;
     private HeadlessChromium chromium;
     private ChromeDriver driver;
 
     @BeforeAll
-    static void importRealm() {
-        server = KeycloakServer.shared();
-        admin = server.admin();
-        realm = admin.importRealm(RealmBuilder.named(RealmBuilder.uniqueName("browser-captcha"))
+    static void importBrowserRealm() {
+        realm = importClassRealm(RealmBuilder.named(RealmBuilder.uniqueName("browser-captcha"))
                 .set("displayName", "Example Corp")
                 .user(USER, PASSWORD)
                 .gatedBrowserFlow("abuse-gate-username-password-form", Map.of(
@@ -74,13 +68,6 @@ class BrowserCaptchaIT {
                         "captcha.enabled", "true",
                         "captcha.factor", "0.5",
                         "captcha.altcha.maxNumber", "5000")));
-    }
-
-    @AfterAll
-    static void deleteRealm() {
-        if (admin != null && realm != null) {
-            admin.deleteRealm(realm);
-        }
     }
 
     @BeforeEach
@@ -177,7 +164,7 @@ class BrowserCaptchaIT {
         WebElement checkbox = awaitWidgetCheckbox();
         String accessibleName = checkbox.getAccessibleName();
         assertThat(accessibleName).as("the widget checkbox has an accessible label").isNotBlank();
-        System.out.println("[BrowserCaptchaIT] accessible name of the ALTCHA checkbox: " + accessibleName);
+        System.out.println("[CaptchaWidgetIT] accessible name of the ALTCHA checkbox: " + accessibleName);
 
         // from the password field (focused on load), Tab reaches the checkbox
         WebElement password = driver.findElement(By.id("password"));
@@ -298,10 +285,8 @@ class BrowserCaptchaIT {
             BrowserLogin.LoginResult r = http.submit(page, USER, "primed-wrong", null, Map.of());
             if (r.status() == 429) {
                 assertThat(r.gateCode()).contains("captcha_required");
-                Matcher m = CHALLENGE_JSON.matcher(r.body());
-                assertThat(m.find()).isTrue();
                 r = http.submit(r.nextPage(), USER, "primed-wrong", null,
-                        Map.of("altcha", Altcha.solve(BrowserLogin.unescape(m.group(1)))));
+                        Map.of("altcha", Altcha.solve(GateIt.altchaChallenge(r.body()))));
             }
             assertThat(r.status()).as("primed attempt: %s", r).isEqualTo(200);
             assertThat(r.keycloakError()).contains("Invalid username or password.");

@@ -1,0 +1,64 @@
+package dev.abusegate.it.support;
+
+import java.io.IOException;
+import java.net.URLDecoder;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.StringJoiner;
+
+/** The JDK HTTP client as the harness uses it: redirects never followed, failures as unchecked exceptions. */
+public final class Http {
+
+    private Http() {
+    }
+
+    /** A client with a 5 s connect timeout that never follows a redirect. */
+    public static HttpClient client() {
+        return builder().build();
+    }
+
+    static HttpClient.Builder builder() {
+        return HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).followRedirects(HttpClient.Redirect.NEVER);
+    }
+
+    /** Sends the request and reads the body as text; an I/O failure names the request. */
+    public static HttpResponse<String> send(HttpClient http, HttpRequest request) {
+        try {
+            return http.send(request, HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new IllegalStateException(request.method() + " " + request.uri() + " failed: " + e, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** {@code application/x-www-form-urlencoded} of the fields, in their order. */
+    public static String form(Map<String, String> fields) {
+        StringJoiner form = new StringJoiner("&");
+        fields.forEach((k, v) -> form.add(enc(k) + "=" + enc(v)));
+        return form.toString();
+    }
+
+    /** The decoded fields of an {@code application/x-www-form-urlencoded} body or a URL's query, in their order. */
+    public static Map<String, String> parseForm(String body) {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (String pair : body.isEmpty() ? new String[0] : body.split("&")) {
+            int eq = pair.indexOf('=');
+            out.put(URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8),
+                    eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
+        }
+        return out;
+    }
+
+    /** URL encoding of one value (a space becomes +). */
+    public static String enc(String s) {
+        return URLEncoder.encode(s, StandardCharsets.UTF_8);
+    }
+}
