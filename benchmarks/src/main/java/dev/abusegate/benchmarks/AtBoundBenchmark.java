@@ -41,7 +41,7 @@ import org.openjdk.jmh.infra.Blackhole;
  * <p>The measured subjects: {@link EngineBenchmark}'s traffic (fresh draws from 2^18 addresses, 50,000
  * identifiers, 4 realms, 1 in 8 with a solved captcha, 1 in 4 passwords wrong), with the default thresholds but
  * 1 s windows and lockouts, and the simulated clock moving {@value #PACE_MICROS} µs per login (10,000 logins/s):
- * their own live set is then about 30,000 entries, well below the bound, so on the unfilled store every one of
+ * their own live set is then about 25,000 entries, well below the bound, so on the unfilled store every one of
  * them is exact, and the measured run lasts a few hundred simulated seconds at most, less than the flood's
  * windows. Expired entries are purged between invocations (every 5,000 logins), outside the measured time, as
  * in {@link EngineBenchmark}. The outcomes are printed per iteration: at the bound, subjects counted on a shared
