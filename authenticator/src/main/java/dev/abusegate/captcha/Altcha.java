@@ -11,7 +11,7 @@ import java.util.Base64;
 import java.util.HexFormat;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import dev.abusegate.engine.Hmac;
+import dev.abusegate.engine.keys.Hmac;
 
 /**
  * ALTCHA proof of work, server side (the classic SHA-256 challenge the altcha 2.x widget solves).

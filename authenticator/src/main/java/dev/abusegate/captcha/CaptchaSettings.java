@@ -1,6 +1,6 @@
 package dev.abusegate.captcha;
 
-import dev.abusegate.engine.Setting;
+import dev.abusegate.engine.config.Setting;
 import java.util.Arrays;
 import java.util.List;
 

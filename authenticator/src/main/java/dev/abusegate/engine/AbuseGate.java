@@ -1,5 +1,15 @@
 package dev.abusegate.engine;
 
+import dev.abusegate.engine.config.FailureMode;
+import dev.abusegate.engine.config.GateOptions;
+import dev.abusegate.engine.config.LayerPolicy;
+import dev.abusegate.engine.keys.GateKeys;
+import dev.abusegate.engine.keys.SecretSource;
+import dev.abusegate.engine.keys.CounterKey;
+import dev.abusegate.engine.store.CounterStore;
+import dev.abusegate.engine.store.CounterStoreFullException;
+import dev.abusegate.engine.store.Entries;
+import dev.abusegate.engine.store.Slots;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;

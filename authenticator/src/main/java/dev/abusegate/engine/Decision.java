@@ -1,5 +1,8 @@
 package dev.abusegate.engine;
 
+import dev.abusegate.engine.config.GateOptions;
+import dev.abusegate.engine.config.LayerPolicy;
+import dev.abusegate.engine.keys.GateKeys;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.Set;

@@ -1,5 +1,7 @@
 package dev.abusegate.engine;
 
+import dev.abusegate.engine.config.LayerPolicy;
+import dev.abusegate.engine.keys.CounterKey;
 import java.security.SecureRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceArray;

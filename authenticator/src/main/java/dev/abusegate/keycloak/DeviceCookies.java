@@ -2,8 +2,8 @@ package dev.abusegate.keycloak;
 
 import dev.abusegate.engine.AbuseGate;
 import dev.abusegate.engine.Decision;
-import dev.abusegate.engine.DeviceTokens;
-import dev.abusegate.engine.Hmac;
+import dev.abusegate.engine.keys.DeviceTokens;
+import dev.abusegate.engine.keys.Hmac;
 import jakarta.ws.rs.core.Cookie;
 import jakarta.ws.rs.core.NewCookie;
 import java.nio.charset.StandardCharsets;

@@ -1,8 +1,8 @@
 package dev.abusegate.keycloak;
 
-import dev.abusegate.engine.AddressKeys;
+import dev.abusegate.engine.keys.AddressKeys;
 import dev.abusegate.engine.SubjectState;
-import dev.abusegate.engine.GateOptions;
+import dev.abusegate.engine.config.GateOptions;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;

@@ -1,14 +1,14 @@
 package dev.abusegate.keycloak;
 
 import dev.abusegate.captcha.CaptchaSettings;
-import dev.abusegate.engine.Allowlist;
-import dev.abusegate.engine.FailureMode;
-import dev.abusegate.engine.GateOptions;
-import dev.abusegate.engine.GateSettings;
-import dev.abusegate.engine.InvalidOptionException;
+import dev.abusegate.engine.config.Allowlist;
+import dev.abusegate.engine.config.FailureMode;
+import dev.abusegate.engine.config.GateOptions;
+import dev.abusegate.engine.config.GateSettings;
+import dev.abusegate.engine.config.InvalidOptionException;
 import dev.abusegate.engine.Layer;
-import dev.abusegate.engine.LayerPolicy;
-import dev.abusegate.engine.Setting;
+import dev.abusegate.engine.config.LayerPolicy;
+import dev.abusegate.engine.config.Setting;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;

@@ -1,7 +1,7 @@
 package dev.abusegate.keycloak;
 
 import dev.abusegate.engine.AbuseGate;
-import dev.abusegate.engine.CounterStore;
+import dev.abusegate.engine.store.CounterStore;
 import dev.abusegate.engine.TimeSource;
 import dev.abusegate.keycloak.store.GateStoreProvider;
 import java.util.Map;
@@ -32,7 +32,7 @@ public final class GateRuntime {
         this(store, 0);
     }
 
-    /** {@code blockedHoldMillis}: see {@link AbuseGate#AbuseGate(CounterStore, TimeSource, dev.abusegate.engine.SecretSource, long)}. */
+    /** {@code blockedHoldMillis}: see {@link AbuseGate#AbuseGate(CounterStore, TimeSource, dev.abusegate.engine.keys.SecretSource, long)}. */
     public GateRuntime(CounterStore store, long blockedHoldMillis) {
         this.secrets = new RealmSecrets();
         this.gate = new AbuseGate(store, TimeSource.SYSTEM, secrets, blockedHoldMillis);

@@ -3,7 +3,7 @@ package dev.abusegate.keycloak;
 import dev.abusegate.engine.AbuseGate;
 import dev.abusegate.engine.Attempt;
 import dev.abusegate.engine.Decision;
-import dev.abusegate.engine.GateOptions;
+import dev.abusegate.engine.config.GateOptions;
 import dev.abusegate.engine.Layer;
 import dev.abusegate.engine.Outcome;
 import jakarta.ws.rs.core.MultivaluedMap;

@@ -1,8 +1,8 @@
 package dev.abusegate.keycloak;
 
-import dev.abusegate.engine.GateOptions;
+import dev.abusegate.engine.config.GateOptions;
 import dev.abusegate.engine.Layer;
-import dev.abusegate.engine.LayerPolicy;
+import dev.abusegate.engine.config.LayerPolicy;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.Response;
 import java.nio.charset.Charset;

@@ -1,7 +1,7 @@
 package dev.abusegate.keycloak;
 
-import dev.abusegate.engine.Hmac;
-import dev.abusegate.engine.SecretSource;
+import dev.abusegate.engine.keys.Hmac;
+import dev.abusegate.engine.keys.SecretSource;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;

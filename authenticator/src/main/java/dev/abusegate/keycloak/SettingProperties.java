@@ -1,8 +1,8 @@
 package dev.abusegate.keycloak;
 
 import dev.abusegate.captcha.CaptchaSettings;
-import dev.abusegate.engine.GateSettings;
-import dev.abusegate.engine.Setting;
+import dev.abusegate.engine.config.GateSettings;
+import dev.abusegate.engine.config.Setting;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;

@@ -29,14 +29,14 @@ class EngineArchitectureTest {
         Path pkg = root.resolve("dev/abusegate/engine");
         Map<String, List<String>> offenders = new TreeMap<>();
         List<Path> classes;
-        try (Stream<Path> s = Files.list(pkg)) {
+        try (Stream<Path> s = Files.walk(pkg)) {
             classes = s.filter(p -> p.toString().endsWith(".class")).toList();
         }
         assertThat(classes).as("engine classes found under " + pkg).hasSizeGreaterThanOrEqualTo(15);
         for (Path c : classes) {
             List<String> refs = forbiddenReferences(constantPoolStrings(Files.readAllBytes(c)));
             if (!refs.isEmpty()) {
-                offenders.put(c.getFileName().toString(), refs);
+                offenders.put(pkg.relativize(c).toString(), refs);
             }
         }
         assertThat(offenders).isEmpty();
@@ -47,12 +47,12 @@ class EngineArchitectureTest {
         Path src = Paths.get("src/main/java/dev/abusegate/engine");
         assertThat(src).isDirectory();
         List<String> offenders = new ArrayList<>();
-        try (Stream<Path> s = Files.list(src)) {
+        try (Stream<Path> s = Files.walk(src)) {
             for (Path p : s.filter(f -> f.toString().endsWith(".java")).toList()) {
                 for (String line : Files.readAllLines(p, StandardCharsets.UTF_8)) {
                     String t = line.trim();
                     if (t.startsWith("import ") && FORBIDDEN.stream().anyMatch(f -> t.contains(f.replace('/', '.')))) {
-                        offenders.add(p.getFileName() + ": " + t);
+                        offenders.add(src.relativize(p) + ": " + t);
                     }
                 }
             }

@@ -1,5 +1,7 @@
 package dev.abusegate.engine;
 
+import dev.abusegate.engine.config.GateOptions;
+import dev.abusegate.engine.store.ReferenceCounterStore;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;

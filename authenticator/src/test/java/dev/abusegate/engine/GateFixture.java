@@ -1,35 +1,40 @@
 package dev.abusegate.engine;
 
+import dev.abusegate.engine.config.GateOptions;
+import dev.abusegate.engine.keys.GateKeys;
+import dev.abusegate.engine.keys.SecretSource;
+import dev.abusegate.engine.store.CounterStore;
+import dev.abusegate.engine.store.ReferenceCounterStore;
 import java.nio.charset.StandardCharsets;
 
 /** One gate on an in-memory (or given) store and a hand-moved clock, with short helpers. */
-final class GateFixture {
+public final class GateFixture {
 
-    static final String REALM = "realm-a";
-    static final SecretSource SECRETS = realm -> ("test-secret-for-" + realm).getBytes(StandardCharsets.UTF_8);
+    public static final String REALM = "realm-a";
+    public static final SecretSource SECRETS = realm -> ("test-secret-for-" + realm).getBytes(StandardCharsets.UTF_8);
 
-    final MutableClock clock = new MutableClock();
+    public final MutableClock clock = new MutableClock();
     final CounterStore store;
-    final AbuseGate gate;
+    public final AbuseGate gate;
 
-    GateFixture() {
+    public GateFixture() {
         this.store = new ReferenceCounterStore(clock);
         this.gate = new AbuseGate(store, clock, SECRETS);
     }
 
     /** A gate on the given store, which should read {@link #clock} if it keeps time. */
-    GateFixture(java.util.function.Function<TimeSource, CounterStore> store) {
+    public GateFixture(java.util.function.Function<TimeSource, CounterStore> store) {
         this.store = store.apply(clock);
         this.gate = new AbuseGate(this.store, clock, SECRETS);
     }
 
-    GateFixture(CounterStore store) {
+    public GateFixture(CounterStore store) {
         this.store = store;
         this.gate = new AbuseGate(store, clock, SECRETS);
     }
 
     /** Everything off except the named layer, captcha off. */
-    static GateOptions.Builder only(Layer layer, int threshold, long windowSeconds) {
+    public static GateOptions.Builder only(Layer layer, int threshold, long windowSeconds) {
         GateOptions.Builder b = GateOptions.builder().captchaEnabled(false);
         for (Layer l : Layer.values()) {
             if (l != layer) {
@@ -47,12 +52,12 @@ final class GateFixture {
         return new Attempt(REALM, address, identifier, true);
     }
 
-    Decision evaluate(GateOptions options, String address, String identifier) {
+    public Decision evaluate(GateOptions options, String address, String identifier) {
         return gate.evaluate(options, attempt(address, identifier));
     }
 
     /** An attempt whose password check fails (when it gets that far). */
-    Decision wrongPassword(GateOptions options, String address, String identifier) {
+    public Decision wrongPassword(GateOptions options, String address, String identifier) {
         Decision d = evaluate(options, address, identifier);
         if (d.allowed()) {
             gate.passwordFailed(d);
@@ -62,7 +67,7 @@ final class GateFixture {
 
     static final GateKeys KEYS = new GateKeys(SECRETS);
 
-    GateKeys.Keys keys(GateOptions options, String address, String identifier) {
+    public GateKeys.Keys keys(GateOptions options, String address, String identifier) {
         return KEYS.forAttempt(attempt(address, identifier), options.ipv6PrefixLength());
     }
 

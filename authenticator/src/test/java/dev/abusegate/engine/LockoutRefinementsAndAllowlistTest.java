@@ -1,5 +1,9 @@
 package dev.abusegate.engine;
 
+import dev.abusegate.engine.config.Allowlist;
+import dev.abusegate.engine.config.GateOptions;
+import dev.abusegate.engine.config.InvalidOptionException;
+import dev.abusegate.engine.keys.DeviceTokens;
 import static dev.abusegate.engine.GateFixture.REALM;
 import static dev.abusegate.engine.GateFixture.only;
 import static org.assertj.core.api.Assertions.assertThat;

@@ -1,5 +1,13 @@
 package dev.abusegate.engine;
 
+import dev.abusegate.engine.config.Allowlist;
+import dev.abusegate.engine.config.FailureMode;
+import dev.abusegate.engine.config.GateOptions;
+import dev.abusegate.engine.config.LayerPolicy;
+import dev.abusegate.engine.keys.CounterKey;
+import dev.abusegate.engine.store.CounterStore;
+import dev.abusegate.engine.store.CounterStoreException;
+import dev.abusegate.engine.store.ReferenceCounterStore;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.concurrent.CompletableFuture;

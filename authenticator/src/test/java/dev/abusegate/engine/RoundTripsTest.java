@@ -1,5 +1,9 @@
 package dev.abusegate.engine;
 
+import dev.abusegate.engine.config.GateOptions;
+import dev.abusegate.engine.keys.CounterKey;
+import dev.abusegate.engine.store.CounterStore;
+import dev.abusegate.engine.store.ReferenceCounterStore;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.HashSet;

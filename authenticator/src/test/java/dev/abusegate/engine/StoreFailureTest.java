@@ -1,5 +1,9 @@
 package dev.abusegate.engine;
 
+import dev.abusegate.engine.config.FailureMode;
+import dev.abusegate.engine.config.GateOptions;
+import dev.abusegate.engine.keys.GateKeys;
+import dev.abusegate.engine.keys.CounterKey;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 

@@ -1,5 +1,9 @@
 package dev.abusegate.engine;
 
+import dev.abusegate.engine.keys.CounterKey;
+import dev.abusegate.engine.store.CounterStore;
+import dev.abusegate.engine.store.CounterStoreException;
+import dev.abusegate.engine.store.ReferenceCounterStore;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;

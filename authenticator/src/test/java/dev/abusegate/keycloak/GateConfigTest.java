@@ -2,9 +2,9 @@ package dev.abusegate.keycloak;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.abusegate.engine.Allowlist;
-import dev.abusegate.engine.FailureMode;
-import dev.abusegate.engine.GateOptions;
+import dev.abusegate.engine.config.Allowlist;
+import dev.abusegate.engine.config.FailureMode;
+import dev.abusegate.engine.config.GateOptions;
 import dev.abusegate.engine.Layer;
 import java.util.ArrayList;
 import java.util.HashMap;

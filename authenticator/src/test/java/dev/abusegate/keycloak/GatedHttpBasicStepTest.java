@@ -2,7 +2,7 @@ package dev.abusegate.keycloak;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.abusegate.engine.GateOptions;
+import dev.abusegate.engine.config.GateOptions;
 import dev.abusegate.engine.Layer;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;

@@ -2,7 +2,7 @@ package dev.abusegate.keycloak;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.abusegate.engine.Setting;
+import dev.abusegate.engine.config.Setting;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -36,7 +36,7 @@ class SettingPropertiesTest {
     void a_steps_form_starts_empty_so_the_realm_decides_until_a_key_is_set() {
         List<ProviderConfigProperty> step = GateConfig.properties();
         assertThat(step).extracting(ProviderConfigProperty::getName)
-                .containsExactlyElementsOf(SettingProperties.settings().stream().map(dev.abusegate.engine.Setting::key).toList());
+                .containsExactlyElementsOf(SettingProperties.settings().stream().map(dev.abusegate.engine.config.Setting::key).toList());
         assertThat(SettingProperties.realm()).extracting(ProviderConfigProperty::getName)
                 .as("the tab declares the console's form names").contains("perIp\uD83C\uDF7Athreshold");
         assertThat(step).allSatisfy(p -> {

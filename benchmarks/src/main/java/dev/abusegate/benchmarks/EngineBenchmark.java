@@ -2,10 +2,10 @@ package dev.abusegate.benchmarks;
 
 import dev.abusegate.engine.AbuseGate;
 import dev.abusegate.engine.Attempt;
-import dev.abusegate.engine.CounterStore;
+import dev.abusegate.engine.store.CounterStore;
 import dev.abusegate.engine.Decision;
-import dev.abusegate.engine.GateOptions;
-import dev.abusegate.engine.ReferenceCounterStore;
+import dev.abusegate.engine.config.GateOptions;
+import dev.abusegate.engine.store.ReferenceCounterStore;
 import dev.abusegate.engine.TimeSource;
 import dev.abusegate.keycloak.store.CounterCacheConfiguration;
 import java.nio.charset.StandardCharsets;

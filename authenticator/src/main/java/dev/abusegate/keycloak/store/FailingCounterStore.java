@@ -1,8 +1,8 @@
 package dev.abusegate.keycloak.store;
 
-import dev.abusegate.engine.CounterKey;
-import dev.abusegate.engine.CounterStore;
-import dev.abusegate.engine.CounterStoreException;
+import dev.abusegate.engine.keys.CounterKey;
+import dev.abusegate.engine.store.CounterStore;
+import dev.abusegate.engine.store.CounterStoreException;
 import java.util.concurrent.CompletableFuture;
 
 /**

@@ -1,6 +1,6 @@
 package dev.abusegate.keycloak.store;
 
-import dev.abusegate.engine.CounterStore;
+import dev.abusegate.engine.store.CounterStore;
 import dev.abusegate.keycloak.GateRuntime;
 import org.keycloak.provider.Provider;
 

@@ -1,10 +1,10 @@
 package dev.abusegate.keycloak.store;
 
-import dev.abusegate.engine.CounterKey;
-import dev.abusegate.engine.CounterStore;
-import dev.abusegate.engine.CounterStoreException;
-import dev.abusegate.engine.SlotHash;
-import dev.abusegate.engine.Slots;
+import dev.abusegate.engine.keys.CounterKey;
+import dev.abusegate.engine.store.CounterStore;
+import dev.abusegate.engine.store.CounterStoreException;
+import dev.abusegate.engine.store.SlotHash;
+import dev.abusegate.engine.store.Slots;
 import java.security.SecureRandom;
 import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;

@@ -1,7 +1,7 @@
 package dev.abusegate.keycloak.store;
 
-import dev.abusegate.engine.CounterStore;
-import dev.abusegate.engine.Slots;
+import dev.abusegate.engine.store.CounterStore;
+import dev.abusegate.engine.store.Slots;
 import dev.abusegate.keycloak.GateRuntime;
 import java.lang.reflect.Method;
 import java.util.List;

@@ -2,11 +2,11 @@ package dev.abusegate.keycloak.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.abusegate.engine.CounterKey;
-import dev.abusegate.engine.CounterStore;
-import dev.abusegate.engine.CounterStore.Change;
-import dev.abusegate.engine.Entries;
-import dev.abusegate.engine.Slots;
+import dev.abusegate.engine.keys.CounterKey;
+import dev.abusegate.engine.store.CounterStore;
+import dev.abusegate.engine.store.CounterStore.Change;
+import dev.abusegate.engine.store.Entries;
+import dev.abusegate.engine.store.Slots;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;

@@ -4,13 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.abusegate.engine.AbuseGate;
 import dev.abusegate.engine.Attempt;
-import dev.abusegate.engine.CounterKey;
+import dev.abusegate.engine.keys.CounterKey;
 import dev.abusegate.engine.Decision;
-import dev.abusegate.engine.GateKeys;
-import dev.abusegate.engine.GateOptions;
+import dev.abusegate.engine.keys.GateKeys;
+import dev.abusegate.engine.config.GateOptions;
 import dev.abusegate.engine.Layer;
 import dev.abusegate.engine.Outcome;
-import dev.abusegate.engine.SecretSource;
+import dev.abusegate.engine.keys.SecretSource;
 import dev.abusegate.engine.TimeSource;
 import java.nio.charset.StandardCharsets;
 import java.util.List;

@@ -1,11 +1,11 @@
 package dev.abusegate.keycloak.store;
 
-import dev.abusegate.engine.CounterStore;
+import dev.abusegate.engine.store.CounterStore;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import dev.abusegate.engine.CounterKey;
-import dev.abusegate.engine.Entries;
+import dev.abusegate.engine.keys.CounterKey;
+import dev.abusegate.engine.store.Entries;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**

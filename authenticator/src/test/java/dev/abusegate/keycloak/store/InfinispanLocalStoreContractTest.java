@@ -1,6 +1,6 @@
 package dev.abusegate.keycloak.store;
 
-import dev.abusegate.engine.CounterStore;
+import dev.abusegate.engine.store.CounterStore;
 import org.infinispan.configuration.global.GlobalConfigurationBuilder;
 import org.infinispan.manager.DefaultCacheManager;
 import org.infinispan.manager.EmbeddedCacheManager;

@@ -1,7 +1,7 @@
 package dev.abusegate.keycloak.store;
 
-import dev.abusegate.engine.CounterStore;
-import dev.abusegate.engine.ReferenceCounterStore;
+import dev.abusegate.engine.store.CounterStore;
+import dev.abusegate.engine.store.ReferenceCounterStore;
 import dev.abusegate.engine.TimeSource;
 
 /** The contract on the reference store the engine tests use. */

@@ -1,4 +1,6 @@
-package dev.abusegate.engine;
+package dev.abusegate.engine.store;
+
+import dev.abusegate.engine.keys.CounterKey;
 
 /**
  * Picks a key's slot in a bounded table ({@link Slots}): SipHash-2-4 of the key's numbers under a 128-bit table

@@ -1,5 +1,6 @@
-package dev.abusegate.engine;
+package dev.abusegate.engine.keys;
 
+import dev.abusegate.engine.Layer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -58,9 +59,9 @@ public final class CounterKey {
     /** The subject is a keyed 128-bit tag. */
     static final int OPAQUE = 0;
     /** The subject is an IPv4 address in the low 32 bits of {@code lo}. */
-    static final int IPV4 = 1;
+    public static final int IPV4 = 1;
     /** The subject is an IPv6 prefix of {@code shape - IPV6} bits, the rest zeroed. */
-    static final int IPV6 = 2;
+    public static final int IPV6 = 2;
 
     private final String realm;
     private final Kind kind;
@@ -71,7 +72,7 @@ public final class CounterKey {
     private String storeKey;
     private RealmTag tag;
 
-    CounterKey(String realm, Kind kind, int shape, long hi, long lo) {
+    public CounterKey(String realm, Kind kind, int shape, long hi, long lo) {
         this(realm, null, kind, shape, hi, lo);
     }
 

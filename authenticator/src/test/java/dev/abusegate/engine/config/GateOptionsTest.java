@@ -1,5 +1,8 @@
-package dev.abusegate.engine;
+package dev.abusegate.engine.config;
 
+import dev.abusegate.engine.GateFixture;
+import dev.abusegate.engine.Layer;
+import dev.abusegate.engine.Outcome;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;

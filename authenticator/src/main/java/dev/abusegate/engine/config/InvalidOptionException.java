@@ -1,4 +1,4 @@
-package dev.abusegate.engine;
+package dev.abusegate.engine.config;
 
 /** A gate option has a value the gate cannot work with. {@link #key()} names the configuration key. */
 public class InvalidOptionException extends IllegalArgumentException {

@@ -1,4 +1,4 @@
-package dev.abusegate.engine;
+package dev.abusegate.engine.keys;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;

@@ -1,5 +1,8 @@
-package dev.abusegate.engine;
+package dev.abusegate.engine.config;
 
+import dev.abusegate.engine.Layer;
+import dev.abusegate.engine.keys.AddressKeys;
+import dev.abusegate.engine.keys.CounterKey;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;

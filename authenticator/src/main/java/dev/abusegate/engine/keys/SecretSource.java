@@ -1,4 +1,4 @@
-package dev.abusegate.engine;
+package dev.abusegate.engine.keys;
 
 /**
  * Supplies the secret that identifiers are hashed with, per realm. Identifiers are never stored in

@@ -1,4 +1,4 @@
-package dev.abusegate.engine;
+package dev.abusegate.engine.store;
 
 /** Thrown by a {@link CounterStore} that cannot answer. The store never decides; the layer's policy does. */
 public class CounterStoreException extends RuntimeException {

@@ -1,5 +1,8 @@
-package dev.abusegate.engine;
+package dev.abusegate.engine.store;
 
+import dev.abusegate.engine.keys.CounterKey;
+import dev.abusegate.engine.Layer;
+import dev.abusegate.engine.config.GateOptions;
 import java.util.Arrays;
 
 /**

@@ -1,4 +1,4 @@
-package dev.abusegate.engine;
+package dev.abusegate.engine.store;
 
 /**
  * The store had no room for a new entry and could not count it on a shared counter: a used-captcha record when

@@ -1,4 +1,4 @@
-package dev.abusegate.engine;
+package dev.abusegate.engine.keys;
 
 import java.security.GeneralSecurityException;
 import javax.crypto.Mac;

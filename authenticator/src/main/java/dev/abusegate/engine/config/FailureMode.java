@@ -1,4 +1,4 @@
-package dev.abusegate.engine;
+package dev.abusegate.engine.config;
 
 /** What a layer does when the counter store cannot answer. */
 public enum FailureMode {

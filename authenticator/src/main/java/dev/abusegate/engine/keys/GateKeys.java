@@ -1,5 +1,7 @@
-package dev.abusegate.engine;
+package dev.abusegate.engine.keys;
 
+import dev.abusegate.engine.Attempt;
+import dev.abusegate.engine.Layer;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;

@@ -1,5 +1,6 @@
-package dev.abusegate.engine;
+package dev.abusegate.engine.store;
 
+import dev.abusegate.engine.keys.CounterKey;
 import java.util.Arrays;
 
 /**

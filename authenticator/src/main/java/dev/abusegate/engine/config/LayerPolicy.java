@@ -1,5 +1,6 @@
-package dev.abusegate.engine;
+package dev.abusegate.engine.config;
 
+import dev.abusegate.engine.Layer;
 import java.util.Objects;
 
 /**
@@ -33,11 +34,11 @@ public record LayerPolicy(
         }
     }
 
-    long windowMillis() {
+    public long windowMillis() {
         return windowSeconds * 1000L;
     }
 
-    long lockoutMillis() {
+    public long lockoutMillis() {
         return lockoutSeconds * 1000L;
     }
 

@@ -1,5 +1,9 @@
-package dev.abusegate.engine;
+package dev.abusegate.engine.keys;
 
+import dev.abusegate.engine.GateFixture;
+import dev.abusegate.engine.Layer;
+import dev.abusegate.engine.Outcome;
+import dev.abusegate.engine.config.GateOptions;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;

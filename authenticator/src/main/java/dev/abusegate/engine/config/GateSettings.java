@@ -1,5 +1,6 @@
-package dev.abusegate.engine;
+package dev.abusegate.engine.config;
 
+import dev.abusegate.engine.Layer;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumMap;

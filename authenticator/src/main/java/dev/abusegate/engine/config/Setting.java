@@ -1,4 +1,4 @@
-package dev.abusegate.engine;
+package dev.abusegate.engine.config;
 
 import java.util.List;
 import java.util.Locale;

@@ -1,5 +1,6 @@
-package dev.abusegate.engine;
+package dev.abusegate.engine.config;
 
+import dev.abusegate.engine.Layer;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.Objects;

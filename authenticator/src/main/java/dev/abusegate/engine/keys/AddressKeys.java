@@ -1,4 +1,4 @@
-package dev.abusegate.engine;
+package dev.abusegate.engine.keys;
 
 import java.util.Arrays;
 
@@ -21,12 +21,12 @@ public final class AddressKeys {
     }
 
     /** An address as bits: {@link CounterKey#IPV4} or {@link CounterKey#IPV6} plus the prefix length. */
-    static final class Parsed {
-        final int shape;
-        final long hi;
-        final long lo;
+    public static final class Parsed {
+        public final int shape;
+        public final long hi;
+        public final long lo;
 
-        Parsed(int shape, long hi, long lo) {
+        public Parsed(int shape, long hi, long lo) {
             this.shape = shape;
             this.hi = hi;
             this.lo = lo;
@@ -34,7 +34,7 @@ public final class AddressKeys {
     }
 
     /** The address as bits (IPv6 cut to its prefix), or {@code null} when it is not an IP literal. */
-    static Parsed parse(String raw, int ipv6PrefixLength) {
+    public static Parsed parse(String raw, int ipv6PrefixLength) {
         if (raw == null) {
             return null;
         }
