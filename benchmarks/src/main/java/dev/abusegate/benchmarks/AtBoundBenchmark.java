@@ -3,7 +3,7 @@ package dev.abusegate.benchmarks;
 import dev.abusegate.engine.AbuseGate;
 import dev.abusegate.engine.Attempt;
 import dev.abusegate.engine.Decision;
-import dev.abusegate.engine.GateOptions;
+import dev.abusegate.engine.config.GateOptions;
 import dev.abusegate.engine.Layer;
 import dev.abusegate.engine.Outcome;
 import dev.abusegate.engine.TimeSource;
