@@ -13,7 +13,7 @@
 #   FILL=6000 FILL_VERIFIED=1500 ...       the rounds twice: on the unfilled store, then after a flood of FILL blank
 #                                          passwords and FILL_VERIFIED wrong ones for unknown usernames (fresh
 #                                          addresses and usernames), with the filled/unfilled ratios
-#   QUIET_FILE=/path ...                   once the server is ready, wait until that file is absent, create it for the
+#   QUIET_FILE=/path QUIET_NAME=who ...     once the server is ready, wait until that file is absent, create it for the
 #                                          measurement and remove it at the end (a machine shared by agreement)
 #
 # Everything goes to 127.0.0.1 on free ports (never 8080/9000); X-Forwarded-For values are from the
@@ -67,7 +67,7 @@ JAVA_PID=$(jvm_pid "$KC_SCRIPT_PID")
 echo "    Keycloak JVM pid $JAVA_PID ($(readlink /proc/$JAVA_PID/exe))"
 if [ -n "${QUIET_FILE:-}" ]; then
   echo -n "    waiting for $QUIET_FILE to be free"
-  until ( set -o noclobber; echo "load benchmark (pid $$) until $(date -u -d '+10 min' +%H:%M) UTC" > "$QUIET_FILE" ) 2>/dev/null; do
+  until ( set -o noclobber; echo "${QUIET_NAME:-load benchmark (pid $$)} until $(date -u -d '+10 min' +%H:%M) UTC" > "$QUIET_FILE" ) 2>/dev/null; do
     sleep 30; echo -n "."
   done
   QUIET_HELD="$QUIET_FILE"
