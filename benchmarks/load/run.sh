@@ -39,7 +39,8 @@ cleanup() {
   stop_pid "$KC_PID" Keycloak
   if [ -n "$QUIET_HELD" ]; then rm -f "$QUIET_HELD"; fi
 }
-trap cleanup EXIT INT TERM
+trap cleanup EXIT
+trap 'exit 143' INT TERM
 
 machine_info | tee "$OUT/machine.txt"
 
