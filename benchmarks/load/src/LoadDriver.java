@@ -36,6 +36,14 @@ import java.util.regex.Pattern;
  * flow: the login-page GET and the blocked POST of each attempt, one request at a time. Latency
  * percentiles: median and p90; p99 as well when a round has at least 100 samples per side.
  *
+ * <p>With {@code -Dfill=N} (default 0: off), the rounds are run twice on the same server: first on the unfilled
+ * store, then after a flood of N fresh subjects with blank passwords (an address and a pair entry each, nothing
+ * verified) and {@code -DfillVerified=M} more with wrong passwords for unknown usernames (an account failure
+ * each as well), all on the allowing flow, so that both caches are past the bounds the server was started with.
+ * The rounds on the filled store draw their allowed and latency addresses afresh per round (from 100.64.0.0/10),
+ * so that each of them has to find room in a full table; the blocked address primed before the unfilled rounds
+ * must still be blocked. Both summaries are printed, then the filled/unfilled ratios.
+ *
  * <p>Usage: LoadDriver baseUrl[,baseUrl...] keycloakJvmPid[,pid...] rounds concurrency
  */
 public final class LoadDriver {
@@ -53,6 +61,8 @@ public final class LoadDriver {
     static final int WARMUP = Integer.getInteger("warmup", 1);
     static final long PHASE_MAX_MS = Long.getLong("phaseMaxMs", 60_000);
     static final long CLK_TCK = Long.getLong("clkTck", 100);
+    static final int FILL = Integer.getInteger("fill", 0);
+    static final int FILL_VERIFIED = Integer.getInteger("fillVerified", 0);
 
     final List<String> bases;
     final long[] pids;
@@ -126,7 +136,11 @@ public final class LoadDriver {
 
     /** Posts the form; returns "blocked", "invalid" (wrong password page), or throws on anything else. */
     String post(Form f, String password) throws IOException, InterruptedException {
-        String body = "username=" + enc(USER) + "&password=" + enc(password) + "&credentialId=";
+        return post(f, USER, password);
+    }
+
+    String post(Form f, String username, String password) throws IOException, InterruptedException {
+        String body = "username=" + enc(username) + "&password=" + enc(password) + "&credentialId=";
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(f.action())).header("X-Forwarded-For", f.address())
                 .header("Content-Type", "application/x-www-form-urlencoded").timeout(Duration.ofSeconds(60))
                 .POST(HttpRequest.BodyPublishers.ofString(body));
@@ -154,11 +168,15 @@ public final class LoadDriver {
     }
 
     Phase phase(String name, int n, Step step) throws InterruptedException {
+        return phase(name, n, step, PHASE_MAX_MS);
+    }
+
+    Phase phase(String name, int n, Step step, long maxMillis) throws InterruptedException {
         AtomicInteger next = new AtomicInteger();
         AtomicInteger ok = new AtomicInteger();
         AtomicInteger errors = new AtomicInteger();
         ConcurrentLinkedQueue<String> samples = new ConcurrentLinkedQueue<>();
-        long deadline = System.nanoTime() + PHASE_MAX_MS * 1_000_000L;
+        long deadline = System.nanoTime() + maxMillis * 1_000_000L;
         long cpu0 = cpuTicks();
         long t0 = System.nanoTime();
         Thread[] ts = new Thread[concurrency];
@@ -215,13 +233,14 @@ public final class LoadDriver {
      * Sequential, alternating gate/stock so both see the same background load; only the POST is timed.
      * Pair i goes to node i mod n. Adds one value per percentile to pcts.get(percentile).get(side).
      */
-    void latency(Map<Integer, Map<String, List<Double>>> pcts, List<String> errs) throws Exception {
+    void latency(Map<Integer, Map<String, List<Double>>> pcts, List<String> errs, java.util.function.IntFunction<String> address)
+            throws Exception {
         double[] gate = new double[LATENCY_N];
         double[] stock = new double[LATENCY_N];
         for (int i = 0; i < LATENCY_N; i++) {
             for (int side = 0; side < 2; side++) {
                 boolean g = (i + side) % 2 == 0;
-                String addr = "198.51.100." + (1 + (i % 200));
+                String addr = address.apply(i);
                 Form f = getLoginPage(node(i), g ? "gate-allow-app" : "stock-app", addr);
                 long t0 = System.nanoTime();
                 String got = post(f, WRONG_PASSWORD);
@@ -274,6 +293,10 @@ public final class LoadDriver {
         d.run(rounds);
     }
 
+    /** One measurement's medians per round: throughput and CPU per phase, latency percentiles per side. */
+    record Measured(Map<String, double[]> tput, Map<String, double[]> cpu, Map<Integer, Map<String, List<Double>>> lat) {
+    }
+
     void run(int rounds) throws Exception {
         boolean cluster = bases.size() > 1;
         System.out.printf("load driver: %s%s, Keycloak JVM pid%s %s, %d rounds (+%d warm-up), concurrency %d, "
@@ -295,6 +318,65 @@ public final class LoadDriver {
             }
         }
 
+        if (FILL == 0) {
+            measure(rounds, null);
+            return;
+        }
+        Measured unfilled = measure(rounds, "the unfilled store");
+        fill();
+        Measured filled = measure(rounds, "the store filled past its bounds");
+        System.out.println();
+        System.out.println("=== Filled vs unfilled store (same server, same bounds): ratio of the medians | per round: median [min .. max] ===");
+        for (String phase : List.of("POST blocked (gate, 429)", "POST wrong password (gate allowed, argon2)", "GET login page (gate-allow-app)")) {
+            ratio("server CPU per 1,000, " + pad(phase, 44) + " full/unfilled", filled.cpu().get(phase), unfilled.cpu().get(phase));
+            ratio("requests/s,           " + pad(phase, 44) + " full/unfilled", filled.tput().get(phase), unfilled.tput().get(phase));
+        }
+        for (int p : percentiles(LATENCY_N)) {
+            ratio("gate allowed POST latency " + pad(pctName(p), 6) + " full/unfilled", arr(filled.lat().get(p).get("gate")),
+                    arr(unfilled.lat().get(p).get("gate")));
+        }
+    }
+
+    /**
+     * The flood: fresh addresses and usernames on the allowing flow (thresholds far away, so nothing is blocked):
+     * {@link #FILL} blank passwords, then {@link #FILL_VERIFIED} wrong ones for unknown usernames.
+     */
+    void fill() throws InterruptedException {
+        System.out.println();
+        System.out.printf("=== Filling the store: %d blank passwords, then %d wrong passwords for unknown usernames, each from a fresh"
+                + " address (10.0.0.0/8) with a fresh username ===%n", FILL, FILL_VERIFIED);
+        for (int kind = 0; kind < 2; kind++) {
+            int n = kind == 0 ? FILL : FILL_VERIFIED;
+            int base = kind == 0 ? 0 : FILL;
+            String password = kind == 0 ? "" : WRONG_PASSWORD;
+            Phase p = phase(kind == 0 ? "fill: blank password" : "fill: wrong password, unknown username", n, i -> {
+                int k = base + i;
+                Form f = getLoginPage(node(i), "gate-allow-app", "10." + (k >> 16 & 0xff) + "." + (k >> 8 & 0xff) + "." + (k & 0xff));
+                String got = post(f, "fill-" + k, password);
+                if (!got.equals("invalid")) {
+                    throw new IOException("expected invalid, got " + got);
+                }
+            }, PHASE_MAX_MS * 20);
+            System.out.printf("    %-45s ok %5d err %3d  %7.2f s  %8.1f /s  cpu %6.2f s%s%n", p.name(), p.ok(), p.errors(), p.seconds(),
+                    p.perSecond(), p.cpuSeconds(), p.errors() > 0 ? "  errors e.g. " + p.errorSamples() : "");
+        }
+    }
+
+    /** The rounds and their summary; {@code label} names the store's state (null: the plain run). */
+    Measured measure(int rounds, String label) throws Exception {
+        boolean cluster = bases.size() > 1;
+        boolean fresh = label != null && FILL > 0 && label.contains("filled past");
+        if (label != null) {
+            System.out.println();
+            System.out.println("######## Rounds on " + label + " ########");
+            if (fresh) {
+                String check = post(getLoginPage(node(0), "gate-block-app", BLOCKED_ADDRESS), WRONG_PASSWORD);
+                System.out.println("the address blocked before the flood, after it: " + check);
+                if (!check.equals("blocked")) {
+                    throw new IllegalStateException("the flood unblocked " + BLOCKED_ADDRESS);
+                }
+            }
+        }
         Map<String, List<Phase>> results = new LinkedHashMap<>();
         for (String name : List.of("GET login page (gate-block-app)", "POST blocked (gate, 429)", "GET login page (stock-app)",
                 "POST wrong password (stock, argon2)", "GET login page (gate-allow-app)", "POST wrong password (gate allowed, argon2)")) {
@@ -317,11 +399,15 @@ public final class LoadDriver {
                     List<Form> stockForms = collect(into, "GET login page (stock-app)", "stock-app", VERIFY_N, i -> "198.51.100." + (1 + i % 200));
                     postAll(into, "POST wrong password (stock, argon2)", stockForms, "invalid");
                 } else {
-                    List<Form> allowForms = collect(into, "GET login page (gate-allow-app)", "gate-allow-app", VERIFY_N, i -> "192.0.2." + (1 + i % 200));
+                    int round = r + WARMUP;
+                    List<Form> allowForms = collect(into, "GET login page (gate-allow-app)", "gate-allow-app", VERIFY_N,
+                            fresh ? i -> "100.64." + round + "." + (1 + i % 250) : i -> "192.0.2." + (1 + i % 200));
                     postAll(into, "POST wrong password (gate allowed, argon2)", allowForms, "invalid");
                 }
             }
-            latency(warm ? new LinkedHashMap<>() : lat, latencyErrors);
+            int round = r + WARMUP;
+            latency(warm ? new LinkedHashMap<>() : lat, latencyErrors,
+                    fresh ? i -> "100.65." + round + "." + (1 + i % 250) : i -> "198.51.100." + (1 + (i % 200)));
             if (SEQ_N > 0) {
                 sequentialBlocked(warm ? new LinkedHashMap<>() : seq, latencyErrors);
             }
@@ -403,6 +489,7 @@ public final class LoadDriver {
                 }
             }
         }
+        return new Measured(tput, cpu, lat);
     }
 
     void latencyTable(String what, Map<Integer, Map<String, List<Double>>> pcts, String[] sides, String[] labels) {

@@ -174,22 +174,26 @@ public class EngineBenchmark {
 
     /** xorshift64*: cheap, allocation-free randomness for picking the next attempt. */
     private long nextRandom() {
-        long x = rng;
-        x ^= x >>> 12;
-        x ^= x << 25;
-        x ^= x >>> 27;
-        rng = x;
-        return x * 0x2545F4914F6CDD1DL;
+        rng = xorshift(rng);
+        return rng * 0x2545F4914F6CDD1DL;
     }
 
     private static final java.util.function.BooleanSupplier SOLVED = () -> true;
 
     /** 1 in 8 attempts carries a captcha solution that verifies. */
-    private static java.util.function.BooleanSupplier solved(long bits) {
+    static java.util.function.BooleanSupplier solved(long bits) {
         return ((bits >>> 50) & 0xF) < 2 ? SOLVED : null;
     }
 
-    private static Attempt nextAttempt(long bits) {
+    /** The next state of the xorshift64 generator. */
+    static long xorshift(long x) {
+        x ^= x >>> 12;
+        x ^= x << 25;
+        return x ^ (x >>> 27);
+    }
+
+    /** The attempt a draw stands for (realm, address, identifier, with no device cookie; see solved(bits) for the captcha). */
+    static Attempt nextAttempt(long bits) {
         int a = (int) (bits & (ADDRESSES - 1));
         int i = (int) ((bits >>> 20) & 0xFFFFFFFL) % IDENTIFIERS;
         return new Attempt(REALMS[(int) (bits >>> 62)], address(a), identifier(i), null);
@@ -237,7 +241,7 @@ public class EngineBenchmark {
     @OperationsPerInvocation(BATCH)
     public void decide(Blackhole bh) {
         for (int i = 0; i < BATCH; i++) {
-                long bits = nextRandom();
+            long bits = nextRandom();
             now[0] += PACE_MILLIS;
             Decision d = gate.evaluate(options, nextAttempt(bits), solved(bits));
             gate.notVerified(d);

@@ -39,6 +39,8 @@ import java.util.concurrent.Future;
  *
  * {@code at-bound}: LOCAL caches at the default bounds ({@code -Dheap.bound}, default 100000), filled far past them
  * (N attempts and N / 4 used captchas): the memory of a full store, shared counters included.
+ * {@code cluster-at-bound}: the same on three nodes in this JVM (as {@code cluster}): the heap of the three
+ * nodes, and per node, of a cluster whose tables are at their bounds.
  *
  * <p>{@code java -cp benchmarks/target/benchmarks.jar dev.abusegate.benchmarks.HeapPerEntry [N [rounds [scenario...]]]}
  */
@@ -102,6 +104,10 @@ public final class HeapPerEntry {
         GateOptions options = options(sc);
         byte[] secret = "heap-bench-secret-0123456789abcdef".getBytes(StandardCharsets.UTF_8);
         int off = 1_000_000 * (round + 1);
+        if (sc.equals("cluster-at-bound")) {
+            clusterAtBound(options, secret, n, off);
+            return;
+        }
         if (sc.startsWith("cluster")) {
             boolean twice = sc.equals("cluster-twice");
             try (EmbeddedCluster cluster = new EmbeddedCluster(3)) {
@@ -178,23 +184,7 @@ public final class HeapPerEntry {
             local.cheap.clear();
             local.protective.clear();
             long before = used();
-            int refused = 0;
-            for (int i = 0; i < n; i++) {
-                Decision d = gate.evaluate(options, new Attempt(REALM, address(off + i), "user" + (off + i) + "@example.com", null), null);
-                if (d.allowed()) {
-                    gate.passwordFailed(d, 0L, java.util.List.of());
-                }
-            }
-            long expires = System.currentTimeMillis() + 3_600_000;
-            for (int i = 0; i < n / 4; i++) {
-                byte[] digest = java.security.MessageDigest.getInstance("SHA-256")
-                        .digest(("captcha-" + (off + i)).getBytes(StandardCharsets.UTF_8));
-                try {
-                    gate.firstUse(REALM, digest, expires);
-                } catch (RuntimeException full) {
-                    refused++;
-                }
-            }
+            int refused = floodPastTheBound(List.of(gate), options, n, off, 1);
             long after = used();
             long[] sizes = local.sizes();
             long[] shared = local.store.sharedCounters();
@@ -208,6 +198,104 @@ public final class HeapPerEntry {
             System.out.printf("RESULT %.1f %d %d %.1f%n", (after - before) / (double) entries, entries, n + n / 4,
                     (after - before) / (double) entries);
         }
+    }
+
+    /**
+     * {@link #atBound} on three nodes (DIST_SYNC, two owners, loopback only): the stores' bounds are cluster-wide,
+     * each slot held by two of the three nodes. Prints the heap of the three nodes and per node.
+     */
+    static void clusterAtBound(GateOptions options, byte[] secret, int n, int off) throws Exception {
+        long bound = Long.getLong("heap.bound", 100_000);
+        try (EmbeddedCluster cluster = new EmbeddedCluster(3)) {
+            System.out.println("NOTE cluster members (physical addresses): " + cluster.addresses());
+            List<AbuseGate> gates = new ArrayList<>();
+            List<dev.abusegate.keycloak.store.InfinispanCounterStore> stores = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                stores.add(cluster.store(i, bound, bound));
+                gates.add(new AbuseGate(stores.get(i), TimeSource.SYSTEM, r -> secret));
+            }
+            fill(gates, options, 0, 500, false); // warm every path, then start from empty slots
+            cluster.cheap(0).clear();
+            cluster.protective(0).clear();
+            Thread.sleep(SETTLE_MILLIS);
+            long before = used();
+            long t1 = System.nanoTime();
+            int refused = floodPastTheBound(gates, options, n, off, FILL_THREADS);
+            long t2 = System.nanoTime();
+            Thread.sleep(SETTLE_MILLIS);
+            long after = used();
+            long[] copies = new long[2];
+            long[] shared = new long[2];
+            for (dev.abusegate.keycloak.store.InfinispanCounterStore store : stores) {
+                long[] sz = store.sizes();
+                long[] sh = store.sharedCounters();
+                for (int k = 0; k < 2; k++) {
+                    copies[k] += sz[k];
+                    shared[k] += sh[k];
+                }
+            }
+            long[] slots = stores.get(0).slotCounts();
+            System.out.printf("NOTE cluster at the bound %d + %d (+ %d used captchas): %d attempts and %d captcha solutions sent in %.0f s;"
+                            + " exact entry copies held %d cheap + %d protective (used captchas included; two copies each), shared"
+                            + " counter copies %d + %d, slots %d + %d + %d, captcha solutions refused (used table full) %d; heap of the"
+                            + " three nodes %.1f MB, %.1f MB per node%n",
+                    bound, bound, Math.max(8, bound / 4), n, n / 4, (t2 - t1) / 1e9, copies[0], copies[1], shared[0], shared[1],
+                    slots[0], slots[1], slots[2], refused, (after - before) / 1e6, (after - before) / 3e6);
+            long entries = copies[0] + copies[1];
+            System.out.printf("RESULT %.1f %d %d %.1f%n", (after - before) / (double) entries, entries, n + n / 4,
+                    (after - before) / (double) (entries / 2));
+        }
+    }
+
+    /**
+     * {@code n} wrong passwords, each from its own address for its own identifier, then {@code n / 4} used
+     * captchas, round robin over the gates from {@code threads} threads; returns the captchas refused (table full).
+     */
+    static int floodPastTheBound(List<AbuseGate> gates, GateOptions options, int n, int off, int threads) throws Exception {
+        long expires = System.currentTimeMillis() + 3_600_000;
+        java.util.concurrent.atomic.AtomicInteger refused = new java.util.concurrent.atomic.AtomicInteger();
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            List<Future<?>> parts = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                int part = t;
+                parts.add(pool.submit(() -> {
+                    for (int i = part; i < n; i += threads) {
+                        AbuseGate gate = gates.get(i % gates.size());
+                        Decision d = gate.evaluate(options, new Attempt(REALM, address(off + i), "user" + (off + i) + "@example.com", null), null);
+                        if (d.allowed()) {
+                            gate.passwordFailed(d, 0L, java.util.List.of());
+                        }
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : parts) {
+                f.get();
+            }
+            parts.clear();
+            for (int t = 0; t < threads; t++) {
+                int part = t;
+                parts.add(pool.submit(() -> {
+                    java.security.MessageDigest sha = java.security.MessageDigest.getInstance("SHA-256");
+                    for (int i = part; i < n / 4; i += threads) {
+                        byte[] digest = sha.digest(("captcha-" + (off + i)).getBytes(StandardCharsets.UTF_8));
+                        try {
+                            gates.get(i % gates.size()).firstUse(REALM, digest, expires);
+                        } catch (RuntimeException full) {
+                            refused.incrementAndGet();
+                        }
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : parts) {
+                f.get();
+            }
+        } finally {
+            pool.shutdown();
+        }
+        return refused.get();
     }
 
     static GateOptions options(String sc) {

@@ -3,6 +3,7 @@ package dev.abusegate.it;
 import dev.abusegate.it.support.ProcessBackendOnly;
 import dev.abusegate.it.support.AdminClient;
 import dev.abusegate.it.support.BrowserLogin;
+import dev.abusegate.it.support.FloodProbes;
 import dev.abusegate.it.support.KeycloakServer;
 import dev.abusegate.it.support.PostgresServer;
 import dev.abusegate.it.support.GateIt;
@@ -46,6 +47,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  *   <li>attempts for one address alternating between the nodes count on one counter;</li>
  *   <li>simultaneous attempts spread over both nodes let exactly the threshold through;</li>
  *   <li>an account locked through node A is locked on node B;</li>
+ *   <li>floods through node A of ten times the bounds (fresh addresses, fresh IPv6 /64s, fresh usernames from one
+ *       address, solved captchas sent with empty passwords) switch no layer and no captcha band off on node B, in
+ *       the flooded realm or another one, during the flood and after it, and a blocked address and a lock hold
+ *       on both nodes;</li>
  *   <li>when node A stops, node B still has every counter and lock.</li>
  * </ul>
  * Nothing fails to marshal (a custom value type without a ProtoStream schema would fail here, never under
@@ -67,6 +72,13 @@ class ClusterIT {
 
     /** Small enough for a flood test to pass it tenfold in seconds; the other tests stay far below it. */
     private static final int MAX_ENTRIES = 300;
+    /**
+     * The protective bound: no flood without a password hash writes there; sized for what the probes record (their
+     * locks, and their solved captchas in the used-captcha table of a quarter of it).
+     */
+    private static final int MAX_PROTECTED_ENTRIES = 400;
+    /** Windows of the realm flooded with solved captchas: its entries (which nothing may replace) soon expire. */
+    private static final long SOLUTIONS_WINDOW_SECONDS = 30;
     /** The nodes' blocked-address hold; a tenth of the test realms' 300 s window caps it at 30 s. */
     private static final long BLOCKED_HOLD_MILLIS = 60_000;
 
@@ -99,6 +111,7 @@ class ClusterIT {
                 .option("--cache-embedded-network-bind-address=" + KeycloakServer.HOST)
                 .option("--cache-embedded-network-bind-port=" + jgroupsPort)
                 .option("--spi-abuse-gate-store--infinispan--max-entries=" + MAX_ENTRIES)
+                .option("--spi-abuse-gate-store--infinispan--max-protected-entries=" + MAX_PROTECTED_ENTRIES)
                 // long enough that a node's held block is observable; capped at a tenth of the window (30 s here)
                 .option("--spi-abuse-gate-store--infinispan--blocked-hold-millis=" + BLOCKED_HOLD_MILLIS)
                 .env("JAVA_OPTS_KC_HEAP", "-Xms128m -Xmx1g")
@@ -298,6 +311,71 @@ class ClusterIT {
 
     @Test
     @Order(6)
+    void floods_through_node_a_of_ipv6_networks_usernames_and_solved_captchas_switch_nothing_off_on_node_b() throws Exception {
+        long start = System.nanoTime();
+        FloodProbes viaA = new FloodProbes(nodeA);
+        FloodProbes viaB = new FloodProbes(nodeB);
+        String flooded = viaA.realm("cluster-flooded");
+        String other = viaA.realm("cluster-other");
+        String solved = viaA.realm("cluster-solved", SOLUTIONS_WINDOW_SECONDS);
+        realms.addAll(List.of(flooded, other, solved));
+
+        // the expected answers on the unflooded cluster, through node B
+        String blockedOther = viaB.assertEveryLayerMeetsItsThreshold(other, 0, "on node B before any flood");
+        String blockedFlooded;
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try {
+            // floods of subjects seen once each, through node A, while the probes run through node B
+            Future<?> v6 = pool.submit(() -> viaA.floodIpv6(flooded, 10 * MAX_ENTRIES));
+            blockedFlooded = viaB.assertEveryLayerMeetsItsThreshold(flooded, 1,
+                    "on node B in the flooded realm during a flood of fresh IPv6 /64s through node A");
+            viaB.assertEveryLayerMeetsItsThreshold(other, 2, "on node B in another realm during that flood");
+            assertStillRunning(v6, "the IPv6 flood");
+            v6.get(10, TimeUnit.MINUTES);
+            Future<?> names = pool.submit(() -> viaA.floodUsernames(flooded, 10 * MAX_ENTRIES, "192.0.2.77"));
+            viaB.assertEveryLayerMeetsItsThreshold(other, 3, "on node B in another realm during a flood of usernames through node A");
+            assertStillRunning(names, "the username flood");
+            names.get(10, TimeUnit.MINUTES);
+        } finally {
+            pool.shutdownNow();
+        }
+        viaB.assertEveryLayerMeetsItsThreshold(flooded, 4, "on node B in the flooded realm after the IPv6 and username floods");
+        for (FloodProbes node : List.of(viaA, viaB)) {
+            node.assertStillHeld(other, blockedOther, 0, "after the IPv6 and username floods");
+            node.assertStillHeld(flooded, blockedFlooded, 1, "after the IPv6 and username floods");
+        }
+
+        // addresses in the band (worth two attempts each, which nothing may replace), their captchas solved and
+        // sent with empty passwords: ten times as many solutions as the used-captcha table holds
+        List<String> solutions = viaA.floodEmptyPasswordSolutions(solved, 10 * MAX_PROTECTED_ENTRIES / 4);
+        long floodEnd = System.nanoTime();
+        assertThat(solutions).as("solutions sent").hasSizeGreaterThan(MAX_PROTECTED_ENTRIES);
+        viaB.assertEveryLayerCautious(other, 5, "on node B in another realm after a flood of solved captchas through node A");
+        viaB.assertEveryLayerCautious(flooded, 6, "on node B in the flooded realm after that flood");
+        // none of those solutions left a record: each is still good once, through the other node too
+        viaB.assertNoRecordWritten(solved, solutions.get(solutions.size() - 1));
+        for (FloodProbes node : List.of(viaA, viaB)) {
+            node.assertStillHeld(other, blockedOther, 0, "after every flood");
+            node.assertStillHeld(flooded, blockedFlooded, 1, "after every flood");
+        }
+
+        double degraded = nodeA.metricValue("abuse_gate_store_degraded_total", Map.of("realm", solved))
+                + nodeB.metricValue("abuse_gate_store_degraded_total", Map.of("realm", solved));
+        assertThat(degraded).as("attempts counted on shared counters at the bound are reported").isPositive();
+        double failures = 0;
+        for (String realm : List.of(flooded, other, solved)) {
+            failures += nodeA.metricValue("abuse_gate_store_failures_total", Map.of("realm", realm))
+                    + nodeB.metricValue("abuse_gate_store_failures_total", Map.of("realm", realm));
+        }
+        assertThat(failures).as("a store at its bound is not a failing one").isZero();
+        System.out.printf("ClusterIT: floods of IPv6 networks, usernames and solved captchas with their probes in %d s%n",
+                TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start));
+        // the solved-captcha flood's entries expire with its windows: room for the next test
+        GateIt.sleep(Math.max(0, SOLUTIONS_WINDOW_SECONDS * 1000 + 5_000 - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - floodEnd)));
+    }
+
+    @Test
+    @Order(7)
     void node_b_keeps_blocked_addresses_and_locked_accounts_when_node_a_stops() {
         String realm = importRealm("cluster-failover", Map.of(
                 "perIp.threshold", "3",
@@ -330,7 +408,7 @@ class ClusterIT {
     }
 
     @Test
-    @Order(7)
+    @Order(8)
     void neither_node_logs_marshalling_errors_or_abuse_gate_errors() {
         for (KeycloakServer node : List.of(nodeA, nodeB)) {
             String log = node.logText();
@@ -367,6 +445,14 @@ class ClusterIT {
                 .gatedBrowserFlow("abuse-gate-username-password-form", config));
         realms.add(realm);
         return realm;
+    }
+
+    /** The probes that just ran did so during {@code flood}: it has not ended (nor failed) yet. */
+    private static void assertStillRunning(Future<?> flood, String what) throws Exception {
+        if (flood.isDone()) {
+            flood.get(); // a failed flood throws its failure here
+            throw new AssertionError(what + " ended before the probes that were to run during it");
+        }
     }
 
     /** Member counts of every ISPN000094 cluster view in the log, in order. */

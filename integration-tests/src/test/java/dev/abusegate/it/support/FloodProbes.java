@@ -8,7 +8,12 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntConsumer;
 import java.util.function.IntFunction;
 
 /**
@@ -37,6 +42,9 @@ public final class FloodProbes {
     public static final List<String> LAYER_3 = List.of(ALLOWED, ALLOWED, CAPTCHA, ALLOWED, BLOCKED);
     /** Layer 4, a fresh username per attempt: two let through, one more with a captcha, then blocked. */
     public static final List<String> LAYER_4 = List.of(ALLOWED, ALLOWED, CAPTCHA, ALLOWED, BLOCKED);
+
+    /** Requests a flood has in flight at once (the floods other than {@link #floodIpv4}'s, which runs a probe halfway). */
+    public static final int FLOOD_THREADS = 4;
 
     /** Probe accounts per realm (layer 3 needs a fresh one per probe). */
     public static final int ACCOUNTS = 8;
@@ -72,11 +80,28 @@ public final class FloodProbes {
 
     /** A realm with the probe accounts and the gate on the token endpoint. */
     public String realm(String prefix) {
+        return realm(prefix, config());
+    }
+
+    /**
+     * As {@link #realm(String)}, with every window (and the lockout) {@code windowSeconds} long: a flood there
+     * leaves nothing behind for long.
+     */
+    public String realm(String prefix, long windowSeconds) {
+        Map<String, String> c = config();
+        for (String layer : List.of("perIp", "perIpAccount", "credentialStuffing", "accountLockout")) {
+            c.put(layer + ".windowSeconds", Long.toString(windowSeconds));
+        }
+        c.put("accountLockout.lockoutSeconds", Long.toString(windowSeconds));
+        return realm(prefix, c);
+    }
+
+    private String realm(String prefix, Map<String, String> config) {
         RealmBuilder b = RealmBuilder.named(RealmBuilder.uniqueName(prefix));
         for (int i = 0; i < ACCOUNTS; i++) {
             b.user("probe-" + i, PASSWORD);
         }
-        return server.admin().importRealm(b.gatedDirectGrantFlow("abuse-gate-direct-grant", config()));
+        return server.admin().importRealm(b.gatedDirectGrantFlow("abuse-gate-direct-grant", config));
     }
 
     /** A fresh documentation-range address (IPv4 from 198.18.0.0/15, the benchmarking range). */
@@ -229,15 +254,40 @@ public final class FloodProbes {
 
     /** One cheap request from each of {@code n} fresh IPv6 /64 networks. */
     public void floodIpv6(String realm, int n) {
-        for (int i = 0; i < n; i++) {
-            cheap(realm, "f6-" + i, "2001:db8:" + Integer.toHexString(i >>> 16) + ":" + Integer.toHexString(i & 0xffff) + "::1");
-        }
+        inParallel(n, i -> cheap(realm, "f6-" + i, "2001:db8:" + Integer.toHexString(i >>> 16) + ":" + Integer.toHexString(i & 0xffff) + "::1"));
     }
 
     /** {@code n} cheap requests with fresh usernames from one address. */
     public void floodUsernames(String realm, int n, String address) {
-        for (int i = 0; i < n; i++) {
-            cheap(realm, "fu-" + i, address);
+        inParallel(n, i -> cheap(realm, "fu-" + i, address));
+    }
+
+    /** {@code task} for 0 to n - 1, {@value #FLOOD_THREADS} at a time; the first failure fails the flood. */
+    private static void inParallel(int n, IntConsumer task) {
+        ExecutorService pool = Executors.newFixedThreadPool(FLOOD_THREADS);
+        try {
+            AtomicInteger next = new AtomicInteger();
+            List<Future<?>> workers = new ArrayList<>();
+            for (int w = 0; w < FLOOD_THREADS; w++) {
+                workers.add(pool.submit(() -> {
+                    for (int i = next.getAndIncrement(); i < n; i = next.getAndIncrement()) {
+                        task.accept(i);
+                    }
+                }));
+            }
+            for (Future<?> f : workers) {
+                f.get();
+            }
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof Error err) {
+                throw err;
+            }
+            throw new IllegalStateException(e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        } finally {
+            pool.shutdownNow();
         }
     }
 
@@ -247,8 +297,8 @@ public final class FloodProbes {
      * Returns the solutions sent, for {@link #assertNoRecordWritten}.
      */
     public List<String> floodEmptyPasswordSolutions(String realm, int n) {
-        List<String> sent = new ArrayList<>();
-        for (int i = 0; i < n; i++) {
+        List<String> sent = java.util.Collections.synchronizedList(new ArrayList<>());
+        inParallel(n, i -> {
             String address = "172.16." + (i >> 8 & 0xff) + "." + (i & 0xff);
             TokenClient.TokenResponse r = null;
             for (int j = 0; j < 4; j++) {
@@ -260,14 +310,14 @@ public final class FloodProbes {
             assertThat(r.status()).as("the band reached: %s", r).isEqualTo(429);
             Object challenge = r.json().get("captcha_challenge");
             if (challenge == null) {
-                continue;
+                return;
             }
             String solution = Altcha.solve(Json.write(challenge));
             TokenClient.TokenResponse s = client.passwordGrant(realm, "fc-" + i + "-x", "", solution, address);
             assertThat(s.status()).as("a solution with an empty password: %s", s).isIn(400, 401, 429);
             sent.add(solution);
-        }
-        return sent;
+        });
+        return new ArrayList<>(sent);
     }
 
     /**
