@@ -201,7 +201,10 @@ public final class AttackRun {
         if (profile) {
             for (String endpoint : endpoints) {
                 double rate = rates.get(rates.size() - 1);
-                boolean inWindow = quietHeld && fits();
+                if (quietHeld && !fits()) {
+                    releaseQuiet(); // the window never outlasts its end: the profile then runs outside it, labelled so
+                }
+                boolean inWindow = quietHeld;
                 Path jfr = work.resolve("gated-one-" + endpoint + ".jfr");
                 jcmd("JFR.start", "name=attack-" + endpoint, "settings=profile", "filename=" + jfr);
                 Phase p = phase("gated", endpoint, "one", rate, phaseSeconds, id++, true);
@@ -247,9 +250,9 @@ public final class AttackRun {
                 + " before the first phase, " + loadEnd + " after the last\n";
     }
 
-    /** Whether another phase (its seconds plus some drain) still fits into the quiet window. */
+    /** Whether another phase (its seconds plus 25 s of drain and event reading) still fits into the quiet window. */
     boolean fits() {
-        return System.currentTimeMillis() + (long) (phaseSeconds * 1000) + 8000 < quietDeadline;
+        return System.currentTimeMillis() + (long) (phaseSeconds * 1000) + 25_000 < quietDeadline;
     }
 
     void takeQuiet() throws Exception {
