@@ -1,0 +1,560 @@
+package dev.abusegate.benchmarks.attack;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintWriter;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The availability benchmark's driver (started by benchmarks/attack/run.sh against a running Keycloak): real
+ * users log in at a fixed rate in this JVM while {@link AttackClient}, in a JVM of its own, attacks one realm at
+ * a time. Per phase it reads Keycloak's stored login events (admin API), the CPU of Keycloak, of the attack
+ * client and of this driver ({@code /proc/<pid>/stat}), then writes the markdown table, the raw TSV and the PNG.
+ *
+ * <p>Settings are environment variables (see benchmarks/attack/README.md); {@code -Drender=<tsv>} only re-renders
+ * the table and plot from a finished run's raw TSV.
+ */
+public final class AttackRun {
+
+    static final long CLK_TCK = Long.getLong("clkTck", 100);
+    static final Pattern EVENT_ERROR = Pattern.compile("\"error\":\"([^\"]*)\"");
+    static final Pattern EVENT_IP = Pattern.compile("\"ipAddress\":\"([^\"]*)\"");
+    static final Pattern EVENT_TYPE = Pattern.compile("\"type\":\"([^\"]*)\"");
+    /**
+     * LOGIN_ERROR errors after which Keycloak 26.7.3 has computed a password hash (read in its services module):
+     * {@code invalid_user_credentials} (the password was checked; we never send an empty one, which is not
+     * hashed), {@code user_not_found} (an unknown name: {@code AuthenticatorUtils.dummyHash} on the form and on
+     * the password grant); on the password grant also {@code user_temporarily_disabled}, {@code user_disabled}
+     * (Keycloak's own brute-force lock: {@code ValidateUsername} hashes a dummy; the form does not) and
+     * {@code invalid_user} (a service account). A successful {@code LOGIN} is a hash too (the real users').
+     */
+    static boolean hashed(String endpoint, String error) {
+        return switch (error) {
+            case "invalid_user_credentials", "user_not_found" -> true;
+            case "user_temporarily_disabled", "user_disabled", "invalid_user" -> endpoint.equals("token");
+            default -> false;
+        };
+    }
+
+    final String base = System.getProperty("base");
+    final long kcPid = Long.getLong("kcPid", 0);
+    final Path work = Path.of(System.getProperty("work", "benchmarks/attack/target/run"));
+    final List<Double> rates = doubles(env("RATES", "10 50 200 800"));
+    final List<String> shapes = List.of(env("SHAPES", "one spread v6").trim().split("\\s+"));
+    final List<String> endpoints = List.of(env("ENDPOINTS", "token form").trim().split("\\s+"));
+    final double phaseSeconds = Double.parseDouble(env("PHASE_SECONDS", "12"));
+    final double warmupSeconds = Double.parseDouble(env("WARMUP_SECONDS", "10"));
+    final long realIntervalMs = Long.parseLong(env("REAL_INTERVAL_MS", "250"));
+    final int users = Integer.parseInt(env("USERS", "400"));
+    final int maxInflight = Integer.parseInt(env("MAX_INFLIGHT", "128"));
+    final double drainSeconds = Double.parseDouble(env("DRAIN_SECONDS", "30"));
+    final double saturated = Double.parseDouble(env("SATURATED_FACTOR", "10"));
+    final boolean quiet = env("QUIET", "0").equals("1");
+    final int quietMinutes = Integer.parseInt(env("QUIET_MINUTES", "10"));
+    final boolean profile = env("PROFILE", "1").equals("1");
+    final Path quietFile = Path.of(System.getProperty("quietFile", "/work/QUIET"));
+    final Duration realTimeout = Duration.ofSeconds(Long.parseLong(env("REAL_TIMEOUT_SECONDS", "10")));
+
+    final HttpClient http = Web.client();
+    final HttpClient admin = Web.client();
+    final ExecutorService pool = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "real-user");
+        t.setDaemon(true);
+        return t;
+    });
+    final AtomicLong realUserSeq = new AtomicLong();
+    final Map<String, AtomicLong> userCursor = new LinkedHashMap<>();
+    Process client;
+    BufferedReader clientOut;
+    PrintWriter clientIn;
+    long clientPid;
+    final long selfPid = ProcessHandle.current().pid();
+    boolean quietHeld;
+    long quietDeadline = Long.MAX_VALUE;
+    String quietNote = "no quiet window (QUIET=0)";
+
+    static String env(String k, String d) {
+        String v = System.getenv(k);
+        return v == null || v.isBlank() ? d : v;
+    }
+
+    static List<Double> doubles(String s) {
+        List<Double> l = new ArrayList<>();
+        for (String p : s.trim().split("\\s+")) {
+            l.add(Double.parseDouble(p));
+        }
+        return l;
+    }
+
+    public static void main(String[] args) throws Exception {
+        if (System.getProperty("render") != null) {
+            List<Phase> ps = Phase.readTsv(Path.of(System.getProperty("render")));
+            Report.write(ps, Path.of(env("RESULTS", "attack.md")), Path.of(env("PLOT", "attack.png")),
+                    Files.readString(Path.of(System.getProperty("render") + ".header")));
+            return;
+        }
+        new AttackRun().run();
+    }
+
+    // ------------------------------------------------------------------ the run
+
+    void run() throws Exception {
+        Files.createDirectories(work);
+        Runtime.getRuntime().addShutdownHook(new Thread(this::releaseQuiet));
+        startClient();
+        try {
+            runPhases();
+        } finally {
+            releaseQuiet();
+            clientIn.println("quit");
+            clientIn.flush();
+            client.waitFor(10, TimeUnit.SECONDS);
+            client.destroy();
+        }
+    }
+
+    void runPhases() throws Exception {
+        String loadBefore = Files.readString(Path.of("/proc/loadavg")).trim();
+        System.out.printf("attack benchmark: rates %s /s, shapes %s, endpoints %s, %.0f s phases, real user every %d ms, %d users,"
+                + " at most %d attack attempts in flight%n", rates, shapes, endpoints, phaseSeconds, realIntervalMs, users, maxInflight);
+        // Warm-up (not measured): every realm and endpoint, real users and each shape at a low rate.
+        int warmId = 250;
+        for (String endpoint : endpoints) {
+            for (String realm : List.of("stock", "gated")) {
+                for (String shape : List.of("one", "spread")) {
+                    Phase w = phase(realm, endpoint, shape, 20, warmupSeconds / 2, warmId--, false);
+                    System.out.println("warm-up " + w.summary());
+                }
+            }
+        }
+        takeQuiet();
+        String loadStart = Files.readString(Path.of("/proc/loadavg")).trim();
+        String start = now();
+        List<Phase> phases = new ArrayList<>();
+        int id = 1;
+        Map<String, Phase> idle = new LinkedHashMap<>();
+        Map<String, Double> saturatedAt = new LinkedHashMap<>();
+        outer:
+        for (String endpoint : endpoints) {
+            for (String realm : List.of("stock", "gated")) {
+                if (!fits()) {
+                    break outer;
+                }
+                Phase p = phase(realm, endpoint, "idle", 0, phaseSeconds, id++, true);
+                idle.put(realm + "/" + endpoint, p);
+                phases.add(p);
+                System.out.println(p.summary());
+            }
+            for (String shape : shapes) {
+                for (double rate : rates) {
+                    for (String realm : List.of("stock", "gated")) {
+                        String line = realm + "/" + endpoint + "/" + shape;
+                        if (saturatedAt.containsKey(line)) {
+                            phases.add(Phase.skipped(realm, endpoint, shape, rate, "not run: real users already failed or p99 > "
+                                    + (int) saturated + "x idle at " + fmtRate(saturatedAt.get(line)) + "/s"));
+                            continue;
+                        }
+                        if (!fits()) {
+                            phases.add(Phase.skipped(realm, endpoint, shape, rate, "not run: the quiet window was over"));
+                            continue;
+                        }
+                        Phase p = phase(realm, endpoint, shape, rate, phaseSeconds, id++, true);
+                        phases.add(p);
+                        System.out.println(p.summary());
+                        Phase i = idle.get(realm + "/" + endpoint);
+                        if (p.realOk < p.realN || (i != null && p.p99 > saturated * i.p99)) {
+                            saturatedAt.put(line, rate);
+                        }
+                    }
+                }
+            }
+        }
+        String end = now();
+        String loadEnd = Files.readString(Path.of("/proc/loadavg")).trim();
+        // Profiles of the gated realm under the one-address attack at the highest rate, after the table's phases.
+        List<String[]> profiles = new ArrayList<>();
+        if (profile) {
+            for (String endpoint : endpoints) {
+                double rate = rates.get(rates.size() - 1);
+                if (quietHeld && !fits()) {
+                    releaseQuiet(); // the window never outlasts its end: the profile then runs outside it, labelled so
+                }
+                boolean inWindow = quietHeld;
+                Path jfr = work.resolve("gated-one-" + endpoint + ".jfr");
+                jcmd("JFR.start", "name=attack-" + endpoint, "settings=profile", "filename=" + jfr);
+                Phase p = phase("gated", endpoint, "one", rate, phaseSeconds, id++, true);
+                jcmd("JFR.stop", "name=attack-" + endpoint);
+                profiles.add(new String[] {endpoint, AttackRun.fmt(rate), jfr.toString(), Boolean.toString(inWindow), p.summary(),
+                    Files.readString(Path.of("/proc/loadavg")).trim()});
+            }
+        }
+        releaseQuiet();
+        String header = header(start, end, loadBefore, loadStart, loadEnd);
+        Path tsv = work.resolve("phases.tsv");
+        Phase.writeTsv(phases, tsv);
+        Files.writeString(Path.of(tsv + ".header"), header);
+        Report.write(phases, Path.of(env("RESULTS", work.resolve("attack.md").toString())),
+                Path.of(env("PLOT", work.resolve("attack.png").toString())), header);
+        if (!profiles.isEmpty()) {
+            Path out = Path.of(env("PROFILE_OUT", work.resolve("attack-profile.txt").toString()));
+            StringBuilder b = new StringBuilder("# Where the server's time goes: the gated realm under the one-address attack\n\n"
+                    + "Keycloak JVM recorded with JFR (`jcmd <pid> JFR.start settings=profile`) during one extra phase per endpoint "
+                    + "after the table's phases, summarised by `dev.abusegate.benchmarks.attack.JfrSummary` (jdk.jfr.consumer). "
+                    + "The real users (one login every " + realIntervalMs + " ms, each a correct password: one argon2 hash) run "
+                    + "during the recording too, so their hashes are in the samples.\n\n" + header + "\n");
+            for (String[] f : profiles) {
+                b.append("## ").append(f[0].equals("token") ? "Token endpoint" : "Browser form").append(", one-address attack at ")
+                        .append(f[1]).append("/s offered, ").append(AttackRun.fmt(phaseSeconds)).append(" s, ")
+                        .append(f[3].equals("true") ? "inside the quiet window" : "NOT inside a quiet window: other work may have run")
+                        .append("\n\n```\nphase: ").append(f[4]).append("\nload average after: ").append(f[5]).append("\n\n")
+                        .append(JfrSummary.summarise(Path.of(f[2]))).append("```\n\n");
+            }
+            Files.writeString(out, b.toString(), StandardCharsets.UTF_8);
+            System.out.println("profile: " + out);
+        }
+    }
+
+    String header(String start, String end, String loadBefore, String loadStart, String loadEnd) {
+        return "- command: `" + env("COMMAND", "benchmarks/attack/run.sh") + "`\n"
+                + "- settings: RATES=\"" + env("RATES", "10 50 200 800") + "\" SHAPES=\"" + String.join(" ", shapes) + "\" ENDPOINTS=\""
+                + String.join(" ", endpoints) + "\" PHASE_SECONDS=" + fmt(phaseSeconds) + " WARMUP_SECONDS=" + fmt(warmupSeconds)
+                + " REAL_INTERVAL_MS=" + realIntervalMs + " USERS=" + users + " MAX_INFLIGHT=" + maxInflight + " SATURATED_FACTOR="
+                + fmt(saturated) + " REAL_TIMEOUT_SECONDS=" + realTimeout.toSeconds() + "\n"
+                + "- measured phases from " + start + " to " + end + "; " + quietNote + "\n"
+                + "- load average (1, 5, 15 min; /proc/loadavg): " + loadBefore + " before the warm-up, " + loadStart
+                + " before the first phase, " + loadEnd + " after the last\n";
+    }
+
+    /** Whether another phase (its seconds plus 25 s of drain and event reading) still fits into the quiet window. */
+    boolean fits() {
+        return System.currentTimeMillis() + (long) (phaseSeconds * 1000) + 25_000 < quietDeadline;
+    }
+
+    void takeQuiet() throws Exception {
+        if (!quiet) {
+            return;
+        }
+        String after = env("QUIET_AFTER", "");
+        if (!after.isEmpty()) {
+            java.time.LocalTime t = java.time.LocalTime.parse(after);
+            while (java.time.LocalTime.now(ZoneOffset.UTC).isBefore(t)) {
+                System.out.println("    waiting until " + after + " UTC to take the quiet window");
+                Thread.sleep(15_000);
+            }
+        }
+        while (true) {
+            long until = System.currentTimeMillis() + quietMinutes * 60_000L;
+            String text = "attack until " + DateTimeFormatter.ofPattern("HH:mm").withZone(ZoneOffset.UTC).format(Instant.ofEpochMilli(until))
+                    + " UTC\n";
+            try {
+                Files.writeString(quietFile, text, java.nio.file.StandardOpenOption.CREATE_NEW, java.nio.file.StandardOpenOption.WRITE);
+                quietHeld = true;
+                quietDeadline = until - 20_000L;
+                quietNote = "inside one quiet window (" + text.trim() + ", taken " + now() + ")";
+                System.out.println("==> quiet window taken: " + text.trim());
+                return;
+            } catch (FileAlreadyExistsException e) {
+                System.out.println("    quiet window held by someone else: " + Files.readString(quietFile).trim() + "; waiting");
+                Thread.sleep(30_000);
+            }
+        }
+    }
+
+    synchronized void releaseQuiet() {
+        if (quietHeld) {
+            try {
+                Files.deleteIfExists(quietFile);
+                System.out.println("==> quiet window released " + now());
+            } catch (IOException e) {
+                System.out.println("could not remove " + quietFile + ": " + e);
+            }
+            quietHeld = false;
+        }
+    }
+
+    void jcmd(String... args) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of("jcmd", Long.toString(kcPid)));
+        cmd.addAll(Arrays.asList(args));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (p.waitFor() != 0) {
+            throw new IllegalStateException("jcmd failed: " + out);
+        }
+    }
+
+    void startClient() throws IOException {
+        String java = ProcessHandle.current().info().command().orElse("java");
+        client = new ProcessBuilder(java, "-Xmx512m", "-cp", System.getProperty("java.class.path"), AttackClient.class.getName())
+                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        clientPid = client.pid();
+        clientOut = new BufferedReader(new InputStreamReader(client.getInputStream(), StandardCharsets.UTF_8));
+        clientIn = new PrintWriter(client.getOutputStream(), true, StandardCharsets.UTF_8);
+        String ready = clientOut.readLine();
+        if (!"ready".equals(ready)) {
+            throw new IllegalStateException("attack client did not start: " + ready);
+        }
+        System.out.println("attack client: pid " + clientPid + "; driver (real users): pid " + selfPid + "; Keycloak: pid " + kcPid);
+    }
+
+    // ------------------------------------------------------------------ one phase
+
+    Phase phase(String realm, String endpoint, String shape, double rate, double seconds, int id, boolean withEvents) throws Exception {
+        if (withEvents) {
+            deleteEvents(realm);
+        }
+        waitServerQuiet();
+        long kc0 = Web.cpuTicks(kcPid);
+        long cl0 = Web.cpuTicks(clientPid);
+        long me0 = Web.cpuTicks(selfPid);
+        long t0 = System.nanoTime();
+        if (!shape.equals("idle")) {
+            clientIn.println("attack " + base + " " + realm + " " + endpoint + " " + shape + " " + rate + " " + seconds + " " + id + " "
+                    + maxInflight + " " + drainSeconds);
+        }
+        // Real users: one login every realIntervalMs, each a tracked task, on schedule whatever the answers.
+        List<java.util.concurrent.Future<double[]>> logins = new ArrayList<>();
+        long n = (long) (seconds * 1000 / realIntervalMs);
+        for (long i = 0; i < n; i++) {
+            long due = t0 + i * realIntervalMs * 1_000_000L;
+            long now;
+            while ((now = System.nanoTime()) < due) {
+                LockSupport.parkNanos(due - now);
+            }
+            int user = nextUser(realm);
+            String address = realAddress();
+            logins.add(pool.submit(() -> realLogin(realm, endpoint, user, address)));
+        }
+        List<double[]> results = new ArrayList<>();
+        for (var f : logins) {
+            results.add(f.get());
+        }
+        String attack = shape.equals("idle") ? null : clientOut.readLine();
+        double window = (System.nanoTime() - t0) / 1e9;
+        long kc1 = Web.cpuTicks(kcPid);
+        long cl1 = Web.cpuTicks(clientPid);
+        long me1 = Web.cpuTicks(selfPid);
+        Phase p = new Phase();
+        p.realm = realm;
+        p.endpoint = endpoint;
+        p.shape = shape;
+        p.rate = rate;
+        p.seconds = seconds;
+        p.window = window;
+        p.serverCpu = (kc1 - kc0) / (double) CLK_TCK;
+        p.clientCpu = (cl1 - cl0) / (double) CLK_TCK;
+        p.driverCpu = (me1 - me0) / (double) CLK_TCK;
+        p.realN = results.size();
+        double[] ok = results.stream().filter(r -> r[0] == 1).mapToDouble(r -> r[1]).sorted().toArray();
+        p.realOk = ok.length;
+        double[] all = results.stream().mapToDouble(r -> r[1]).sorted().toArray();
+        p.p50 = pct(all, 50);
+        p.p99 = pct(all, 99);
+        p.max = all.length == 0 ? Double.NaN : all[all.length - 1];
+        if (attack != null) {
+            p.attack = parse(attack);
+        }
+        if (withEvents) {
+            waitServerQuiet();
+            countEvents(p);
+        }
+        return p;
+    }
+
+    int nextUser(String realm) {
+        long c = userCursor.computeIfAbsent(realm, k -> new AtomicLong()).getAndIncrement();
+        return (int) (c % users) + 1;
+    }
+
+    /** A fresh address per real login, from 172.16.0.0/12 (never an attacker's range). */
+    String realAddress() {
+        long k = realUserSeq.incrementAndGet();
+        return "172." + (16 + ((k >> 16) & 15)) + "." + ((k >> 8) & 255) + "." + (k & 255);
+    }
+
+    /** {ok (1/0), milliseconds}: the password grant, or the login page GET + the form POST, counted from the first byte sent. */
+    double[] realLogin(String realm, String endpoint, int user, String address) {
+        long t0 = System.nanoTime();
+        boolean ok = false;
+        try {
+            if (endpoint.equals("token")) {
+                HttpResponse<String> r = http.send(Web.passwordGrant(base, realm, address, Realms.username(user), Realms.password(user),
+                        realTimeout), HttpResponse.BodyHandlers.ofString());
+                ok = r.statusCode() == 200 && r.body().contains("access_token");
+            } else {
+                HttpResponse<String> page = http.send(Web.loginPage(base, realm, address, realTimeout), HttpResponse.BodyHandlers.ofString());
+                String action = Web.action(page.body());
+                if (page.statusCode() == 200 && action != null) {
+                    Map<String, String> jar = Web.jar();
+                    Web.keepCookies(jar, page.headers());
+                    Duration left = realTimeout.minusNanos(System.nanoTime() - t0);
+                    HttpResponse<String> r = http.send(Web.formPost(action, jar, address, Realms.username(user), Realms.password(user),
+                            left.isNegative() ? Duration.ofMillis(1) : left), HttpResponse.BodyHandlers.ofString());
+                    String loc = r.headers().firstValue("location").orElse("");
+                    ok = r.statusCode() == 302 && loc.startsWith(Realms.REDIRECT) && loc.contains("code=");
+                }
+            }
+        } catch (Exception e) {
+            ok = false;
+        }
+        return new double[] {ok ? 1 : 0, (System.nanoTime() - t0) / 1e6};
+    }
+
+    /** Waits (at most 20 s) until Keycloak uses less than 15 % of one core over half a second: the previous phase's work is done. */
+    void waitServerQuiet() throws InterruptedException {
+        long until = System.currentTimeMillis() + 20_000;
+        while (System.currentTimeMillis() < until) {
+            long a = Web.cpuTicks(kcPid);
+            Thread.sleep(500);
+            long b = Web.cpuTicks(kcPid);
+            if ((b - a) / (double) CLK_TCK < 0.075) {
+                return;
+            }
+        }
+    }
+
+    static Map<String, Long> parse(String line) {
+        Map<String, Long> m = new LinkedHashMap<>();
+        for (String kv : line.substring("result ".length()).split(" ")) {
+            int eq = kv.indexOf('=');
+            String k = kv.substring(0, eq);
+            String v = kv.substring(eq + 1);
+            if (k.equals("sample")) {
+                if (!v.equals("-")) {
+                    System.out.println("    attack client sample of an unexpected answer: " + v);
+                }
+                continue;
+            }
+            m.put(k, k.equals("sendSeconds") ? Math.round(Double.parseDouble(v) * 1000) : Long.parseLong(v));
+        }
+        return m;
+    }
+
+    // ------------------------------------------------------------------ events (admin API)
+
+    String adminToken() throws Exception {
+        HttpRequest req = HttpRequest.newBuilder(URI.create(base + "/realms/master/protocol/openid-connect/token"))
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString("grant_type=password&client_id=admin-cli&username=admin&password=admin")).build();
+        String body = admin.send(req, HttpResponse.BodyHandlers.ofString()).body();
+        Matcher m = Pattern.compile("\"access_token\":\"([^\"]+)\"").matcher(body);
+        if (!m.find()) {
+            throw new IllegalStateException("no admin token");
+        }
+        return m.group(1);
+    }
+
+    void deleteEvents(String realm) throws Exception {
+        HttpRequest req = HttpRequest.newBuilder(URI.create(base + "/admin/realms/" + realm + "/events"))
+                .header("Authorization", "Bearer " + adminToken()).DELETE().build();
+        int s = admin.send(req, HttpResponse.BodyHandlers.discarding()).statusCode();
+        if (s != 204) {
+            throw new IllegalStateException("DELETE events: HTTP " + s);
+        }
+    }
+
+    /** Counts the phase's LOGIN and LOGIN_ERROR events by error and by side (real users' 172.16/12 or the attack). */
+    void countEvents(Phase p) throws Exception {
+        String token = adminToken();
+        Map<String, Long> attackErrors = new TreeMap<>();
+        long realLogin = 0;
+        long realErrors = 0;
+        long attackLogin = 0;
+        int first = 0;
+        int page = 20_000;
+        while (true) {
+            HttpRequest req = HttpRequest.newBuilder(URI.create(base + "/admin/realms/" + p.realm + "/events?first=" + first + "&max=" + page))
+                    .header("Authorization", "Bearer " + token).timeout(Duration.ofSeconds(120)).GET().build();
+            String body = admin.send(req, HttpResponse.BodyHandlers.ofString()).body();
+            String[] events = body.split("\\{\"id\":\"");
+            int count = events.length - 1;
+            for (int i = 1; i < events.length; i++) {
+                String e = events[i];
+                int d = e.indexOf("\"details\"");
+                String head = d > 0 ? e.substring(0, d) : e;
+                String type = group(EVENT_TYPE, head);
+                String ip = group(EVENT_IP, head);
+                String error = group(EVENT_ERROR, head);
+                boolean real = ip != null && ip.startsWith("172.");
+                if ("LOGIN".equals(type)) {
+                    if (real) {
+                        realLogin++;
+                    } else {
+                        attackLogin++;
+                    }
+                } else if ("LOGIN_ERROR".equals(type)) {
+                    if (real) {
+                        realErrors++;
+                    } else {
+                        attackErrors.merge(error == null ? "?" : error, 1L, Long::sum);
+                    }
+                }
+            }
+            if (count < page) {
+                break;
+            }
+            first += page;
+        }
+        p.events = attackErrors;
+        p.realLoginEvents = realLogin;
+        p.realErrorEvents = realErrors;
+        p.attackLoginEvents = attackLogin;
+        p.hashes = attackLogin;
+        for (Map.Entry<String, Long> e : attackErrors.entrySet()) {
+            if (hashed(p.endpoint, e.getKey())) {
+                p.hashes += e.getValue();
+            }
+        }
+    }
+
+    static String group(Pattern p, String s) {
+        Matcher m = p.matcher(s);
+        return m.find() ? m.group(1) : null;
+    }
+
+    // ------------------------------------------------------------------ helpers
+
+    static double pct(double[] sorted, int p) {
+        if (sorted.length == 0) {
+            return Double.NaN;
+        }
+        int rank = (int) Math.ceil(p / 100.0 * sorted.length);
+        return sorted[Math.max(0, rank - 1)];
+    }
+
+    static String now() {
+        return DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss").withZone(ZoneOffset.UTC).format(Instant.now()) + " UTC";
+    }
+
+    static String fmt(double d) {
+        return d == Math.rint(d) ? Long.toString((long) d) : Double.toString(d);
+    }
+
+    static String fmtRate(double d) {
+        return fmt(d);
+    }
+}
