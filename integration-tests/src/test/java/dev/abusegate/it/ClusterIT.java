@@ -86,6 +86,8 @@ class ClusterIT {
     private static PostgresServer db;
     private static KeycloakServer nodeA;
     private static KeycloakServer nodeB;
+    /** Node A as it was until the failover test stopped it (its log is checked with the others'). */
+    private static KeycloakServer retiredA;
     private static final List<String> realms = new ArrayList<>();
 
     @BeforeAll
@@ -310,8 +312,17 @@ class ClusterIT {
     }
 
     @Test
-    @Order(6)
+    @Order(7)
     void floods_through_node_a_of_ipv6_networks_usernames_and_solved_captchas_switch_nothing_off_on_node_b() throws Exception {
+        // Runs after the failover test: a flood leaves shared counters that live as long as the windows they
+        // counted, and those would answer the failover test's captcha-less realm (see docs/clustering.md). Node A
+        // stopped there, so a new node A joins node B first.
+        if (!nodeA.isAlive()) {
+            retiredA = nodeA;
+            nodeA = node("cluster-a2", freePorts(1)[0]);
+            awaitClusterSize(nodeA, 2, Duration.ofSeconds(90));
+            awaitClusterSize(nodeB, 2, Duration.ofSeconds(90));
+        }
         long start = System.nanoTime();
         FloodProbes viaA = new FloodProbes(nodeA);
         FloodProbes viaB = new FloodProbes(nodeB);
@@ -375,7 +386,7 @@ class ClusterIT {
     }
 
     @Test
-    @Order(7)
+    @Order(6)
     void node_b_keeps_blocked_addresses_and_locked_accounts_when_node_a_stops() {
         String realm = importRealm("cluster-failover", Map.of(
                 "perIp.threshold", "3",
@@ -410,7 +421,11 @@ class ClusterIT {
     @Test
     @Order(8)
     void neither_node_logs_marshalling_errors_or_abuse_gate_errors() {
-        for (KeycloakServer node : List.of(nodeA, nodeB)) {
+        List<KeycloakServer> nodes = new ArrayList<>(List.of(nodeA, nodeB));
+        if (retiredA != null) {
+            nodes.add(retiredA);
+        }
+        for (KeycloakServer node : nodes) {
             String log = node.logText();
             // First what must be there, so that the absences below are absences from a real, parsed log.
             assertThat(log).as("log of %s", node.name())
