@@ -114,7 +114,9 @@ public final class AbuseGate {
         if (p1 != null && recentBlocks != null && recentBlocks.holds(k.address(), p1, now)) {
             return new Decision(Outcome.BLOCKED, Layer.PER_IP, out.toSet(), out.degraded(), options, k, false, false, lockout, device);
         }
-        Captcha captcha = new Captcha(options.captchaEnabled(), captchaCheck);
+        // Verified only where an answer is in the band: with the band off that is only a shared count past a
+        // threshold, which asks for a captcha instead of blocking (so even a realm without a band can pass it).
+        Captcha captcha = new Captcha(captchaCheck);
         Admission a = new Admission(options, k, p1, p2, p4, now, out);
         long clearsBefore = recentBlocks == null ? 0 : recentBlocks.clears();
 
@@ -588,16 +590,14 @@ public final class AbuseGate {
     /** The attempt's captcha: checked once, when the answer depends on it. */
     private static final class Captcha {
         private boolean solved;
-        private final boolean enabled;
         private BooleanSupplier check;
 
-        Captcha(boolean enabled, BooleanSupplier check) {
-            this.enabled = enabled;
+        Captcha(BooleanSupplier check) {
             this.check = check;
         }
 
         boolean check() {
-            if (!solved && enabled && check != null) {
+            if (!solved && check != null) {
                 BooleanSupplier c = check;
                 check = null;
                 solved = c.getAsBoolean();

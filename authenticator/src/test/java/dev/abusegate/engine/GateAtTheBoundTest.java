@@ -106,6 +106,44 @@ class GateAtTheBoundTest {
     }
 
     @Test
+    void with_the_band_off_a_shared_count_past_a_threshold_asks_for_a_captcha_and_a_solved_one_passes() {
+        GateOptions bandOff = options.toBuilder().captchaEnabled(false).build();
+        // addresses worth two attempts each, ten times the bound: nothing may make room
+        for (int i = 0; i < 10 * BOUND; i++) {
+            for (int j = 0; j < 2; j++) {
+                Decision d = f.gate.evaluate(bandOff, new Attempt(GateFixture.REALM, address(i), "flood-" + i + "-" + j, null), null);
+                if (d.allowed()) {
+                    f.gate.notVerified(d);
+                }
+            }
+        }
+        int asked = 0;
+        int passedSolved = 0;
+        for (int i = 0; i < 50; i++) {
+            String a = "203.0.113." + i;
+            for (int j = 0; j < 10; j++) {
+                Attempt attempt = new Attempt(GateFixture.REALM, a, "fresh-" + i + "-" + j, null);
+                Decision d = f.gate.evaluate(bandOff, attempt, null);
+                if (d.outcome() == Outcome.BLOCKED) {
+                    assertThat(d.degraded()).as("blocked only on an exact count, band or not: %s", d).doesNotContain(d.layer());
+                }
+                if (d.outcome() == Outcome.CAPTCHA_REQUIRED) {
+                    assertThat(d.degraded()).as("with the band off only a shared count asks for a captcha").isNotEmpty();
+                    asked++;
+                    d = f.gate.evaluate(bandOff, attempt, () -> true);
+                    assertThat(d.outcome()).as("a solved captcha passes a shared count").isNotEqualTo(Outcome.BLOCKED);
+                    passedSolved += d.allowed() ? 1 : 0;
+                }
+                if (d.allowed()) {
+                    f.gate.notVerified(d);
+                }
+            }
+        }
+        assertThat(asked).as("attempts asked for a captcha on a shared count").isPositive();
+        assertThat(passedSolved).as("of those, passed with a solved captcha").isEqualTo(asked);
+    }
+
+    @Test
     void a_reservation_on_a_shared_counter_is_settled_there_and_a_failure_there_never_locks() {
         // fill the protective table with failures (each checked: worth a password hash)
         for (int i = 0; i < 10 * BOUND; i++) {

@@ -315,7 +315,7 @@ class ClusterIT {
     @Order(7)
     void floods_through_node_a_of_ipv6_networks_usernames_and_solved_captchas_switch_nothing_off_on_node_b() throws Exception {
         // Runs after the failover test: a flood leaves shared counters that live as long as the windows they
-        // counted, and those would answer the failover test's captcha-less realm (see docs/clustering.md). Node A
+        // counted, and those would ask the failover test's band-off realm for a captcha (see docs/clustering.md). Node A
         // stopped there, so a new node A joins node B first.
         if (!nodeA.isAlive()) {
             retiredA = nodeA;

@@ -15,7 +15,8 @@ import org.junit.jupiter.api.Test;
  * floods of subjects seen once, in the flooded realm (during the first flood too) and in another realm, a fresh
  * subject meets every layer's threshold and band exactly as on the unflooded server. After a flood of subjects
  * worth two attempts each (which nothing may replace), a fresh address may meet the band early, never later, and
- * layer 3 stays exact. Throughout, a blocked address stays blocked and a lock holds. A full store is reported as degraded (metric, WARN), never as a store failure.
+ * layer 3 stays exact; in a realm with the captcha band off, a fresh address on a shared count is asked for a
+ * captcha (ALTCHA) that passes when solved, where an exact count would block. Throughout, a blocked address stays blocked and a lock holds. A full store is reported as degraded (metric, WARN), never as a store failure.
  * The same on two nodes is in {@link ClusterIT}.
  */
 class StoreFloodIT {
@@ -38,10 +39,13 @@ class StoreFloodIT {
             FloodProbes probes = new FloodProbes(server);
             String flooded = probes.realm("flooded");
             String other = probes.realm("other");
+            String bandOff = probes.realmWithoutBand("band-off");
             long mark = server.logMark();
 
             // the unflooded server: the expected answers, and what the floods must not undo
             String blockedOther = probes.assertEveryLayerMeetsItsThreshold(other, 0, "before any flood");
+            assertThat(probes.assertBandOffAsksForASolvableCaptcha(bandOff, 1, "before any flood"))
+                    .as("with the band off and room in the store, no captcha is asked for").isZero();
             String[] blockedFlooded = new String[1];
 
             // floods of subjects seen once each: they make room for each other and for anyone else
@@ -62,6 +66,10 @@ class StoreFloodIT {
             probes.assertEveryLayerCautious(flooded, 4, "after a flood of solved captchas with empty passwords");
             probes.assertEveryLayerCautious(other, 5, "in another realm after that flood");
             probes.assertStillHeld(other, blockedOther, 0, "after every flood");
+            // a realm with the band off shares the full tables: its fresh addresses are counted on shared counters
+            // and asked for the realm's captcha (ALTCHA) where an exact count would block, never refused
+            assertThat(probes.assertBandOffAsksForASolvableCaptcha(bandOff, 3, "after that flood"))
+                    .as("fresh addresses of a band-off realm asked for a captcha on shared counters").isPositive();
             // none of those solutions was recorded: each is still good once for an attempt that checks a password
             probes.assertNoRecordWritten(flooded, solutions.get(0));
             probes.assertNoRecordWritten(flooded, solutions.get(solutions.size() - 1));

@@ -59,7 +59,9 @@ public final class GateSettings {
 
     public static final Setting<Boolean> CAPTCHA_ENABLED = option(Setting.bool("captcha.enabled", true, "Captcha band",
             "When on, an attempt whose counters have reached the captcha factor of a threshold must solve a captcha. "
-                    + "Past the threshold the answer is 'blocked', captcha or not."));
+                    + "Past the threshold the answer is 'blocked', captcha or not. When off, a captcha is asked for only "
+                    + "where the counter store is at its bound and a subject counted on a shared counter passes a threshold "
+                    + "(it is never blocked there)."));
     public static final Setting<Double> CAPTCHA_FACTOR = option(Setting.decimal("captcha.factor", 0.5, 0, true, 1,
             "Captcha factor", "Fraction of a threshold from which a captcha is required."));
     public static final Setting<Integer> IPV6_PREFIX = option(Setting.integer("ipv6.prefixLength", 64, 1, 128,

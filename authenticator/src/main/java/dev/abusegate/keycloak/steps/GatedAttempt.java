@@ -67,7 +67,9 @@ public final class GatedAttempt {
         AbuseGate g = rt.gate();
         RealmSecrets secrets = rt.secrets();
         String address = ctx.getConnection() == null ? null : ctx.getConnection().getRemoteAddr();
-        CaptchaConfig captcha = options.captchaEnabled() ? settings.captcha() : null;
+        // With the band off the captcha is still offered where a shared count past a threshold asks for it (a store
+        // at its bound): ALTCHA by default, which needs no keys, so that answer is never a refusal.
+        CaptchaConfig captcha = settings.captcha();
         String token = captcha == null ? null : captchaToken.apply(captcha);
         boolean submitted = token != null && !token.isBlank();
         GateEvents events = new GateEvents(ctx, rt);
@@ -107,7 +109,7 @@ public final class GatedAttempt {
         return decision.outcome().code();
     }
 
-    /** The captcha the realm offers in this attempt's band, or null (captcha off, or blocked). */
+    /** The captcha the realm offers for this attempt's {@code captcha_required}, or null (blocked). */
     public CaptchaConfig offeredCaptcha() {
         return blocked() ? null : captcha;
     }
