@@ -70,7 +70,7 @@ public final class GatedAttempt {
         // With the band off the captcha is still offered where a shared count past a threshold asks for it (a store
         // at its bound): ALTCHA by default, which needs no keys, so that answer is never a refusal.
         CaptchaConfig captcha = settings.captcha();
-        String token = captcha == null ? null : captchaToken.apply(captcha);
+        String token = captchaToken.apply(captcha);
         boolean submitted = token != null && !token.isBlank();
         GateEvents events = new GateEvents(ctx, rt);
         String device = null;

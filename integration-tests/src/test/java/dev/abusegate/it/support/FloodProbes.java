@@ -120,15 +120,12 @@ public final class FloodProbes {
             }
             asked++;
             assertThat(seen).as("band off %s: an address not on its own count is asked for a captcha: %s", when, seen).contains(CAPTCHA);
-            int unsolved = 0;
             for (int i = 0; i < seen.size(); i++) {
                 if (CAPTCHA.equals(seen.get(i))) {
                     assertThat(seen.get(i + 1)).as("band off %s: the offered captcha, solved, passes: %s", when, seen).isEqualTo(ALLOWED);
-                } else if (ALLOWED.equals(seen.get(i)) && (i == 0 || !CAPTCHA.equals(seen.get(i - 1)))) {
-                    unsolved++;
                 }
             }
-            assertThat(unsolved).as("band off %s: no more let through without a captcha than the threshold: %s", when, seen)
+            assertThat(letThroughWithoutACaptcha(seen)).as("band off %s: no more let through without a captcha than the threshold: %s", when, seen)
                     .isLessThanOrEqualTo(LAYER_1_BAND_OFF.indexOf(BLOCKED));
             assertThat(seen).as("band off %s: only the answers a gate gives", when).isSubsetOf(ALLOWED, CAPTCHA, BLOCKED);
         }
@@ -245,12 +242,30 @@ public final class FloodProbes {
         List<String> l1 = new ArrayList<>();
         layer1(realm, l1);
         assertCautious(l1, LAYER_1, "layer 1 " + when);
-        assertCautious(layer2(realm), LAYER_2, "layer 2 " + when);
+        assertOnceAskedAlwaysAsked(l1, "layer 1 " + when);
+        List<String> l2 = layer2(realm);
+        assertCautious(l2, LAYER_2, "layer 2 " + when);
+        assertOnceAskedAlwaysAsked(l2, "layer 2 " + when);
         List<String> l3 = layer3(realm, account);
         assertCautious(l3, LAYER_3, "layer 3 " + when);
         assertThat(l3.get(l3.size() - 1)).as("layer 3: the fresh account locked by three wrong passwords %s: %s", when, l3)
                 .isEqualTo(BLOCKED);
-        assertCautious(layer4(realm), LAYER_4, "layer 4 " + when);
+        List<String> l4 = layer4(realm);
+        assertCautious(l4, LAYER_4, "layer 4 " + when);
+        assertOnceAskedAlwaysAsked(l4, "layer 4 " + when);
+    }
+
+    /**
+     * A probe from one address: once it has been asked for a captcha, every later attempt it is let through needs
+     * a solved one of its own (a count, exact or shared, only rises within its window).
+     */
+    private static void assertOnceAskedAlwaysAsked(List<String> actual, String what) {
+        for (int i = Math.max(actual.indexOf(CAPTCHA), 0) + 1; actual.contains(CAPTCHA) && i < actual.size(); i++) {
+            if (ALLOWED.equals(actual.get(i))) {
+                assertThat(actual.get(i - 1)).as("%s: every attempt past the band needed a captcha: %s", what, actual)
+                        .isEqualTo(CAPTCHA);
+            }
+        }
     }
 
     private static void assertCautious(List<String> actual, List<String> exact, String what) {
@@ -260,15 +275,20 @@ public final class FloodProbes {
         // Counted on a shared counter, a subject may be asked for a captcha early (and, where a probe changes
         // address per attempt, as layer 3's does, a later address may find a lower count): what may never happen
         // is more attempts let through without a solved captcha than on an exact count.
-        int unsolved = 0;
-        for (int i = 0; i < actual.size(); i++) {
-            if (ALLOWED.equals(actual.get(i)) && (i == 0 || !CAPTCHA.equals(actual.get(i - 1)))) {
-                unsolved++;
-            }
-        }
-        assertThat(unsolved).as("%s: attempts let through without a captcha: %s (exact: %s)", what, actual, exact)
+        assertThat(letThroughWithoutACaptcha(actual)).as("%s: attempts let through without a captcha: %s (exact: %s)", what, actual, exact)
                 .isLessThanOrEqualTo(exact.indexOf(CAPTCHA));
         assertThat(actual).as("%s: only the answers a gate gives", what).isSubsetOf(ALLOWED, CAPTCHA, BLOCKED);
+    }
+
+    /** The attempts of a probe let through without a solved captcha (an "allowed" not right after a "captcha"). */
+    private static int letThroughWithoutACaptcha(List<String> answers) {
+        int n = 0;
+        for (int i = 0; i < answers.size(); i++) {
+            if (ALLOWED.equals(answers.get(i)) && (i == 0 || !CAPTCHA.equals(answers.get(i - 1)))) {
+                n++;
+            }
+        }
+        return n;
     }
 
     /** The address stays blocked, and the locked account refuses its right password. */
