@@ -6,6 +6,7 @@ import dev.abusegate.engine.config.LayerPolicy;
 import dev.abusegate.engine.keys.GateKeys;
 import dev.abusegate.engine.keys.SecretSource;
 import dev.abusegate.engine.keys.CounterKey;
+import dev.abusegate.engine.realm.RealmWatch;
 import dev.abusegate.engine.store.AddressEntry;
 import dev.abusegate.engine.store.AdmissionAnswer;
 import dev.abusegate.engine.store.Change;
@@ -63,6 +64,8 @@ public final class AbuseGate {
     private final GateKeys keys;
     /** Addresses just seen blocked on layer 1; null when every attempt goes to the store. */
     private final RecentBlocks recentBlocks;
+    /** The fifth, realm-wide layer; null when the gate runs without it. */
+    private final RealmWatch realmWatch;
 
     /** A gate that sends every attempt to the store. */
     public AbuseGate(CounterStore store, TimeSource clock, SecretSource secrets) {
@@ -75,6 +78,12 @@ public final class AbuseGate {
      * a store where each change is a round trip, such as a cluster.
      */
     public AbuseGate(CounterStore store, TimeSource clock, SecretSource secrets, long blockedHoldMillis) {
+        this(store, clock, secrets, blockedHoldMillis, null);
+    }
+
+    /** As above, with the fifth, realm-wide layer ({@code realmWatch}; null: without it). */
+    public AbuseGate(CounterStore store, TimeSource clock, SecretSource secrets, long blockedHoldMillis, RealmWatch realmWatch) {
+        this.realmWatch = realmWatch;
         if (blockedHoldMillis < 0) {
             throw new IllegalArgumentException("blockedHoldMillis must not be negative, was " + blockedHoldMillis);
         }
@@ -140,6 +149,19 @@ public final class AbuseGate {
             return new Decision(Outcome.BLOCKED, blocked, out.toSet(), out.degraded(), options, k, false, false, lockout, device);
         }
 
+        // The fifth layer: while the realm is under attack every attempt needs a solved captcha, except one with a
+        // verified device cookie for the typed account or from an allowlisted address. It never blocks, and its
+        // captcha counts nothing (what step 1 counted is given back), like the band's; the attempt it turns away is
+        // counted in the realm's tally, so that the state holds while the attack goes on.
+        if (realmWatch != null && !allowlisted && attempt.device() == null && realmWatch.underAttack(attempt.realm(), options)
+                && !captcha.check()) {
+            a.undo();
+            realmWatch.turnedAway(attempt.realm());
+            Decision d = new Decision(Outcome.CAPTCHA_REQUIRED, null, out.toSet(), out.degraded(), options, k, false, false, lockout, device);
+            d.realmUnderAttack = true;
+            return d;
+        }
+
         // Step 2: layer 3's reservation.
         boolean reserved = false;
         if (p3 != null) {
@@ -172,6 +194,9 @@ public final class AbuseGate {
      */
     public Set<Layer> passwordFailed(Decision d, long passwordTag, Collection<String> otherNames) {
         Outages out = new Outages();
+        if (realmWatch != null && d.keys != null) {
+            realmWatch.failed(d.keys.lockout().realm()); // every failed check, unknown usernames included
+        }
         if (!d.reserved) {
             return out.toSet();
         }
@@ -286,6 +311,11 @@ public final class AbuseGate {
             throw new CounterStoreFullException("no room to remember a used captcha solution");
         }
         return UsedEntry.firstUse(v);
+    }
+
+    /** The fifth, realm-wide layer; null when the gate runs without it. */
+    public RealmWatch realmWatch() {
+        return realmWatch;
     }
 
     /** What the gate holds about an address, an identifier and their pair (each part null when not asked). */

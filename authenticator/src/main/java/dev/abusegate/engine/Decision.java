@@ -28,6 +28,8 @@ public final class Decision {
 
     /** Whether the reservation was taken on a shared counter (it is settled there). */
     final boolean shared;
+    /** Whether the fifth, realm-wide layer asked for the captcha (then {@link #layer()} is null). */
+    boolean realmUnderAttack;
     /** Layers counted on a shared counter because the store was at its bound. */
     private final Set<Layer> degraded;
 
@@ -67,6 +69,14 @@ public final class Decision {
         return degraded;
     }
 
+    /**
+     * Whether the realm-wide layer ("realm under attack") asked for this attempt's captcha: for events and metrics
+     * only, never shown to the client (whose answer is the band's {@code captcha_required}).
+     */
+    public boolean realmUnderAttack() {
+        return realmUnderAttack;
+    }
+
     /** Whether some layer counted this attempt on a shared counter (see {@link #degraded()}). */
     public boolean storeFull() {
         return !degraded.isEmpty();
@@ -83,7 +93,7 @@ public final class Decision {
 
     @Override
     public String toString() {
-        return outcome + (layer == null ? "" : "(" + layer.label() + ")") + (unavailable.isEmpty() ? "" : " unavailable=" + unavailable)
+        return outcome + (layer == null ? "" : "(" + layer.label() + ")") + (realmUnderAttack ? "(realm_under_attack)" : "") + (unavailable.isEmpty() ? "" : " unavailable=" + unavailable)
                 + (degraded.isEmpty() ? "" : " degraded=" + degraded);
     }
 }

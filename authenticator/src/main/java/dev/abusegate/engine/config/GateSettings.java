@@ -93,6 +93,11 @@ public final class GateSettings {
                     + "credential-stuffing layers (office NAT, monitoring). Account lockout still applies. Example: "
                     + "203.0.113.0/24, 2001:db8:1::/48"));
 
+    static {
+        // the fifth, realm-wide layer's keys (described in dev.abusegate.engine.realm.RealmSettings)
+        dev.abusegate.engine.realm.RealmSettings.all().forEach(GateSettings::option);
+    }
+
     private static final List<Setting<?>> ALL = all(OPTIONS);
     private static final List<Setting<?>> OPTIONS_VIEW = Collections.unmodifiableList(OPTIONS);
 

@@ -1,0 +1,42 @@
+package dev.abusegate.engine.realm;
+
+import dev.abusegate.engine.config.Setting;
+import java.util.List;
+
+/**
+ * The keys of the fifth, realm-wide layer, "realm under attack" (see {@link RealmWatch}). Realm-wide by nature: set
+ * them on the realm tab; a step that overrides them makes the realm's state follow whichever step decided last.
+ */
+public final class RealmSettings {
+
+    public static final Setting<Boolean> ENABLED = Setting.bool("realm.enabled", false, "Realm under attack",
+            "When on, the realm's failed password checks (unknown usernames included) are counted over a sliding window. "
+                    + "Past the entry level every attempt in the realm must carry a solved captcha, except one with a "
+                    + "valid device cookie for the typed username or from an allowlisted address. It never blocks, and "
+                    + "goes back to normal by itself once the rate falls below half the entry level.");
+    public static final Setting<Integer> THRESHOLD = Setting.integer("realm.threshold", 100, 1, 100_000_000,
+            "Realm under attack: failures per window",
+            "Failed password checks in the realm per window at which it enters the state (the floor of the entry level).");
+    public static final Setting<Long> WINDOW_SECONDS = Setting.longInteger("realm.windowSeconds", 60, 10, 3_600,
+            "Realm under attack: window (seconds)",
+            "The sliding window of the realm's count, counted in buckets of 10 seconds.");
+    public static final Setting<Double> BASELINE_MULTIPLE = Setting.decimal("realm.baselineMultiple", 3, 0, false, 1_000,
+            "Realm under attack: baseline multiple",
+            "When above 0, the entry level is this multiple of the realm's own baseline (the window's count, averaged "
+                    + "over about an hour while not under attack) when that is above the failures per window. 0: the "
+                    + "failures per window alone.");
+    public static final Setting<Integer> ALTCHA_FACTOR = Setting.integer("realm.altchaFactor", 10, 1, 1_000,
+            "Realm under attack: ALTCHA difficulty factor",
+            "While the realm is under attack, ALTCHA challenges are this many times harder (captcha.altcha.maxNumber "
+                    + "times this, at most 100000000), so that a bot pays more per attempt than the server pays per hash.");
+
+    private static final List<Setting<?>> ALL = List.of(ENABLED, THRESHOLD, WINDOW_SECONDS, BASELINE_MULTIPLE, ALTCHA_FACTOR);
+
+    private RealmSettings() {
+    }
+
+    /** The layer's keys, in the admin console's order. */
+    public static List<Setting<?>> all() {
+        return ALL;
+    }
+}

@@ -1,0 +1,257 @@
+package dev.abusegate.engine.realm;
+
+import dev.abusegate.engine.TimeSource;
+import dev.abusegate.engine.config.GateOptions;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
+
+/**
+ * The fifth, realm-wide layer, "realm under attack": it counts each realm's failed password checks (unknown
+ * usernames included) and, while the realm is under attack, the attempts it turned away for want of a captcha, so
+ * that it stays on while the attack goes on and leaves once the attack stops.
+ *
+ * <p>A login pays a {@link LongAdder} increment into this node's tally (per realm, per bucket of {@value
+ * #BUCKET_MILLIS} ms) and a volatile read of the realm's state. Everything else happens in {@link #tick()}, which
+ * the owner runs once a second off the login path: it publishes this node's tally (one key per realm and node, see
+ * {@link RealmTallies}), reads the other nodes', sums the buckets of the window and decides:
+ * <ul>
+ *   <li>the entry level is {@code realm.threshold}, or, with {@code realm.baselineMultiple} above 0, that multiple
+ *       of the realm's baseline when it is higher (the baseline: the window's count, averaged with a time constant of
+ *       an hour, learned only while not under attack);</li>
+ *   <li>the realm enters when the window's count reaches the entry level, and leaves when it falls below half of the
+ *       level it entered at (so it does not flap).</li>
+ * </ul>
+ * A tally that cannot be published or read fails open: the realm is decided on what this node has, and the failure
+ * is reported to the owner; a tick never throws.
+ */
+public final class RealmWatch {
+
+    /** The granularity of the window. */
+    public static final long BUCKET_MILLIS = 10_000;
+    /** How often the owner should run {@link #tick()}. */
+    public static final long TICK_MILLIS = 1_000;
+    /** The time constant of the baseline. */
+    static final long BASELINE_MILLIS = 3_600_000;
+    /** Buckets kept: the longest window's, plus the one being filled. */
+    private static final long KEPT_BUCKETS = (long) RealmSettings.WINDOW_SECONDS.max() * 1000 / BUCKET_MILLIS + 1;
+
+    /** A change of a realm's state, reported once to whoever takes it (see {@link #takeChange}). */
+    public enum Change { ENTERED, LEFT }
+
+    /**
+     * What this node holds about a realm.
+     *
+     * @param enabled     the layer is on for the realm (as of the last attempt decided in it)
+     * @param underAttack the realm is under attack
+     * @param count       the window's count at the last tick, summed over the nodes
+     * @param entryLevel  the count at which it enters now; while under attack, the level it entered at
+     * @param baseline    the learned baseline (a count per window)
+     * @param sinceMillis when the state last changed (0: never on this node)
+     */
+    public record State(boolean enabled, boolean underAttack, long count, long entryLevel, double baseline, long sinceMillis) {
+    }
+
+    private final RealmTallies tallies;
+    private final TimeSource clock;
+    private final Consumer<RuntimeException> onTallyFailure;
+    private final Map<String, Realm> realms = new ConcurrentHashMap<>();
+
+    /** {@code onTallyFailure} hears of a tally that could not be published or read (the tick failed open). */
+    public RealmWatch(RealmTallies tallies, TimeSource clock, Consumer<RuntimeException> onTallyFailure) {
+        this.tallies = Objects.requireNonNull(tallies, "tallies");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.onTallyFailure = onTallyFailure == null ? e -> { } : onTallyFailure;
+    }
+
+    /** Counts one failed password check in the realm. */
+    public void failed(String realm) {
+        realm(realm).count(clock.millis());
+    }
+
+    /**
+     * Whether the realm is under attack for an attempt decided with {@code options} (which become the realm's
+     * settings for the next tick). Never throws; costs two map reads.
+     */
+    public boolean underAttack(String realm, GateOptions options) {
+        Realm r = realm(realm);
+        if (r.options != options) {
+            r.options = options;
+        }
+        return r.on && options.get(RealmSettings.ENABLED);
+    }
+
+    /** Whether the realm is under attack on this node (as of the last tick). */
+    public boolean underAttack(String realm) {
+        Realm r = realms.get(realm);
+        return r != null && r.on;
+    }
+
+    /** An attempt turned away for want of a captcha while the realm is under attack: counted like a failure. */
+    public void turnedAway(String realm) {
+        failed(realm);
+    }
+
+    /** The realm's last change of state on this node, once: the first caller gets it, later ones null. */
+    public Change takeChange(String realm) {
+        Realm r = realms.get(realm);
+        return r == null || r.pending.get() == null ? null : r.pending.getAndSet(null);
+    }
+
+    /** What this node holds about the realm. */
+    public State state(String realm) {
+        Realm r = realms.get(realm);
+        if (r == null) {
+            return new State(false, false, 0, 0, 0, 0);
+        }
+        GateOptions o = r.options;
+        return new State(o != null && o.get(RealmSettings.ENABLED), r.on, r.count, r.on ? r.entryLevel : entryLevel(o, r.baseline),
+                r.baseline, r.since);
+    }
+
+    /** Publishes, reads and decides every realm this node knows. Run once a second; never throws. */
+    public void tick() {
+        long now = clock.millis();
+        for (Map.Entry<String, Realm> e : realms.entrySet()) {
+            try {
+                e.getValue().sync(e.getKey(), now);
+            } catch (RuntimeException ex) {
+                onTallyFailure.accept(ex);
+            }
+        }
+    }
+
+    private Realm realm(String realm) {
+        Realm r = realms.get(realm);
+        return r != null ? r : realms.computeIfAbsent(realm, k -> new Realm());
+    }
+
+    static long entryLevel(GateOptions o, double baseline) {
+        if (o == null) {
+            return Long.MAX_VALUE;
+        }
+        long level = o.get(RealmSettings.THRESHOLD);
+        double multiple = o.get(RealmSettings.BASELINE_MULTIPLE);
+        return multiple > 0 ? Math.max(level, (long) Math.ceil(multiple * baseline)) : level;
+    }
+
+    /** The sum of a tally's buckets in the window ending in the bucket of {@code now}. */
+    static long inWindow(long[] tally, long now, long windowMillis) {
+        long current = Math.floorDiv(now, BUCKET_MILLIS);
+        long first = current - (windowMillis + BUCKET_MILLIS - 1) / BUCKET_MILLIS + 1;
+        long sum = 0;
+        for (int i = 0; i + 1 < tally.length; i += 2) {
+            if (tally[i] >= first && tally[i] <= current) {
+                sum += tally[i + 1];
+            }
+        }
+        return sum;
+    }
+
+    /** One realm on this node. Its decision fields are written by the tick only. */
+    private final class Realm {
+        private final Map<Long, LongAdder> buckets = new ConcurrentHashMap<>();
+        private final AtomicReference<Change> pending = new AtomicReference<>();
+        private volatile GateOptions options;
+        private volatile boolean on;
+        private volatile boolean dirty;
+        private volatile long count;
+        private volatile long entryLevel;
+        private volatile double baseline;
+        private volatile long since;
+        private long learnedAt;
+
+        void count(long now) {
+            Long bucket = Math.floorDiv(now, BUCKET_MILLIS);
+            LongAdder a = buckets.get(bucket);
+            if (a == null) {
+                a = buckets.computeIfAbsent(bucket, b -> new LongAdder());
+            }
+            a.increment();
+            dirty = true;
+        }
+
+        long[] snapshot(long now) {
+            long oldest = Math.floorDiv(now, BUCKET_MILLIS) - KEPT_BUCKETS;
+            buckets.keySet().removeIf(b -> b < oldest);
+            List<long[]> pairs = new ArrayList<>();
+            buckets.forEach((b, a) -> pairs.add(new long[] {b, a.sum()}));
+            long[] tally = new long[pairs.size() * 2];
+            for (int i = 0; i < pairs.size(); i++) {
+                tally[2 * i] = pairs.get(i)[0];
+                tally[2 * i + 1] = pairs.get(i)[1];
+            }
+            return tally;
+        }
+
+        void sync(String realm, long now) {
+            long[] own = snapshot(now);
+            if (dirty) {
+                dirty = false;
+                try {
+                    tallies.publish(realm, own);
+                } catch (RuntimeException e) {
+                    dirty = true; // published again on the next tick
+                    onTallyFailure.accept(e);
+                }
+            }
+            Collection<long[]> others;
+            try {
+                others = tallies.others(realm);
+            } catch (RuntimeException e) {
+                others = List.of(); // fail open: this node's own count decides
+                onTallyFailure.accept(e);
+            }
+            GateOptions o = options;
+            if (o == null) {
+                return;
+            }
+            long window = o.get(RealmSettings.WINDOW_SECONDS) * 1000;
+            long sum = inWindow(own, now, window);
+            for (long[] t : others) {
+                sum += inWindow(t, now, window);
+            }
+            count = sum;
+            decide(o, sum, now);
+        }
+
+        private void decide(GateOptions o, long sum, long now) {
+            if (!o.get(RealmSettings.ENABLED)) {
+                if (on) {
+                    leave(now);
+                }
+                return;
+            }
+            if (on) {
+                if (sum * 2 < entryLevel) {
+                    leave(now);
+                }
+                return;
+            }
+            long level = entryLevel(o, baseline);
+            if (sum >= level) {
+                entryLevel = level;
+                on = true;
+                since = now;
+                pending.set(Change.ENTERED);
+                return;
+            }
+            long dt = learnedAt == 0 ? 0 : Math.max(0, now - learnedAt);
+            learnedAt = now;
+            baseline += (sum - baseline) * Math.min(1.0, (double) dt / BASELINE_MILLIS);
+        }
+
+        private void leave(long now) {
+            on = false;
+            since = now;
+            learnedAt = now;
+            pending.set(Change.LEFT);
+        }
+    }
+}

@@ -1,0 +1,253 @@
+package dev.abusegate.engine.realm;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.abusegate.engine.AbuseGate;
+import dev.abusegate.engine.Attempt;
+import dev.abusegate.engine.Decision;
+import dev.abusegate.engine.GateFixture;
+import dev.abusegate.engine.Layer;
+import dev.abusegate.engine.MutableClock;
+import dev.abusegate.engine.Outcome;
+import dev.abusegate.engine.config.Allowlist;
+import dev.abusegate.engine.config.GateOptions;
+import dev.abusegate.engine.store.ReferenceCounterStore;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The fifth, realm-wide layer on the engine, with the reference tallies and a clock moved by hand: a distributed
+ * spray (one attempt per address, far below every per-address threshold) switches the realm into the band.
+ */
+class RealmUnderAttackTest {
+
+    private static final String REALM = "realm-a";
+    private static final String OTHER = "realm-b";
+
+    private final MutableClock clock = new MutableClock();
+    private final LocalRealmTallies tallies = new LocalRealmTallies();
+    private final RealmWatch watch = new RealmWatch(tallies, clock, null);
+    private final AbuseGate gate = new AbuseGate(new ReferenceCounterStore(clock), clock, GateFixture.SECRETS, 0, watch);
+    private int sprayed;
+
+    private static GateOptions.Builder on(int threshold) {
+        return GateOptions.builder()
+                .set(RealmSettings.ENABLED, true)
+                .set(RealmSettings.THRESHOLD, threshold)
+                .set(RealmSettings.WINDOW_SECONDS, 60L)
+                .set(RealmSettings.BASELINE_MULTIPLE, 0.0);
+    }
+
+    private Decision attempt(GateOptions o, String realm, String address, String user, String device, boolean solved) {
+        return gate.evaluate(o, new Attempt(realm, address, user, device), solved ? () -> true : null);
+    }
+
+    /** {@code n} wrong passwords, each from a new address for a new username. */
+    private void spray(GateOptions o, String realm, int n) {
+        for (int i = 0; i < n; i++) {
+            int k = sprayed++;
+            Decision d = attempt(o, realm, "10." + (k >> 16 & 255) + "." + (k >> 8 & 255) + "." + (k & 255), "user" + k, null, false);
+            if (d.allowed()) {
+                gate.passwordFailed(d, 0L, List.of());
+            }
+        }
+    }
+
+    private void tick() {
+        clock.advanceMillis(RealmWatch.TICK_MILLIS);
+        watch.tick();
+    }
+
+    @Test
+    void enters_at_the_threshold_and_then_asks_every_attempt_for_a_captcha_without_blocking() {
+        GateOptions o = on(50).build();
+        spray(o, REALM, 49);
+        tick();
+        assertTrue(attempt(o, REALM, "192.0.2.1", "alice", null, false).allowed(), "below the threshold");
+        assertFalse(watch.underAttack(REALM));
+
+        spray(o, REALM, 1);
+        tick();
+        assertTrue(watch.underAttack(REALM));
+        assertEquals(RealmWatch.Change.ENTERED, watch.takeChange(REALM));
+        assertNull(watch.takeChange(REALM), "a change is reported once");
+
+        Decision d = attempt(o, REALM, "192.0.2.2", "bob", null, false);
+        assertEquals(Outcome.CAPTCHA_REQUIRED, d.outcome());
+        assertTrue(d.realmUnderAttack());
+        assertNull(d.layer(), "no per-subject layer decided");
+        // never a hard block: a thousand unsolved attempts from one address stay captcha_required
+        for (int i = 0; i < 1000; i++) {
+            assertEquals(Outcome.CAPTCHA_REQUIRED, attempt(o, REALM, "192.0.2.3", "carol", null, false).outcome());
+        }
+    }
+
+    @Test
+    void a_solved_captcha_passes_and_the_per_subject_layers_still_run() {
+        GateOptions o = on(20).build();
+        spray(o, REALM, 20);
+        tick();
+        assertTrue(watch.underAttack(REALM));
+        assertTrue(attempt(o, REALM, "192.0.2.9", "dave", null, true).allowed());
+        // layer 3 still locks an account, captcha or not
+        GateOptions lock = on(20).layer(Layer.ACCOUNT_LOCKOUT, 3, 900).build();
+        for (int i = 0; i < 3; i++) {
+            Decision d = attempt(lock, REALM, "198.51.100." + i, "erin", null, true);
+            assertTrue(d.allowed());
+            gate.passwordFailed(d, 0L, List.of());
+        }
+        Decision blocked = attempt(lock, REALM, "198.51.100.99", "erin", null, true);
+        assertEquals(Outcome.BLOCKED, blocked.outcome());
+        assertEquals(Layer.ACCOUNT_LOCKOUT, blocked.layer());
+        assertFalse(blocked.realmUnderAttack());
+    }
+
+    @Test
+    void a_realm_captcha_is_verified_only_once_and_counts_nothing_on_the_per_subject_layers() {
+        GateOptions o = on(20).layer(Layer.PER_IP, 3, 300).build();
+        spray(o, REALM, 20);
+        tick();
+        AtomicInteger checks = new AtomicInteger();
+        for (int i = 0; i < 10; i++) {
+            Decision d = gate.evaluate(o, new Attempt(REALM, "203.0.113.5", "frank", null), () -> {
+                checks.incrementAndGet();
+                return false;
+            });
+            assertEquals(Outcome.CAPTCHA_REQUIRED, d.outcome());
+        }
+        assertEquals(10, checks.get(), "one check per attempt");
+        // nothing was counted on layer 1: the address's threshold of 3 is still unspent
+        for (int i = 0; i < 3; i++) {
+            assertTrue(attempt(o, REALM, "203.0.113.5", "frank", null, true).allowed(), "attempt " + i);
+        }
+    }
+
+    @Test
+    void a_device_cookie_holder_and_an_allowlisted_address_pass_without_a_captcha() {
+        GateOptions o = on(20).deviceCookie(true, 5, 90).allowlist(Allowlist.parse("203.0.113.0/24")).build();
+        spray(o, REALM, 20);
+        tick();
+        assertTrue(watch.underAttack(REALM));
+        assertTrue(attempt(o, REALM, "192.0.2.50", "grace", "device-1", false).allowed(), "device cookie");
+        assertTrue(attempt(o, REALM, "203.0.113.7", "heidi", null, false).allowed(), "allowlisted");
+        assertEquals(Outcome.CAPTCHA_REQUIRED, attempt(o, REALM, "192.0.2.51", "grace", null, false).outcome());
+    }
+
+    @Test
+    void another_realm_is_unaffected() {
+        GateOptions o = on(20).build();
+        spray(o, REALM, 25);
+        assertTrue(attempt(o, OTHER, "192.0.2.60", "ivan", null, false).allowed());
+        tick();
+        assertTrue(watch.underAttack(REALM));
+        assertFalse(watch.underAttack(OTHER));
+        assertTrue(attempt(o, OTHER, "192.0.2.61", "ivan", null, false).allowed());
+    }
+
+    @Test
+    void leaves_by_itself_once_the_rate_falls_and_stays_on_while_the_attack_goes_on() {
+        GateOptions o = on(20).build();
+        spray(o, REALM, 20);
+        tick();
+        assertTrue(watch.underAttack(REALM));
+        watch.takeChange(REALM);
+        // the attack goes on, turned away for want of a captcha: still on after two windows
+        for (int s = 0; s < 120; s++) {
+            spray(o, REALM, 1);
+            tick();
+        }
+        assertTrue(watch.underAttack(REALM), "the turned-away attempts keep it on");
+        // the attack stops: it leaves within one window plus one bucket
+        for (int s = 0; s < 70 && watch.underAttack(REALM); s++) {
+            tick();
+        }
+        assertFalse(watch.underAttack(REALM));
+        assertEquals(RealmWatch.Change.LEFT, watch.takeChange(REALM));
+        assertTrue(attempt(o, REALM, "192.0.2.70", "judy", null, false).allowed());
+    }
+
+    @Test
+    void hysteresis_keeps_it_on_above_half_the_entry_level() {
+        GateOptions o = on(40).build();
+        spray(o, REALM, 40);
+        tick();
+        assertTrue(watch.underAttack(REALM));
+        clock.advanceSeconds(60); // the window empties
+        spray(o, REALM, 20);      // half the entry level, turned away
+        tick();
+        assertTrue(watch.underAttack(REALM), "20 of 40: not below half");
+        clock.advanceSeconds(60);
+        spray(o, REALM, 19);
+        tick();
+        assertFalse(watch.underAttack(REALM), "19 of 40: below half");
+    }
+
+    @Test
+    void with_a_baseline_multiple_a_busy_realm_needs_that_multiple_of_its_own_baseline() {
+        GateOptions o = on(40).set(RealmSettings.BASELINE_MULTIPLE, 3.0).build();
+        // three hours of a steady 30 failures a minute (half a failure a second): the baseline learns about 26 (the
+        // window's count is 25 to 30, learned with a time constant of an hour: 95% of it after three)
+        for (int s = 0; s < 10_800; s++) {
+            if (s % 2 == 0) {
+                spray(o, REALM, 1);
+            }
+            tick();
+        }
+        assertFalse(watch.underAttack(REALM), "the realm's normal rate is not an attack");
+        RealmWatch.State st = watch.state(REALM);
+        assertTrue(st.baseline() > 24 && st.baseline() < 30, "baseline " + st.baseline());
+        assertTrue(st.entryLevel() > 72 && st.entryLevel() <= 90, "entry level " + st.entryLevel());
+        spray(o, REALM, 40); // 70 in the window: above the threshold of 40, below 3x the baseline
+        tick();
+        assertFalse(watch.underAttack(REALM));
+        spray(o, REALM, 60);
+        tick();
+        assertTrue(watch.underAttack(REALM), "past 3x the baseline");
+    }
+
+    @Test
+    void off_by_default_and_off_when_disabled() {
+        GateOptions defaults = GateOptions.defaults();
+        assertFalse(defaults.get(RealmSettings.ENABLED));
+        spray(defaults, REALM, 500);
+        tick();
+        assertFalse(watch.underAttack(REALM));
+        assertTrue(attempt(defaults, REALM, "192.0.2.80", "mallory", null, false).allowed());
+    }
+
+    @Test
+    void nodes_sum_their_tallies_and_a_failing_tally_fails_open() {
+        GateOptions o = on(30).build();
+        RealmWatch b = new RealmWatch(tallies.node("b"), clock, null);
+        AbuseGate gateB = new AbuseGate(new ReferenceCounterStore(clock), clock, GateFixture.SECRETS, 0, b);
+        spray(o, REALM, 20); // on node a
+        for (int i = 0; i < 10; i++) {
+            Decision d = gateB.evaluate(o, new Attempt(REALM, "172.16.0." + i, "b" + i, null), null);
+            gateB.passwordFailed(d, 0L, List.of());
+        }
+        tick();      // a publishes 20, reads nothing yet from b
+        b.tick();    // b publishes 10, reads a's 20: 30
+        watch.tick(); // a reads b's 10
+        assertTrue(b.underAttack(REALM));
+        assertTrue(watch.underAttack(REALM));
+
+        RealmWatch broken = new RealmWatch(new RealmTallies() {
+            @Override
+            public void publish(String realm, long[] tally) {
+                throw new IllegalStateException("down");
+            }
+
+            @Override
+            public java.util.Collection<long[]> others(String realm) {
+                throw new IllegalStateException("down");
+            }
+        }, clock, e -> { });
+        assertFalse(broken.underAttack(REALM, o));
+        broken.tick(); // never throws
+        assertFalse(broken.underAttack(REALM, o));
+    }
+}
