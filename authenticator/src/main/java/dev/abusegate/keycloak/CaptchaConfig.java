@@ -27,6 +27,16 @@ public record CaptchaConfig(
                 + altchaExpirySeconds + ", minScore=" + minScore + ", verifyBudget=" + verifyBudget + "]";
     }
 
+    /** The hardest ALTCHA challenge a raised difficulty makes (see {@link #harder}). */
+    public static final long MAX_RAISED_ALTCHA_NUMBER = 100_000_000;
+
+    /** The same captcha with ALTCHA's difficulty raised {@code factor} times (at most {@value #MAX_RAISED_ALTCHA_NUMBER}). */
+    public CaptchaConfig harder(int factor) {
+        long raised = Math.max(altchaMaxNumber, Math.min(MAX_RAISED_ALTCHA_NUMBER, altchaMaxNumber * factor));
+        return raised == altchaMaxNumber ? this
+                : new CaptchaConfig(provider, siteKey, secret, verifyUrl, raised, altchaExpirySeconds, minScore, verifyBudget);
+    }
+
     /** The form field that carries the solution for this provider. */
     public String formField() {
         return provider.formField();

@@ -3,10 +3,16 @@ package dev.abusegate.keycloak;
 import dev.abusegate.engine.AbuseGate;
 import dev.abusegate.engine.store.CounterStore;
 import dev.abusegate.engine.TimeSource;
+import dev.abusegate.engine.realm.RealmTallies;
+import dev.abusegate.engine.realm.RealmWatch;
 import dev.abusegate.keycloak.captcha.CaptchaService;
 import dev.abusegate.keycloak.store.GateStoreProvider;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.jboss.logging.Logger;
 import org.keycloak.models.KeycloakSession;
@@ -31,12 +37,51 @@ public final class GateRuntime {
     private final GateConfig.Cache config = new GateConfig.Cache(this::warnEvery);
     private final CaptchaService captcha;
     private final Map<String, AtomicLong> lastWarn = new ConcurrentHashMap<>();
+    /** The fifth layer's tick, once a second, off the login path (one daemon thread). */
+    private final ScheduledExecutorService realmTicks;
+    /** Realms whose "under attack" gauge is registered. */
+    private final Set<String> realmGauges = ConcurrentHashMap.newKeySet();
 
     /** {@code blockedHoldMillis}: see {@link AbuseGate#AbuseGate(CounterStore, TimeSource, dev.abusegate.engine.keys.SecretSource, long)}. */
     public GateRuntime(CounterStore store, long blockedHoldMillis) {
+        this(store, blockedHoldMillis, null);
+    }
+
+    /**
+     * As above, the realms' tallies shared through {@code tallies} (see {@link RealmWatch}); null: without the fifth
+     * layer (a runtime without a working cache, which starts no thread).
+     */
+    public GateRuntime(CounterStore store, long blockedHoldMillis, RealmTallies tallies) {
         this.secrets = new RealmSecrets();
-        this.gate = new AbuseGate(store, TimeSource.SYSTEM, secrets, blockedHoldMillis);
+        if (tallies == null) {
+            this.gate = new AbuseGate(store, TimeSource.SYSTEM, secrets, blockedHoldMillis);
+            this.captcha = new CaptchaService(this);
+            this.realmTicks = null;
+            return;
+        }
+        RealmWatch watch = new RealmWatch(tallies, TimeSource.SYSTEM, e -> warnEvery("realm-tallies", "Abuse gate: the realms' "
+                + "failure tallies cannot be shared right now (" + e.getClass().getSimpleName() + "); each node decides "
+                + "'realm under attack' on its own count (further warnings suppressed for 60 s)"));
+        this.gate = new AbuseGate(store, TimeSource.SYSTEM, secrets, blockedHoldMillis, watch);
         this.captcha = new CaptchaService(this);
+        this.realmTicks = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "abuse-gate-realm-watch");
+            t.setDaemon(true);
+            return t;
+        });
+        realmTicks.scheduleAtFixedRate(watch::tick, RealmWatch.TICK_MILLIS, RealmWatch.TICK_MILLIS, TimeUnit.MILLISECONDS);
+    }
+
+    /** Whether the realm's gauge still needs registering (true once per realm). */
+    public boolean firstGauge(String realmId) {
+        return !realmGauges.contains(realmId) && realmGauges.add(realmId);
+    }
+
+    /** Stops the fifth layer's tick. */
+    public void close() {
+        if (realmTicks != null) {
+            realmTicks.shutdownNow();
+        }
     }
 
     /** The runtime of the server this session belongs to. */

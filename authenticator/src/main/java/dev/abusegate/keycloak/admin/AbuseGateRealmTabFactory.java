@@ -42,6 +42,11 @@ public class AbuseGateRealmTabFactory implements UiTabProviderFactory<ComponentM
     static final String COVERAGE_HELP = "Coverage: the flows of this realm that still check passwords with an ungated "
             + "Keycloak step are listed by GET /admin/realms/{realm}/abuse-gate/coverage and in a WARN at server start.";
 
+    /** Where the tab points operators for the realm's "under attack" state (the realm.* keys below configure it). */
+    static final String REALM_STATE_HELP = "Realm under attack: whether this realm is under attack now, its window's count and "
+            + "entry level are answered by GET /admin/realms/{realm}/abuse-gate/realm-under-attack and by the gauge "
+            + "abuse_gate_realm_under_attack.";
+
     @Override
     public String getId() {
         return ID;
@@ -63,7 +68,7 @@ public class AbuseGateRealmTabFactory implements UiTabProviderFactory<ComponentM
     @Override
     public String getHelpText() {
         return "The realm's abuse gate settings, used by every gated flow step of the realm. A step's own configuration "
-                + "overrides them key by key. " + COVERAGE_HELP;
+                + "overrides them key by key. " + COVERAGE_HELP + " " + REALM_STATE_HELP;
     }
 
     @Override

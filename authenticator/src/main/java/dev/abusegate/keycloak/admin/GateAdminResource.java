@@ -5,6 +5,7 @@ import dev.abusegate.keycloak.GateRuntime;
 import dev.abusegate.keycloak.RealmSecrets;
 import dev.abusegate.keycloak.steps.AccountNames;
 import dev.abusegate.engine.SubjectState;
+import dev.abusegate.engine.realm.RealmWatch;
 import dev.abusegate.engine.config.GateOptions;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
@@ -91,6 +92,27 @@ public class GateAdminResource {
         } catch (RuntimeException e) {
             return error(Response.Status.SERVICE_UNAVAILABLE, "counter_store_unavailable", "The counter store cannot answer right now.");
         }
+        return Response.ok(out).build();
+    }
+
+    /**
+     * The fifth layer's state in this realm, as the node answering holds it: whether it is on, under attack, the
+     * window's count summed over the nodes, the entry level and the learned baseline. Needs view-realm.
+     */
+    @GET
+    @Path("realm-under-attack")
+    @Produces(MediaType.APPLICATION_JSON)
+    public Response realmUnderAttack() {
+        auth.realm().requireViewRealm();
+        RealmWatch watch = GateRuntime.of(session).gate().realmWatch();
+        Map<String, Object> out = new LinkedHashMap<>();
+        RealmWatch.State st = watch == null ? null : watch.state(realm.getId());
+        out.put("enabled", st != null && st.enabled());
+        out.put("underAttack", st != null && st.underAttack());
+        out.put("failuresInWindow", st == null ? 0 : st.count());
+        out.put("entryLevel", st == null || st.entryLevel() == Long.MAX_VALUE ? null : st.entryLevel());
+        out.put("baseline", st == null ? 0 : Math.round(st.baseline() * 10) / 10.0);
+        out.put("sinceSecondsAgo", st == null || st.sinceMillis() == 0 ? null : (System.currentTimeMillis() - st.sinceMillis()) / 1000);
         return Response.ok(out).build();
     }
 

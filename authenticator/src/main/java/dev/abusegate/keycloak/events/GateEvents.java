@@ -1,8 +1,12 @@
 package dev.abusegate.keycloak.events;
 
+import dev.abusegate.engine.AbuseGate;
 import dev.abusegate.engine.Decision;
 import dev.abusegate.engine.Layer;
 import dev.abusegate.engine.Outcome;
+import dev.abusegate.engine.config.GateOptions;
+import dev.abusegate.engine.realm.RealmSettings;
+import dev.abusegate.engine.realm.RealmWatch;
 import dev.abusegate.keycloak.GateRuntime;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -24,6 +28,11 @@ public final class GateEvents {
     public static final String DETAIL_OUTCOME = "abuse_gate_outcome";
     public static final String DETAIL_REASON = "abuse_gate_store_reason";
     public static final String REASON_DOWN = "unavailable";
+    /** The fifth layer's label in events and metrics, where the four layers give theirs. */
+    public static final String LAYER_REALM = "realm_under_attack";
+    /** The realm entered or left "under attack" (on this node); detail {@value #DETAIL_REALM_STATE}. */
+    public static final String EVENT_REALM = "abuse_gate_realm_under_attack";
+    public static final String DETAIL_REALM_STATE = "abuse_gate_realm_state";
 
     private final AuthenticationFlowContext ctx;
     private final GateRuntime runtime;
@@ -35,12 +44,46 @@ public final class GateEvents {
 
     /** The gate's answer: a metric each time, and a login event when it did not let the attempt through. */
     public void decided(Decision d) {
-        GateMetrics.decision(ctx.getRealm().getName(), d.outcome(), d.layer());
+        String layer = d.realmUnderAttack() ? LAYER_REALM : d.layer() == null ? "none" : d.layer().label();
+        GateMetrics.decision(ctx.getRealm().getName(), d.outcome(), layer);
         if (!d.allowed()) {
             ctx.getEvent()
-                    .detail(DETAIL_LAYER, d.layer().label())
+                    .detail(DETAIL_LAYER, layer)
                     .detail(DETAIL_OUTCOME, d.outcome().code())
                     .error(d.outcome() == Outcome.BLOCKED ? EVENT_BLOCKED : EVENT_CAPTCHA);
+        }
+    }
+
+    /** Whether the realm is under attack (on this node) for an attempt with {@code options}: for its harder ALTCHA. */
+    public static boolean underAttack(AbuseGate gate, RealmModel realm, GateOptions options) {
+        RealmWatch w = gate.realmWatch();
+        return w != null && options.get(RealmSettings.ENABLED) && w.underAttack(realm.getId());
+    }
+
+    /**
+     * The fifth layer's visibility: the realm's gauge (registered once), and an event, with no identifier, when this
+     * node saw the realm enter or leave "under attack" (each node decides on the shared tallies, so each node records
+     * its own change, with the first attempt it decides after it).
+     */
+    public void realmWatched(RealmWatch watch) {
+        if (watch == null) {
+            return;
+        }
+        RealmModel realm = ctx.getRealm();
+        String id = realm.getId();
+        if (runtime.firstGauge(id)) {
+            GateMetrics.realmUnderAttack(realm.getName(), () -> watch.underAttack(id));
+        }
+        RealmWatch.Change change = watch.takeChange(id);
+        if (change != null) {
+            ctx.getEvent().clone()
+                    .detail(DETAIL_LAYER, LAYER_REALM)
+                    .detail(DETAIL_REALM_STATE, change == RealmWatch.Change.ENTERED ? "entered" : "left")
+                    .error(EVENT_REALM);
+            RealmWatch.State st = watch.state(id);
+            org.jboss.logging.Logger.getLogger(GateEvents.class).infof("Abuse gate: realm '%s' %s 'under attack' on this node "
+                    + "(%d failed checks in the window, entry level %d)", realm.getName(),
+                    change == RealmWatch.Change.ENTERED ? "entered" : "left", st.count(), st.entryLevel());
         }
     }
 

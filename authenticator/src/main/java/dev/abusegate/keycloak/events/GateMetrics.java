@@ -3,6 +3,7 @@ package dev.abusegate.keycloak.events;
 import dev.abusegate.engine.Layer;
 import dev.abusegate.engine.Outcome;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Metrics;
 
 /**
@@ -15,13 +16,27 @@ public final class GateMetrics {
     }
 
     public static void decision(String realm, Outcome outcome, Layer layer) {
+        decision(realm, outcome, layer == null ? "none" : layer.label());
+    }
+
+    /** {@code layer}: a layer's label, {@code realm_under_attack} for the fifth layer, or {@code none}. */
+    public static void decision(String realm, Outcome outcome, String layer) {
         Counter.builder("abuse_gate_decisions")
                 .description("Abuse gate answers, by outcome and deciding layer")
                 .tag("realm", realm)
                 .tag("outcome", outcome.code())
-                .tag("layer", layer == null ? "none" : layer.label())
+                .tag("layer", layer)
                 .register(Metrics.globalRegistry)
                 .increment();
+    }
+
+    /** 1 while the realm is under attack on this node, else 0 (label: the realm only). */
+    public static void realmUnderAttack(String realm, java.util.function.BooleanSupplier on) {
+        Gauge.builder("abuse_gate_realm_under_attack", on, s -> s.getAsBoolean() ? 1 : 0)
+                .description("1 while the realm is under attack on this node (the fifth, realm-wide layer), else 0")
+                .tag("realm", realm)
+                .strongReference(true)
+                .register(Metrics.globalRegistry);
     }
 
     public static void storeDegraded(String realm, Layer layer) {

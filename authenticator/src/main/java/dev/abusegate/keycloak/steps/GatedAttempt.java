@@ -5,6 +5,7 @@ import dev.abusegate.engine.Attempt;
 import dev.abusegate.engine.Decision;
 import dev.abusegate.engine.Outcome;
 import dev.abusegate.engine.config.GateOptions;
+import dev.abusegate.engine.realm.RealmSettings;
 import dev.abusegate.keycloak.CaptchaConfig;
 import dev.abusegate.keycloak.GateConfig;
 import dev.abusegate.keycloak.GateRuntime;
@@ -69,7 +70,9 @@ public final class GatedAttempt {
         String address = ctx.getConnection() == null ? null : ctx.getConnection().getRemoteAddr();
         // With the band off the captcha is still offered where a shared count past a threshold asks for it (a store
         // at its bound): ALTCHA by default, which needs no keys, so that answer is never a refusal.
-        CaptchaConfig captcha = settings.captcha();
+        // While the realm is under attack (the fifth layer), ALTCHA challenges are harder.
+        CaptchaConfig captcha = GateEvents.underAttack(g, realm, options) ? settings.captcha().harder(options.get(RealmSettings.ALTCHA_FACTOR))
+                : settings.captcha();
         String token = captchaToken.apply(captcha);
         boolean submitted = token != null && !token.isBlank();
         GateEvents events = new GateEvents(ctx, rt);
@@ -93,6 +96,7 @@ public final class GatedAttempt {
             device = null;
         }
         events.decided(d);
+        events.realmWatched(g.realmWatch());
         return new GatedAttempt(ctx, rt, d, captcha, submitted, options, identifier, device, browser);
     }
 

@@ -1,5 +1,6 @@
 package dev.abusegate.keycloak.store;
 
+import dev.abusegate.engine.realm.LocalRealmTallies;
 import dev.abusegate.engine.store.Slots;
 import dev.abusegate.keycloak.GateRuntime;
 import java.lang.reflect.Method;
@@ -123,7 +124,7 @@ public class InfinispanGateStoreProviderFactory implements GateStoreProviderFact
 
     private GateRuntime build(KeycloakSession session) {
         if (testSupportFaultInjection) {
-            return new GateRuntime(new UnavailableCounterStore("test-support fault injection is on"), 0);
+            return new GateRuntime(new UnavailableCounterStore("test-support fault injection is on"), 0, new LocalRealmTallies());
         }
         EmbeddedCacheManager manager = cacheManager(session);
         InfinispanCounterStore table = new InfinispanCounterStore(cache(manager, CACHE_NAME, maxEntries), maxEntries,
@@ -141,17 +142,23 @@ public class InfinispanGateStoreProviderFactory implements GateStoreProviderFact
             LOG.infof("Abuse gate: this node answers an address blocked on layer 1 without a cache round "
                     + "trip for %d ms at most (blocked-hold-millis; capped at a tenth of layer 1's window)", hold);
         }
-        return new GateRuntime(table, hold);
+        @SuppressWarnings({"unchecked", "rawtypes"})
+        Cache<String, long[]> tallies = (Cache) cache(manager, InfinispanRealmTallies.CACHE_NAME, 0);
+        return new GateRuntime(table, hold, InfinispanRealmTallies.of(manager, tallies));
     }
 
     private static Cache<Object, Object> cache(EmbeddedCacheManager manager, String name, long max) {
         if (!manager.cacheExists(name) && manager.getCacheConfiguration(name) == null) {
             boolean clustered = manager.getCacheManagerConfiguration().isClustered();
             manager.defineConfiguration(name, CounterCacheConfiguration.build(clustered));
-            LOG.infof("Abuse gate: cache '%s' (%s, at most %d exact entries%s in slots of %d)", name,
-                    clustered ? "distributed, 2 owners" : "local", max, PROTECTED_CACHE_NAME.equals(name)
-                            ? " and " + Math.max(Slots.WAYS, max / InfinispanCounterStore.USED_SHARE) + " used captchas" : "",
-                    Slots.waysFor(max));
+            if (InfinispanRealmTallies.CACHE_NAME.equals(name)) {
+                LOG.infof("Abuse gate: cache '%s' (%s, one entry per realm and node)", name, clustered ? "distributed, 2 owners" : "local");
+            } else {
+                LOG.infof("Abuse gate: cache '%s' (%s, at most %d exact entries%s in slots of %d)", name,
+                        clustered ? "distributed, 2 owners" : "local", max, PROTECTED_CACHE_NAME.equals(name)
+                                ? " and " + Math.max(Slots.WAYS, max / InfinispanCounterStore.USED_SHARE) + " used captchas" : "",
+                        Slots.waysFor(max));
+            }
         }
         return manager.getCache(name);
     }
@@ -206,5 +213,9 @@ public class InfinispanGateStoreProviderFactory implements GateStoreProviderFact
 
     @Override
     public void close() {
+        GateRuntime r = runtime;
+        if (r != null) {
+            r.close();
+        }
     }
 }
