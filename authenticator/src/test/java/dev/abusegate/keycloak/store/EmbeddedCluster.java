@@ -71,6 +71,23 @@ public final class EmbeddedCluster implements AutoCloseable {
         return managers.get(node).getCache(InfinispanGateStoreProviderFactory.PROTECTED_CACHE_NAME);
     }
 
+    /** The realms' tallies cache of one node, defined on every node on first use as the provider factory does. */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    public org.infinispan.Cache<String, long[]> realmTallies(int node) {
+        for (EmbeddedCacheManager m : managers) {
+            if (m.getCacheConfiguration(InfinispanRealmTallies.CACHE_NAME) == null) {
+                m.defineConfiguration(InfinispanRealmTallies.CACHE_NAME, CounterCacheConfiguration.build(true));
+            }
+            m.getCache(InfinispanRealmTallies.CACHE_NAME);
+        }
+        return (org.infinispan.Cache) managers.get(node).getCache(InfinispanRealmTallies.CACHE_NAME);
+    }
+
+    /** The cache manager of one node. */
+    public EmbeddedCacheManager manager(int node) {
+        return managers.get(node);
+    }
+
     public InfinispanCounterStore store(int node, long maxCheap, long maxProtective) {
         return store(node, maxCheap, maxProtective, 0);
     }
