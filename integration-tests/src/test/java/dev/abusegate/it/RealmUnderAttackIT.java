@@ -1,0 +1,117 @@
+package dev.abusegate.it;
+
+import static dev.abusegate.it.support.GateIt.altchaChallenge;
+import static dev.abusegate.it.support.GateIt.assertCaptchaRequired;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.abusegate.captcha.Altcha;
+import dev.abusegate.it.support.AdminClient;
+import dev.abusegate.it.support.BrowserLogin;
+import dev.abusegate.it.support.BrowserLogin.LoginResult;
+import dev.abusegate.it.support.GateIt;
+import dev.abusegate.it.support.Json;
+import dev.abusegate.it.support.RealmBuilder;
+import dev.abusegate.it.support.ServerTest;
+import dev.abusegate.it.support.TokenClient;
+import dev.abusegate.it.support.TokenClient.TokenResponse;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The fifth, realm-wide layer on a real Keycloak: a distributed spray (every attempt from an address of its own, for
+ * a username of its own that does not exist, far below every per-address threshold) switches the realm into the
+ * band. Then a fresh real user is asked for a captcha (harder ALTCHA) and passes with a solved one, a device-cookie
+ * holder passes without one, the token endpoint answers the same {@code captcha_required} JSON, another realm with the
+ * same settings stays unaffected, and the operator sees it (admin state, events). Addresses are varied through the
+ * trusted-proxy header, as in the other ITs.
+ */
+class RealmUnderAttackIT extends ServerTest {
+
+    private static final String FORM = GateIt.USERNAME_PASSWORD_FORM;
+    private static final String DEVICE_COOKIE = "KC_ABUSE_GATE_DEVICE";
+    private static final String ALICE = "alice";
+    private static final String ALICE_PASSWORD = "alice-Secret-1";
+    private static final String BOB = "bob";
+    private static final String BOB_PASSWORD = "bob-Secret-1";
+    private static final int THRESHOLD = 20;
+
+    private static Map<String, String> config() {
+        // the per-subject layers at their defaults: the spray stays below every one of them
+        return Map.of("realm.enabled", "true", "realm.threshold", String.valueOf(THRESHOLD), "realm.windowSeconds", "60",
+                "realm.baselineMultiple", "0", "realm.altchaFactor", "2", "captcha.altcha.maxNumber", "5000",
+                "deviceCookie.enabled", "true");
+    }
+
+    private String realm(String prefix) {
+        return importRealm(RealmBuilder.named(RealmBuilder.uniqueName(prefix))
+                .user(ALICE, ALICE_PASSWORD)
+                .user(BOB, BOB_PASSWORD)
+                .gatedBrowserFlow(FORM, config())
+                .gatedDirectGrantFlow("abuse-gate-direct-grant", config()));
+    }
+
+    private static Map<String, Object> realmState(String realm) {
+        return admin.getMap("/admin/realms/" + AdminClient.seg(realm) + "/abuse-gate/realm-under-attack");
+    }
+
+    @Test
+    void a_distributed_spray_switches_the_realm_into_the_band_and_real_users_still_log_in() throws Exception {
+        String attacked = realm("realm-attacked");
+        String quiet = realm("realm-quiet");
+
+        // alice logs in once before the attack: her browser holds a device cookie
+        BrowserLogin alice = server.newBrowser();
+        assertThat(alice.login(attacked, ALICE, ALICE_PASSWORD, "10.28.1.1").loginSucceeded()).isTrue();
+        assertThat(alice.cookie(DEVICE_COOKIE)).isPresent();
+        alice.keepOnlyCookie(DEVICE_COOKIE);
+        assertThat(realmState(attacked)).containsEntry("enabled", true).containsEntry("underAttack", false);
+
+        // the spray: unknown usernames, one attempt per address, each answered by Keycloak's own wrong-password page
+        for (int i = 0; i < THRESHOLD; i++) {
+            LoginResult r = server.newBrowser().login(attacked, "nobody-" + i, "guess-" + i, "10.28.2." + (i + 1));
+            GateIt.assertWrongPassword(r);
+        }
+        GateIt.await("the realm under attack", Duration.ofSeconds(10), () -> Boolean.TRUE.equals(realmState(attacked).get("underAttack")));
+        Map<String, Object> state = realmState(attacked);
+        assertThat(((Number) state.get("failuresInWindow")).longValue()).isGreaterThanOrEqualTo(THRESHOLD);
+        assertThat(((Number) state.get("entryLevel")).longValue()).isEqualTo(THRESHOLD);
+
+        // a fresh real user from a fresh address: asked for a captcha, a harder ALTCHA, and in with it
+        BrowserLogin bob = server.newBrowser();
+        LoginResult asked = bob.login(attacked, BOB, BOB_PASSWORD, "10.28.3.1");
+        assertCaptchaRequired(asked);
+        String challengeJson = altchaChallenge(asked.body());
+        JsonNode challenge = Json.MAPPER.readTree(challengeJson);
+        assertThat(challenge.path("maxnumber").asLong()).as("ALTCHA is realm.altchaFactor times harder").isEqualTo(10_000);
+        LoginResult in = bob.submit(asked.nextPage(), BOB, BOB_PASSWORD, "10.28.3.1", Map.of("altcha", Altcha.solve(challengeJson)));
+        assertThat(in.loginSucceeded()).as(in.toString()).isTrue();
+
+        // the device-cookie holder passes without a captcha, from an address never seen
+        LoginResult known = alice.login(attacked, ALICE, ALICE_PASSWORD, "10.28.4.1");
+        assertThat(known.loginSucceeded()).as(known.toString()).isTrue();
+
+        // the token endpoint: the same captcha_required JSON, no layer named
+        TokenResponse api = new TokenClient(server.baseUrl()).passwordGrant(attacked, BOB, BOB_PASSWORD, null, "10.28.5.1");
+        assertThat(api.status()).as(api.toString()).isEqualTo(429);
+        assertThat(api.json()).containsEntry("error", "captcha_required");
+        assertThat(api.body()).doesNotContain("realm_under_attack");
+
+        // another realm, same settings: unaffected
+        LoginResult other = server.newBrowser().login(quiet, BOB, BOB_PASSWORD, "10.28.6.1");
+        assertThat(other.loginSucceeded()).as(other.toString()).isTrue();
+        assertThat(realmState(quiet)).containsEntry("underAttack", false);
+
+        // the operator sees it: an event on entering, and the captcha answers attributed to the realm layer
+        Map<String, Object> entered = admin.awaitEvent(attacked, e -> "abuse_gate_realm_under_attack".equals(e.get("error")),
+                Duration.ofSeconds(10), "LOGIN_ERROR");
+        assertThat(entered.get("details")).asInstanceOf(org.assertj.core.api.InstanceOfAssertFactories.MAP)
+                .containsEntry("abuse_gate_realm_state", "entered").containsEntry("abuse_gate_layer", "realm_under_attack");
+        Map<String, Object> captcha = admin.awaitEvent(attacked, e -> "abuse_gate_captcha_required".equals(e.get("error"))
+                && "10.28.3.1".equals(e.get("ipAddress")), Duration.ofSeconds(10), "LOGIN_ERROR");
+        assertThat(captcha.get("details")).asInstanceOf(org.assertj.core.api.InstanceOfAssertFactories.MAP)
+                .containsEntry("abuse_gate_layer", "realm_under_attack");
+        assertThat(asked.body()).doesNotContain("realm_under_attack");
+    }
+}
