@@ -28,7 +28,7 @@ import java.util.function.Consumer;
  *   <li>the realm enters when the window's count reaches the entry level, and leaves when it falls below half of the
  *       level it entered at (so it does not flap).</li>
  * </ul>
- * A tally that cannot be published or read fails open: the realm is decided on what this node has, and the failure
+ * A realm with the layer off shares and keeps nothing. A tally that cannot be published or read fails open: the realm is decided on what this node has, and the failure
  * is reported to the owner; a tick never throws.
  */
 public final class RealmWatch {
@@ -191,6 +191,17 @@ public final class RealmWatch {
         }
 
         void sync(String realm, long now) {
+            GateOptions o = options;
+            if (o == null || !o.get(RealmSettings.ENABLED)) {
+                // off for the realm: nothing is shared and nothing kept (the count starts afresh when it is turned on)
+                buckets.clear();
+                dirty = false;
+                count = 0;
+                if (on) {
+                    leave(now);
+                }
+                return;
+            }
             long[] own = snapshot(now);
             if (dirty) {
                 dirty = false;
@@ -208,10 +219,6 @@ public final class RealmWatch {
                 others = List.of(); // fail open: this node's own count decides
                 onTallyFailure.accept(e);
             }
-            GateOptions o = options;
-            if (o == null) {
-                return;
-            }
             long window = o.get(RealmSettings.WINDOW_SECONDS) * 1000;
             long sum = inWindow(own, now, window);
             for (long[] t : others) {
@@ -222,12 +229,6 @@ public final class RealmWatch {
         }
 
         private void decide(GateOptions o, long sum, long now) {
-            if (!o.get(RealmSettings.ENABLED)) {
-                if (on) {
-                    leave(now);
-                }
-                return;
-            }
             if (on) {
                 if (sum * 2 < entryLevel) {
                     leave(now);
