@@ -293,6 +293,39 @@ class ClusterIT {
     }
 
     @Test
+    @Order(4)
+    void a_spray_through_node_a_puts_the_realm_under_attack_on_node_b_within_the_stated_bound() {
+        int threshold = 20;
+        String realm = importRealm("cluster-realm", Map.of(
+                "realm.enabled", "true",
+                "realm.threshold", String.valueOf(threshold),
+                "realm.windowSeconds", "60",
+                "realm.baselineMultiple", "0"));
+        assertThat(nodeB.newBrowser().login(realm, "dave", PASSWORD, "10.29.1.1").loginSucceeded())
+                .as("dave logs in on node B before").isTrue();
+        String stateOnB = "/admin/realms/" + AdminClient.seg(realm) + "/abuse-gate/realm-under-attack";
+        assertThat(nodeB.admin().getMap(stateOnB)).containsEntry("underAttack", false);
+
+        // unknown usernames, each from its own address, all through node A: below every per-address threshold
+        for (int i = 0; i < threshold; i++) {
+            BrowserLogin.LoginResult r = nodeA.newBrowser().login(realm, "nobody-" + i, "guess-" + i, "10.29.2." + (i + 1));
+            assertThat(r.status()).as("spray %d on node A: %s", i, r).isEqualTo(200);
+        }
+        long sprayed = System.nanoTime();
+        GateIt.await("node B sees the realm under attack", Duration.ofSeconds(6),
+                () -> Boolean.TRUE.equals(nodeB.admin().getMap(stateOnB).get("underAttack")));
+        long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - sprayed);
+        System.out.printf("ClusterIT: node B under attack %d ms after the last of %d failures on node A "
+                + "(stated bound: 2 s, plus the admin call)%n", millis, threshold);
+        assertThat(((Number) nodeB.admin().getMap(stateOnB).get("failuresInWindow")).longValue())
+                .as("node B counts node A's failures").isGreaterThanOrEqualTo(threshold);
+
+        BrowserLogin.LoginResult onB = nodeB.newBrowser().login(realm, "erin", PASSWORD, "10.29.3.1");
+        assertThat(onB.status()).as("a real user on node B: %s", onB).isEqualTo(429);
+        assertThat(onB.gateCode()).contains("captcha_required");
+    }
+
+    @Test
     @Order(5)
     void a_flood_over_both_nodes_of_ten_times_max_entries_cheap_requests_never_erases_a_lock_nor_switches_layer_1_off() {
         String realm = StoreFlood.realm(nodeA.admin(), "cluster-flood");
