@@ -101,6 +101,14 @@ public final class AbuseGate {
      * call).
      */
     public Decision evaluate(GateOptions options, Attempt attempt, BooleanSupplier captchaCheck) {
+        return evaluate(options, attempt, captchaCheck, true);
+    }
+
+    /**
+     * As above; {@code realmLayer} false skips the fifth, realm-wide layer for a step that is not the one where it
+     * applies (the identity-first username step: the password step that follows applies it, with the device cookie).
+     */
+    public Decision evaluate(GateOptions options, Attempt attempt, BooleanSupplier captchaCheck, boolean realmLayer) {
         long now = clock.millis();
         GateKeys.Keys k = keys.forAttempt(attempt, options.ipv6PrefixLength());
         Outages out = new Outages();
@@ -153,7 +161,7 @@ public final class AbuseGate {
         // verified device cookie for the typed account or from an allowlisted address. It never blocks, and its
         // captcha counts nothing (what step 1 counted is given back), like the band's; the attempt it turns away is
         // counted in the realm's tally, so that the state holds while the attack goes on.
-        if (realmWatch != null && !allowlisted && attempt.device() == null && realmWatch.underAttack(attempt.realm(), options)
+        if (realmLayer && realmWatch != null && !allowlisted && attempt.device() == null && realmWatch.underAttack(attempt.realm(), options)
                 && !captcha.check()) {
             a.undo();
             realmWatch.turnedAway(attempt.realm());

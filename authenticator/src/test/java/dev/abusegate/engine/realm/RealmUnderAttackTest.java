@@ -138,6 +138,17 @@ class RealmUnderAttackTest {
     }
 
     @Test
+    void a_step_that_does_not_apply_the_realm_layer_passes_while_the_realm_is_under_attack() {
+        GateOptions o = on(20).build();
+        spray(o, REALM, 20);
+        tick();
+        assertTrue(watch.underAttack(REALM));
+        // the identity-first username step: its password step applies the layer
+        assertTrue(gate.evaluate(o, new Attempt(REALM, "192.0.2.90", "kim", null), null, false).allowed());
+        assertEquals(Outcome.CAPTCHA_REQUIRED, gate.evaluate(o, new Attempt(REALM, "192.0.2.90", "kim", null), null, true).outcome());
+    }
+
+    @Test
     void another_realm_is_unaffected() {
         GateOptions o = on(20).build();
         spray(o, REALM, 25);
