@@ -323,6 +323,12 @@ class ClusterIT {
         BrowserLogin.LoginResult onB = nodeB.newBrowser().login(realm, "erin", PASSWORD, "10.29.3.1");
         assertThat(onB.status()).as("a real user on node B: %s", onB).isEqualTo(429);
         assertThat(onB.gateCode()).contains("captcha_required");
+        for (KeycloakServer node : List.of(nodeA, nodeB)) {
+            assertThat(KeycloakServer.filterLog(node.logText(), "ERROR", "").stream()
+                    .filter(l -> l.contains("abuse-gate-realm-tallies")).toList())
+                    .as("errors on the realms' tallies cache in %s (their values are marshalled between the nodes)", node.name())
+                    .isEmpty();
+        }
     }
 
     @Test

@@ -143,7 +143,7 @@ public class InfinispanGateStoreProviderFactory implements GateStoreProviderFact
                     + "trip for %d ms at most (blocked-hold-millis; capped at a tenth of layer 1's window)", hold);
         }
         @SuppressWarnings({"unchecked", "rawtypes"})
-        Cache<String, long[]> tallies = (Cache) cache(manager, InfinispanRealmTallies.CACHE_NAME, 0);
+        Cache<String, byte[]> tallies = (Cache) cache(manager, InfinispanRealmTallies.CACHE_NAME, 0);
         return new GateRuntime(table, hold, InfinispanRealmTallies.of(manager, tallies));
     }
 

@@ -3,6 +3,7 @@ package dev.abusegate.keycloak.store;
 import dev.abusegate.engine.realm.RealmSettings;
 import dev.abusegate.engine.realm.RealmTallies;
 import dev.abusegate.engine.realm.RealmWatch;
+import dev.abusegate.engine.store.StoreCodec;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
@@ -18,8 +19,8 @@ import org.infinispan.remoting.transport.Address;
 
 /**
  * The realms' failure tallies on the embedded Infinispan, in a cache of their own ({@value #CACHE_NAME}, LOCAL
- * alone, distributed with two owners when clustered): one entry per (realm, node), a {@code long[]} written only by
- * its node, at most once a second, so that no key is written by every login. They are few (realms times nodes) and
+ * alone, distributed with two owners when clustered): one entry per (realm, node), its longs as a {@code byte[]} (a
+ * type Keycloak's marshaller handles without a schema; a {@code long[]} fails there), written only by its node, at most once a second, so that no key is written by every login. They are few (realms times nodes) and
  * not attacker-creatable, so they live beside the counter store's bounded tables, never in them. A node reads the
  * entries of the cluster's other current members in one {@code getAll}.
  */
@@ -29,19 +30,19 @@ public final class InfinispanRealmTallies implements RealmTallies {
     /** An entry outlives the longest window by a minute, so a node that left stops counting after that. */
     static final long TTL_MILLIS = (long) RealmSettings.WINDOW_SECONDS.max() * 1000 + 60_000;
 
-    private final Cache<String, long[]> cache;
+    private final Cache<String, byte[]> cache;
     private final String node;
     private final Supplier<List<String>> members;
 
     /** Tallies of the node {@code node}, whose peers are {@code members} (every current member, this one included). */
-    public InfinispanRealmTallies(Cache<String, long[]> cache, String node, Supplier<List<String>> members) {
+    public InfinispanRealmTallies(Cache<String, byte[]> cache, String node, Supplier<List<String>> members) {
         this.cache = Objects.requireNonNull(cache, "cache");
         this.node = Objects.requireNonNull(node, "node");
         this.members = Objects.requireNonNull(members, "members");
     }
 
     /** The tallies of this cache manager's node, its peers the manager's members (none when it is not clustered). */
-    public static InfinispanRealmTallies of(EmbeddedCacheManager manager, Cache<String, long[]> cache) {
+    public static InfinispanRealmTallies of(EmbeddedCacheManager manager, Cache<String, byte[]> cache) {
         Address self = manager.getAddress();
         String node = self == null ? "local" : self.toString();
         return new InfinispanRealmTallies(cache, node, () -> {
@@ -60,7 +61,7 @@ public final class InfinispanRealmTallies implements RealmTallies {
 
     @Override
     public void publish(String realm, long[] tally) {
-        cache.put(key(realm, node), tally, TTL_MILLIS, TimeUnit.MILLISECONDS);
+        cache.put(key(realm, node), StoreCodec.toBytes(tally), TTL_MILLIS, TimeUnit.MILLISECONDS);
     }
 
     @Override
@@ -74,8 +75,14 @@ public final class InfinispanRealmTallies implements RealmTallies {
         if (keys.isEmpty()) {
             return List.of();
         }
-        Map<String, long[]> found = cache.getAdvancedCache().getAll(keys);
-        return new ArrayList<>(found.values());
+        Map<String, byte[]> found = cache.getAdvancedCache().getAll(keys);
+        List<long[]> out = new ArrayList<>(found.size());
+        for (byte[] b : found.values()) {
+            if (b != null) {
+                out.add(StoreCodec.fromBytes(b));
+            }
+        }
+        return out;
     }
 
     /** How stale another node's failures may be in this node's count: its publish period plus this node's read period. */

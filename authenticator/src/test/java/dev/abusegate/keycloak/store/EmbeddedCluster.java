@@ -73,7 +73,7 @@ public final class EmbeddedCluster implements AutoCloseable {
 
     /** The realms' tallies cache of one node, defined on every node on first use as the provider factory does. */
     @SuppressWarnings({"unchecked", "rawtypes"})
-    public org.infinispan.Cache<String, long[]> realmTallies(int node) {
+    public org.infinispan.Cache<String, byte[]> realmTallies(int node) {
         for (EmbeddedCacheManager m : managers) {
             if (m.getCacheConfiguration(InfinispanRealmTallies.CACHE_NAME) == null) {
                 m.defineConfiguration(InfinispanRealmTallies.CACHE_NAME, CounterCacheConfiguration.build(true));

@@ -49,7 +49,7 @@ class InfinispanRealmTalliesTest {
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})
-    private static Cache<String, long[]> localCache() {
+    private static Cache<String, byte[]> localCache() {
         return (Cache) local.getCache(InfinispanRealmTallies.CACHE_NAME);
     }
 
