@@ -220,10 +220,6 @@ public record Setting<T>(String key, Kind kind, String label, String help, Strin
         return parse(defaultValue);
     }
 
-    public boolean defaultBoolean() {
-        return Boolean.parseBoolean(defaultValue);
-    }
-
     public long defaultLong() {
         return Long.parseLong(defaultValue);
     }

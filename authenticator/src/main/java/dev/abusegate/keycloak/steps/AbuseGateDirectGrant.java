@@ -1,21 +1,14 @@
 package dev.abusegate.keycloak.steps;
 
-import dev.abusegate.keycloak.GateConfig;
 import dev.abusegate.keycloak.answer.MissingPasswordAnswer;
 import dev.abusegate.keycloak.answer.TooManyAttemptsJson;
 import jakarta.ws.rs.core.MultivaluedMap;
 import jakarta.ws.rs.core.Response;
-import java.util.List;
 import org.keycloak.authentication.AuthenticationFlowContext;
 import org.keycloak.authentication.FlowStatus;
-import org.keycloak.authentication.authenticators.directgrant.AbstractDirectGrantAuthenticator;
 import org.keycloak.authentication.authenticators.directgrant.ValidatePassword;
 import org.keycloak.authentication.authenticators.directgrant.ValidateUsername;
 import org.keycloak.models.AuthenticationExecutionModel;
-import org.keycloak.models.KeycloakSession;
-import org.keycloak.models.RealmModel;
-import org.keycloak.models.UserModel;
-import org.keycloak.provider.ProviderConfigProperty;
 import org.keycloak.representations.idm.CredentialRepresentation;
 import org.keycloak.services.managers.AuthenticationManager;
 
@@ -26,17 +19,20 @@ import org.keycloak.services.managers.AuthenticationManager;
  * so wrong credentials keep Keycloak's answer. Gate answers are HTTP 429 with a JSON body that never says
  * which layer fired. A captcha solution comes back as the {@code captcha_token} parameter.
  */
-public class AbuseGateDirectGrant extends AbstractDirectGrantAuthenticator {
+public class AbuseGateDirectGrant extends GatedRequestStep {
 
     public static final String ID = "abuse-gate-direct-grant";
     public static final String CAPTCHA_TOKEN = "captcha_token";
 
-    private static final AuthenticationExecutionModel.Requirement[] REQUIREMENTS = {
-        AuthenticationExecutionModel.Requirement.REQUIRED, AuthenticationExecutionModel.Requirement.DISABLED
-    };
-
     private final ValidateUsername username = new ValidateUsername();
     private final ValidatePassword password = new ValidatePassword();
+
+    public AbuseGateDirectGrant() {
+        super(ID, "Username and Password (abuse gate)",
+                "Replaces 'Username Validation' and 'Password' in a copy of the direct grant flow: the four-layer abuse gate "
+                        + "runs on the 'username' parameter before the user lookup and the password hash; gate answers are HTTP 429 JSON.",
+                AuthenticationExecutionModel.Requirement.REQUIRED, AuthenticationExecutionModel.Requirement.DISABLED);
+    }
 
     @Override
     public void authenticate(AuthenticationFlowContext context) {
@@ -55,7 +51,7 @@ public class AbuseGateDirectGrant extends AbstractDirectGrantAuthenticator {
             // answers that without a lookup).
             settlement.abandon();
             MissingPasswordAnswer.onTokenEndpoint(context, identifier,
-                    errorResponse(Response.Status.BAD_REQUEST.getStatusCode(), "invalid_grant", "Invalid user credentials"));
+                    password.errorResponse(Response.Status.BAD_REQUEST.getStatusCode(), "invalid_grant", "Invalid user credentials"));
             return;
         }
         try {
@@ -76,60 +72,5 @@ public class AbuseGateDirectGrant extends AbstractDirectGrantAuthenticator {
             settlement.abandon();
             throw e;
         }
-    }
-
-    @Override
-    public boolean requiresUser() {
-        return false;
-    }
-
-    @Override
-    public boolean configuredFor(KeycloakSession session, RealmModel realm, UserModel user) {
-        return true;
-    }
-
-    @Override
-    public void setRequiredActions(KeycloakSession session, RealmModel realm, UserModel user) {
-    }
-
-    @Override
-    public boolean isUserSetupAllowed() {
-        return false;
-    }
-
-    @Override
-    public String getDisplayType() {
-        return "Username and Password (abuse gate)";
-    }
-
-    @Override
-    public String getReferenceCategory() {
-        return null;
-    }
-
-    @Override
-    public boolean isConfigurable() {
-        return true;
-    }
-
-    @Override
-    public AuthenticationExecutionModel.Requirement[] getRequirementChoices() {
-        return REQUIREMENTS;
-    }
-
-    @Override
-    public String getHelpText() {
-        return "Replaces 'Username Validation' and 'Password' in a copy of the direct grant flow: the four-layer abuse gate "
-                + "runs on the 'username' parameter before the user lookup and the password hash; gate answers are HTTP 429 JSON. " + GateConfig.STEP_HELP;
-    }
-
-    @Override
-    public List<ProviderConfigProperty> getConfigProperties() {
-        return GateConfig.properties();
-    }
-
-    @Override
-    public String getId() {
-        return ID;
     }
 }

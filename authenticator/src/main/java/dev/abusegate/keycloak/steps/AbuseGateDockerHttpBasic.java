@@ -1,7 +1,5 @@
 package dev.abusegate.keycloak.steps;
 
-import dev.abusegate.keycloak.GateConfig;
-
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
@@ -29,6 +27,13 @@ public class AbuseGateDockerHttpBasic extends GatedHttpBasicStep {
     static final String TOO_MANY_REQUESTS = "TOOMANYREQUESTS";
 
     private final DockerAuthenticator keycloak = new DockerAuthenticator();
+
+    public AbuseGateDockerHttpBasic() {
+        super(ID, "Docker Authenticator (abuse gate)",
+                "Keycloak's docker HTTP Basic step (the 'docker auth' flow), with the four-layer abuse gate checked on the header's "
+                        + "username before the user lookup and the password hash; gate answers are HTTP 429 with Retry-After and the docker "
+                        + "registry's error JSON.");
+    }
 
     @Override
     protected Authenticator keycloakStep() {
@@ -61,22 +66,5 @@ public class AbuseGateDockerHttpBasic extends GatedHttpBasicStep {
         } catch (IOException e) {
             throw new IllegalStateException(e);
         }
-    }
-
-    @Override
-    public String getId() {
-        return ID;
-    }
-
-    @Override
-    public String getDisplayType() {
-        return "Docker Authenticator (abuse gate)";
-    }
-
-    @Override
-    public String getHelpText() {
-        return "Keycloak's docker HTTP Basic step (the 'docker auth' flow), with the four-layer abuse gate checked on the header's "
-                + "username before the user lookup and the password hash; gate answers are HTTP 429 with Retry-After and the docker "
-                + "registry's error JSON. " + GateConfig.STEP_HELP;
     }
 }

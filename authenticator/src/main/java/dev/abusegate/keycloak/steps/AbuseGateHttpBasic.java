@@ -1,7 +1,5 @@
 package dev.abusegate.keycloak.steps;
 
-import dev.abusegate.keycloak.GateConfig;
-
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
@@ -23,6 +21,12 @@ public class AbuseGateHttpBasic extends GatedHttpBasicStep {
     public static final String ID = "abuse-gate-http-basic";
 
     private final HttpBasicAuthenticator keycloak = new HttpBasicAuthenticator();
+
+    public AbuseGateHttpBasic() {
+        super(ID, "HTTP Basic Authentication (abuse gate)",
+                "Keycloak's HTTP Basic step (the 'saml ecp' flow), with the four-layer abuse gate checked on the header's username "
+                        + "before the user lookup and the password hash; gate answers are HTTP 429 with Retry-After and a SOAP fault.");
+    }
 
     @Override
     protected Authenticator keycloakStep() {
@@ -48,22 +52,5 @@ public class AbuseGateHttpBasic extends GatedHttpBasicStep {
         return Response.status(Response.Status.UNAUTHORIZED)
                 .header(HttpHeaders.WWW_AUTHENTICATE, "Basic realm=\"" + context.getRealm().getName() + "\"")
                 .build();
-    }
-
-    @Override
-    public String getId() {
-        return ID;
-    }
-
-    @Override
-    public String getDisplayType() {
-        return "HTTP Basic Authentication (abuse gate)";
-    }
-
-    @Override
-    public String getHelpText() {
-        return "Keycloak's HTTP Basic step (the 'saml ecp' flow), with the four-layer abuse gate checked on the header's username "
-                + "before the user lookup and the password hash; gate answers are HTTP 429 with Retry-After and a SOAP fault. "
-                + GateConfig.STEP_HELP;
     }
 }

@@ -1,6 +1,5 @@
 package dev.abusegate.keycloak.steps;
 
-import dev.abusegate.keycloak.GateConfig;
 import dev.abusegate.keycloak.answer.LoginThemeMessages;
 import dev.abusegate.engine.config.GateOptions;
 import dev.abusegate.engine.Layer;
@@ -10,38 +9,32 @@ import jakarta.ws.rs.core.Response;
 import java.nio.charset.Charset;
 import java.util.Base64;
 import java.util.List;
-import org.keycloak.Config;
 import org.keycloak.authentication.AuthenticationFlowContext;
 import org.keycloak.authentication.Authenticator;
-import org.keycloak.authentication.AuthenticatorFactory;
 import org.keycloak.authentication.FlowStatus;
 import org.keycloak.events.Errors;
 import org.keycloak.events.Event;
 import org.keycloak.models.AuthenticationExecutionModel;
-import org.keycloak.models.KeycloakSession;
-import org.keycloak.models.KeycloakSessionFactory;
-import org.keycloak.models.RealmModel;
-import org.keycloak.models.UserModel;
-import org.keycloak.provider.ProviderConfigProperty;
 
 /**
  * A gated flow step for a stock Keycloak step that checks HTTP Basic credentials ({@code Authorization: Basic}).
  * The gate runs first, on the username of the header and the client address, before Keycloak looks anybody up or
  * hashes anything; when it allows the attempt, the stock step runs unchanged and its outcome feeds the account-lockout
- * layer ({@link GatedAttempt}). A subclass names the stock step and gives its protocol's answers in two hooks; it is its own factory (one stateless
+ * layer ({@link GatedAttempt}). A subclass names the stock step and gives its protocol's answers in two hooks; it is its own factory ({@link GatedRequestStep}: one stateless
  * instance, as Keycloak's own HTTP Basic steps are).
  *
  * <p>No captcha can be solved on these endpoints: an attempt in the captcha band is answered like a blocked one,
  * HTTP 429, with its own code ({@code captcha_required}). Signing in once through a gated browser form (captcha
  * solved, right password) resets the account's failures.
  */
-abstract class GatedHttpBasicStep implements Authenticator, AuthenticatorFactory {
+abstract class GatedHttpBasicStep extends GatedRequestStep {
 
     private static final String BASIC_PREFIX = "Basic ";
-    private static final AuthenticationExecutionModel.Requirement[] REQUIREMENTS = {
-        AuthenticationExecutionModel.Requirement.REQUIRED, AuthenticationExecutionModel.Requirement.ALTERNATIVE,
-        AuthenticationExecutionModel.Requirement.DISABLED
-    };
+
+    GatedHttpBasicStep(String id, String displayType, String helpText) {
+        super(id, displayType, helpText, AuthenticationExecutionModel.Requirement.REQUIRED,
+                AuthenticationExecutionModel.Requirement.ALTERNATIVE, AuthenticationExecutionModel.Requirement.DISABLED);
+    }
 
     /** The stock step that reads the header and checks the password (stateless, shared). */
     protected abstract Authenticator keycloakStep();
@@ -160,65 +153,5 @@ abstract class GatedHttpBasicStep implements Authenticator, AuthenticatorFactory
             int colon = decoded.indexOf(':');
             return colon < 0 ? new Credentials(decoded, null) : new Credentials(decoded.substring(0, colon), decoded.substring(colon + 1));
         }
-    }
-
-    @Override
-    public void action(AuthenticationFlowContext context) {
-    }
-
-    @Override
-    public boolean requiresUser() {
-        return false;
-    }
-
-    @Override
-    public boolean configuredFor(KeycloakSession session, RealmModel realm, UserModel user) {
-        return true;
-    }
-
-    @Override
-    public void setRequiredActions(KeycloakSession session, RealmModel realm, UserModel user) {
-    }
-
-    @Override
-    public Authenticator create(KeycloakSession session) {
-        return this;
-    }
-
-    @Override
-    public String getReferenceCategory() {
-        return null;
-    }
-
-    @Override
-    public boolean isConfigurable() {
-        return true;
-    }
-
-    @Override
-    public AuthenticationExecutionModel.Requirement[] getRequirementChoices() {
-        return REQUIREMENTS;
-    }
-
-    @Override
-    public boolean isUserSetupAllowed() {
-        return false;
-    }
-
-    @Override
-    public List<ProviderConfigProperty> getConfigProperties() {
-        return GateConfig.properties();
-    }
-
-    @Override
-    public void init(Config.Scope config) {
-    }
-
-    @Override
-    public void postInit(KeycloakSessionFactory factory) {
-    }
-
-    @Override
-    public void close() {
     }
 }

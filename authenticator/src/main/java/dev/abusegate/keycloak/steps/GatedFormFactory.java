@@ -1,0 +1,52 @@
+package dev.abusegate.keycloak.steps;
+
+import java.util.Set;
+import java.util.function.Function;
+import org.keycloak.authentication.Authenticator;
+import org.keycloak.authentication.AuthenticatorFactory;
+import org.keycloak.models.AuthenticationExecutionModel;
+import org.keycloak.models.KeycloakSession;
+
+/**
+ * The factory of a gated login form: what the admin console and flows see of the stock form it replaces (reference
+ * category, passkey category, requirement choices, user setup) comes from that form's own Keycloak factory; the step
+ * adds its id, name, help text and the gate's settings ({@link GatedStepFactory}). A subclass is one constructor call.
+ */
+abstract class GatedFormFactory extends GatedStepFactory {
+
+    private final AuthenticatorFactory keycloak;
+    private final Function<KeycloakSession, Authenticator> create;
+
+    /** @param keycloak the stock form's factory, asked for what the admin console and flows see besides the step's own name */
+    GatedFormFactory(AuthenticatorFactory keycloak, String id, String displayType, String helpText,
+            Function<KeycloakSession, Authenticator> create) {
+        super(id, displayType, helpText);
+        this.keycloak = keycloak;
+        this.create = create;
+    }
+
+    @Override
+    public Authenticator create(KeycloakSession session) {
+        return create.apply(session);
+    }
+
+    @Override
+    public String getReferenceCategory() {
+        return keycloak.getReferenceCategory();
+    }
+
+    @Override
+    public Set<String> getOptionalReferenceCategories(KeycloakSession session) {
+        return keycloak.getOptionalReferenceCategories(session);
+    }
+
+    @Override
+    public AuthenticationExecutionModel.Requirement[] getRequirementChoices() {
+        return keycloak.getRequirementChoices();
+    }
+
+    @Override
+    public boolean isUserSetupAllowed() {
+        return keycloak.isUserSetupAllowed();
+    }
+}

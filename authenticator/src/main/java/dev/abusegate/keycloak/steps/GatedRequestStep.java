@@ -1,0 +1,61 @@
+package dev.abusegate.keycloak.steps;
+
+import org.keycloak.authentication.AuthenticationFlowContext;
+import org.keycloak.authentication.Authenticator;
+import org.keycloak.models.AuthenticationExecutionModel;
+import org.keycloak.models.KeycloakSession;
+import org.keycloak.models.RealmModel;
+import org.keycloak.models.UserModel;
+
+/**
+ * A gated step that reads its credentials from the request (no form, nothing to set up for a user) and is its own
+ * factory: one stateless instance, as Keycloak's direct grant and HTTP Basic steps are. It needs no user before it
+ * runs, has no reference category, and offers the requirements it is given.
+ */
+abstract class GatedRequestStep extends GatedStepFactory implements Authenticator {
+
+    private final AuthenticationExecutionModel.Requirement[] requirements;
+
+    GatedRequestStep(String id, String displayType, String helpText, AuthenticationExecutionModel.Requirement... requirements) {
+        super(id, displayType, helpText);
+        this.requirements = requirements;
+    }
+
+    @Override
+    public Authenticator create(KeycloakSession session) {
+        return this;
+    }
+
+    @Override
+    public void action(AuthenticationFlowContext context) {
+    }
+
+    @Override
+    public boolean requiresUser() {
+        return false;
+    }
+
+    @Override
+    public boolean configuredFor(KeycloakSession session, RealmModel realm, UserModel user) {
+        return true;
+    }
+
+    @Override
+    public void setRequiredActions(KeycloakSession session, RealmModel realm, UserModel user) {
+    }
+
+    @Override
+    public String getReferenceCategory() {
+        return null;
+    }
+
+    @Override
+    public AuthenticationExecutionModel.Requirement[] getRequirementChoices() {
+        return requirements;
+    }
+
+    @Override
+    public boolean isUserSetupAllowed() {
+        return false;
+    }
+}

@@ -1,0 +1,68 @@
+package dev.abusegate.keycloak.steps;
+
+import dev.abusegate.keycloak.GateConfig;
+
+import java.util.List;
+import org.keycloak.Config;
+import org.keycloak.authentication.AuthenticatorFactory;
+import org.keycloak.models.KeycloakSessionFactory;
+import org.keycloak.provider.ProviderConfigProperty;
+
+/**
+ * What every gated step's factory gives the admin console alike: its id, name and help text, and the gate's settings
+ * as its configuration. The two shapes of gated step extend it: {@link GatedFormFactory} (a login form, described as
+ * the stock form it replaces) and {@link GatedRequestStep} (a step that is its own factory).
+ */
+abstract class GatedStepFactory implements AuthenticatorFactory {
+
+    private final String id;
+    private final String displayType;
+    private final String helpText;
+
+    /**
+     * @param id       the provider id; Keycloak stores it in a 36-character column
+     * @param helpText the step's own help; the gate's common help ({@link GateConfig#STEP_HELP}) follows it
+     */
+    GatedStepFactory(String id, String displayType, String helpText) {
+        this.id = id;
+        this.displayType = displayType;
+        this.helpText = helpText + " " + GateConfig.STEP_HELP;
+    }
+
+    @Override
+    public String getId() {
+        return id;
+    }
+
+    @Override
+    public String getDisplayType() {
+        return displayType;
+    }
+
+    @Override
+    public String getHelpText() {
+        return helpText;
+    }
+
+    @Override
+    public boolean isConfigurable() {
+        return true;
+    }
+
+    @Override
+    public List<ProviderConfigProperty> getConfigProperties() {
+        return GateConfig.properties();
+    }
+
+    @Override
+    public void init(Config.Scope config) {
+    }
+
+    @Override
+    public void postInit(KeycloakSessionFactory factory) {
+    }
+
+    @Override
+    public void close() {
+    }
+}
