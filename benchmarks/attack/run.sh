@@ -25,7 +25,7 @@ export PROFILE_OUT="${PROFILE_OUT:-$ROOT/benchmarks/results/attack-profile-$(dat
 export GIT_COMMIT="$(git -C "$ROOT" rev-parse --short HEAD)"
 # The command as run, with the knobs that were set (for the results file).
 knobs=""
-for k in RATES SHAPES ENDPOINTS PHASE_SECONDS WARMUP_SECONDS REAL_INTERVAL_MS USERS MAX_INFLIGHT DRAIN_SECONDS SATURATED_FACTOR \
+for k in REALMS RATES SHAPES ENDPOINTS PHASE_SECONDS WARMUP_SECONDS REAL_INTERVAL_MS USERS MAX_INFLIGHT DRAIN_SECONDS SATURATED_FACTOR \
   REAL_TIMEOUT_SECONDS QUIET QUIET_MINUTES PROFILE; do
   [ -n "${!k:-}" ] && knobs="$knobs$k=\"${!k}\" "
 done
@@ -59,7 +59,7 @@ echo "==> Compiling the benchmark (benchmarks/src/main/java/dev/abusegate/benchm
 rm -rf "$TARGET/classes" && mkdir -p "$TARGET/classes"
 javac -d "$TARGET/classes" "$ROOT"/benchmarks/src/main/java/dev/abusegate/benchmarks/attack/*.java
 
-echo "==> Installing the provider and the realms stock and gated ($USERS users each; fresh database)"
+echo "==> Installing the provider and the realms stock, gated and shielded ($USERS users each; fresh database)"
 rm -f "$KC_HOME"/providers/keycloak-abuse-gate-*.jar
 cp "$ROOT"/providers/keycloak-abuse-gate-*.jar "$KC_HOME/providers/"
 rm -rf "$KC_HOME/data" && mkdir -p "$KC_HOME/data/import"
@@ -84,7 +84,8 @@ echo -n "    waiting for the realms"
 for i in $(seq 1 600); do
   kill -0 "$KC_PID" 2>/dev/null || { echo; echo "Keycloak exited; see $WORK/keycloak.log" >&2; tail -30 "$WORK/keycloak.log" >&2; exit 1; }
   if curl -sf -o /dev/null "http://127.0.0.1:$HTTP_PORT/realms/gated/.well-known/openid-configuration" \
-    && curl -sf -o /dev/null "http://127.0.0.1:$HTTP_PORT/realms/stock/.well-known/openid-configuration"; then break; fi
+    && curl -sf -o /dev/null "http://127.0.0.1:$HTTP_PORT/realms/stock/.well-known/openid-configuration" \
+    && curl -sf -o /dev/null "http://127.0.0.1:$HTTP_PORT/realms/shielded/.well-known/openid-configuration"; then break; fi
   sleep 1; [ $((i % 10)) = 0 ] && echo -n "."
 done
 echo

@@ -67,6 +67,8 @@ public final class AttackRun {
     final List<Double> rates = doubles(env("RATES", "10 50 200 800"));
     final List<String> shapes = List.of(env("SHAPES", "one spread v6").trim().split("\\s+"));
     final List<String> endpoints = List.of(env("ENDPOINTS", "token form").trim().split("\\s+"));
+    /** The realms, in order: {@code stock}, {@code gated} and {@code shielded} (gated with the realm-wide layer on). */
+    final List<String> realms = List.of(env("REALMS", "stock gated").trim().split("\\s+"));
     final double phaseSeconds = Double.parseDouble(env("PHASE_SECONDS", "12"));
     final double warmupSeconds = Double.parseDouble(env("WARMUP_SECONDS", "10"));
     final long realIntervalMs = Long.parseLong(env("REAL_INTERVAL_MS", "250"));
@@ -145,8 +147,10 @@ public final class AttackRun {
         // Warm-up (not measured): every realm and endpoint, real users and each shape at a low rate.
         int warmId = 250;
         for (String endpoint : endpoints) {
-            for (String realm : List.of("stock", "gated")) {
-                for (String shape : List.of("one", "spread")) {
+            for (String realm : realms) {
+                // The shielded realm's warm-up sends no attack: it would switch the realm-wide layer on before the
+                // idle phases (gated's warm-up runs the same gate code).
+                for (String shape : realm.equals("shielded") ? List.of("idle") : List.of("one", "spread")) {
                     Phase w = phase(realm, endpoint, shape, 20, warmupSeconds / 2, warmId--, false);
                     System.out.println("warm-up " + w.summary());
                 }
@@ -159,9 +163,10 @@ public final class AttackRun {
         int id = 1;
         Map<String, Phase> idle = new LinkedHashMap<>();
         Map<String, Double> saturatedAt = new LinkedHashMap<>();
+        // Every idle phase first, before any attack: the shielded realm's layer stays on for its window after one.
         outer:
         for (String endpoint : endpoints) {
-            for (String realm : List.of("stock", "gated")) {
+            for (String realm : realms) {
                 if (!fits()) {
                     break outer;
                 }
@@ -170,9 +175,11 @@ public final class AttackRun {
                 phases.add(p);
                 System.out.println(p.summary());
             }
+        }
+        for (String endpoint : endpoints) {
             for (String shape : shapes) {
                 for (double rate : rates) {
-                    for (String realm : List.of("stock", "gated")) {
+                    for (String realm : realms) {
                         String line = realm + "/" + endpoint + "/" + shape;
                         if (saturatedAt.containsKey(line)) {
                             phases.add(Phase.skipped(realm, endpoint, shape, rate, "not run: real users already failed or p99 > "
@@ -187,7 +194,8 @@ public final class AttackRun {
                         phases.add(p);
                         System.out.println(p.summary());
                         Phase i = idle.get(realm + "/" + endpoint);
-                        if (p.realOk < p.realN || (i != null && p.p99 > saturated * i.p99)) {
+                        // Where real users solved a captcha, their latency includes the solving: only failures saturate.
+                        if (p.realOk < p.realN || (p.realCaptchas == 0 && i != null && p.p99 > saturated * i.p99)) {
                             saturatedAt.put(line, rate);
                         }
                     }
@@ -241,7 +249,7 @@ public final class AttackRun {
 
     String header(String start, String end, String loadBefore, String loadStart, String loadEnd) {
         return "- command: `" + env("COMMAND", "benchmarks/attack/run.sh") + "`\n"
-                + "- settings: RATES=\"" + env("RATES", "10 50 200 800") + "\" SHAPES=\"" + String.join(" ", shapes) + "\" ENDPOINTS=\""
+                + "- settings: REALMS=\"" + String.join(" ", realms) + "\" RATES=\"" + env("RATES", "10 50 200 800") + "\" SHAPES=\"" + String.join(" ", shapes) + "\" ENDPOINTS=\""
                 + String.join(" ", endpoints) + "\" PHASE_SECONDS=" + fmt(phaseSeconds) + " WARMUP_SECONDS=" + fmt(warmupSeconds)
                 + " REAL_INTERVAL_MS=" + realIntervalMs + " USERS=" + users + " MAX_INFLIGHT=" + maxInflight + " SATURATED_FACTOR="
                 + fmt(saturated) + " REAL_TIMEOUT_SECONDS=" + realTimeout.toSeconds() + "\n"
@@ -369,6 +377,7 @@ public final class AttackRun {
         p.clientCpu = (cl1 - cl0) / (double) CLK_TCK;
         p.driverCpu = (me1 - me0) / (double) CLK_TCK;
         p.realN = results.size();
+        p.realCaptchas = (int) results.stream().mapToDouble(r -> r[2]).sum();
         double[] ok = results.stream().filter(r -> r[0] == 1).mapToDouble(r -> r[1]).sorted().toArray();
         p.realOk = ok.length;
         double[] all = results.stream().mapToDouble(r -> r[1]).sorted().toArray();
@@ -396,32 +405,64 @@ public final class AttackRun {
         return "172." + (16 + ((k >> 16) & 15)) + "." + ((k >> 8) & 255) + "." + (k & 255);
     }
 
-    /** {ok (1/0), milliseconds}: the password grant, or the login page GET + the form POST, counted from the first byte sent. */
+    /**
+     * {ok (1/0), milliseconds, captchas solved}: the password grant, or the login page GET + the form POST, counted
+     * from the first byte sent. Asked for a captcha (HTTP 429 {@code captcha_required} with an ALTCHA challenge), the
+     * real user solves it, as a person's browser would, and sends the login again with the solution; the solving
+     * is in the latency.
+     */
     double[] realLogin(String realm, String endpoint, int user, String address) {
         long t0 = System.nanoTime();
         boolean ok = false;
+        int solved = 0;
         try {
             if (endpoint.equals("token")) {
-                HttpResponse<String> r = http.send(Web.passwordGrant(base, realm, address, Realms.username(user), Realms.password(user),
-                        realTimeout), HttpResponse.BodyHandlers.ofString());
-                ok = r.statusCode() == 200 && r.body().contains("access_token");
+                String solution = null;
+                for (int round = 0; round < 3 && !ok; round++) {
+                    HttpResponse<String> r = http.send(Web.passwordGrant(base, realm, address, Realms.username(user), Realms.password(user),
+                            solution, left(t0)), HttpResponse.BodyHandlers.ofString());
+                    ok = r.statusCode() == 200 && r.body().contains("access_token");
+                    solution = r.statusCode() == 429 ? Captchas.solveJson(r.body()) : null;
+                    if (solution == null) {
+                        break;
+                    }
+                    solved++;
+                }
             } else {
                 HttpResponse<String> page = http.send(Web.loginPage(base, realm, address, realTimeout), HttpResponse.BodyHandlers.ofString());
                 String action = Web.action(page.body());
                 if (page.statusCode() == 200 && action != null) {
                     Map<String, String> jar = Web.jar();
                     Web.keepCookies(jar, page.headers());
-                    Duration left = realTimeout.minusNanos(System.nanoTime() - t0);
-                    HttpResponse<String> r = http.send(Web.formPost(action, jar, address, Realms.username(user), Realms.password(user),
-                            left.isNegative() ? Duration.ofMillis(1) : left), HttpResponse.BodyHandlers.ofString());
-                    String loc = r.headers().firstValue("location").orElse("");
-                    ok = r.statusCode() == 302 && loc.startsWith(Realms.REDIRECT) && loc.contains("code=");
+                    String solution = null;
+                    for (int round = 0; round < 3 && !ok; round++) {
+                        HttpResponse<String> r = http.send(Web.formPost(action, jar, address, Realms.username(user), Realms.password(user),
+                                solution, left(t0)), HttpResponse.BodyHandlers.ofString());
+                        String loc = r.headers().firstValue("location").orElse("");
+                        ok = r.statusCode() == 302 && loc.startsWith(Realms.REDIRECT) && loc.contains("code=");
+                        solution = r.statusCode() == 429 ? Captchas.solvePage(r.body()) : null;
+                        if (solution == null) {
+                            break;
+                        }
+                        Web.keepCookies(jar, r.headers());
+                        action = Web.action(r.body());
+                        if (action == null) {
+                            break;
+                        }
+                        solved++;
+                    }
                 }
             }
         } catch (Exception e) {
             ok = false;
         }
-        return new double[] {ok ? 1 : 0, (System.nanoTime() - t0) / 1e6};
+        return new double[] {ok ? 1 : 0, (System.nanoTime() - t0) / 1e6, solved};
+    }
+
+    /** What is left of a real login's timeout. */
+    Duration left(long t0) {
+        Duration left = realTimeout.minusNanos(System.nanoTime() - t0);
+        return left.isNegative() ? Duration.ofMillis(1) : left;
     }
 
     /** Waits (at most 20 s) until Keycloak uses less than 15 % of one core over half a second: the previous phase's work is done. */

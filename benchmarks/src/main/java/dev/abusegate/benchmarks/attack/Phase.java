@@ -35,6 +35,8 @@ final class Phase {
     long realLoginEvents;
     long realErrorEvents;
     long attackLoginEvents;
+    /** Captchas the real users solved (each asked with HTTP 429 captcha_required, then logged in with the solution). */
+    int realCaptchas;
     /** Password hashes Keycloak computed for the attack, from its events ({@link AttackRun#hashed}). */
     long hashes;
     /** Why the phase did not run; null when it ran. */
@@ -59,7 +61,7 @@ final class Phase {
     }
 
     String summary() {
-        return String.format("%-5s %-5s %-6s %6s/s: real %d/%d ok, p50 %.0f ms, p99 %.0f ms | attack sent %d dropped %d late %d "
+        return String.format("%-8s %-5s %-6s %6s/s: real %d/%d ok (" + realCaptchas + " captchas solved), p50 %.0f ms, p99 %.0f ms | attack sent %d dropped %d late %d "
                 + "(invalid %d, captcha %d, blocked %d, other %d, errors %d, unanswered %d) | hashes %d | CPU s: server %.2f, attack client %.2f, "
                 + "driver %.2f in %.1f s | events %s", realm, endpoint, shape, AttackRun.fmt(rate), realOk, realN, p50, p99, a("sent"),
                 a("dropped"), a("late"), a("invalid"), a("captcha"), a("blocked"), a("other"), a("errors"), a("unanswered"), hashes,
@@ -68,14 +70,14 @@ final class Phase {
 
     static final String[] COLUMNS = {"realm", "endpoint", "shape", "rate", "seconds", "window", "serverCpu", "clientCpu", "driverCpu",
         "realN", "realOk", "p50", "p99", "max", "attack", "events", "realLoginEvents", "realErrorEvents", "attackLoginEvents", "hashes",
-        "note"};
+        "note", "realCaptchas"};
 
     String tsv() {
         return String.join("\t", realm, endpoint, shape, Double.toString(rate), Double.toString(seconds), Double.toString(window),
                 Double.toString(serverCpu), Double.toString(clientCpu), Double.toString(driverCpu), Integer.toString(realN),
                 Integer.toString(realOk), Double.toString(p50), Double.toString(p99), Double.toString(max), map(attack), map(events),
                 Long.toString(realLoginEvents), Long.toString(realErrorEvents), Long.toString(attackLoginEvents), Long.toString(hashes),
-                note == null ? "" : note);
+                note == null ? "" : note, Integer.toString(realCaptchas));
     }
 
     static Phase fromTsv(String line) {
@@ -102,6 +104,7 @@ final class Phase {
         p.attackLoginEvents = Long.parseLong(f[18]);
         p.hashes = Long.parseLong(f[19]);
         p.note = f[20].isEmpty() ? null : f[20];
+        p.realCaptchas = f.length > 21 ? Integer.parseInt(f[21]) : 0; // TSVs written before the column have none
         return p;
     }
 

@@ -21,9 +21,18 @@ import javax.imageio.ImageIO;
 final class Plot {
 
     static final int W = 1400;
-    static final int H = 620;
+    static final int H = 660;
     static final Color STOCK = new Color(200, 60, 40);
     static final Color GATED = new Color(30, 100, 200);
+    static final Color SHIELDED = new Color(40, 150, 70);
+
+    static Color color(String realm) {
+        return switch (realm) {
+            case "stock" -> STOCK;
+            case "shielded" -> SHIELDED;
+            default -> GATED;
+        };
+    }
 
     private Plot() {
     }
@@ -63,9 +72,9 @@ final class Plot {
         double[] yr = {decadeDown(yMin / 1.3), decadeUp(yMax * 1.3)};
         int panelW = (W - 80) / Math.max(1, endpoints.size());
         for (int i = 0; i < endpoints.size(); i++) {
-            panel(g, ps, endpoints.get(i), 70 + i * panelW, 60, panelW - 60, H - 190, xr, yr);
+            panel(g, ps, endpoints.get(i), 70 + i * panelW, 60, panelW - 60, H - 230, xr, yr);
         }
-        legend(g, 70, H - 70);
+        legend(g, Report.realms(ps), 70, H - 110);
         g.dispose();
         Files.createDirectories(png.toAbsolutePath().getParent());
         ImageIO.write(img, "png", png.toFile());
@@ -119,22 +128,22 @@ final class Plot {
         g.drawString("offered attack rate, requests/s (log)", x0 + w / 2 - 100, y0 + h + 34);
         g.drawRect(x0, y0, w, h);
         Stroke dashed = new BasicStroke(1.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10, new float[] {8, 6}, 0);
-        for (String realm : Report.REALMS) {
+        for (String realm : Report.realms(ps)) {
             Phase idle = Report.idle(ps, realm, endpoint);
             if (idle == null) {
                 continue;
             }
             int y = sy(2 * idle.p99, y0, h, yr);
-            g.setColor(realm.equals("stock") ? STOCK : GATED);
+            g.setColor(color(realm));
             g.setStroke(dashed);
             g.drawLine(x0, y, x0 + w, y);
             g.setStroke(new BasicStroke(1));
             g.drawString("2x idle p99, " + realm, x0 + 6, y - 4);
         }
-        for (String realm : Report.REALMS) {
+        for (String realm : Report.realms(ps)) {
             for (String shape : new String[] {"one", "spread", "v6"}) {
                 List<Phase> line = Report.line(ps, realm, endpoint, shape);
-                Color c = realm.equals("stock") ? STOCK : GATED;
+                Color c = color(realm);
                 g.setColor(c);
                 g.setStroke(stroke(shape));
                 int px = -1;
@@ -189,12 +198,12 @@ final class Plot {
         }
     }
 
-    static void legend(Graphics2D g, int x, int y) {
+    static void legend(Graphics2D g, List<String> realms, int x, int y) {
         g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 13));
         int cx = x;
-        for (String realm : Report.REALMS) {
+        for (String realm : realms) {
             for (String shape : new String[] {"one", "spread", "v6"}) {
-                g.setColor(realm.equals("stock") ? STOCK : GATED);
+                g.setColor(color(realm));
                 g.setStroke(stroke(shape));
                 g.drawLine(cx, y, cx + 40, y);
                 g.setStroke(new BasicStroke(1.5f));
@@ -203,12 +212,17 @@ final class Plot {
                 String t = realm + ", " + Report.shapeName(shape);
                 g.drawString(t, cx + 48, y + 5);
                 cx += 60 + g.getFontMetrics().stringWidth(t);
+                if (cx > W - 330) { // the next entry would not fit: a new row
+                    cx = x;
+                    y += 22;
+                }
             }
         }
         g.setColor(Color.DARK_GRAY);
         g.drawString("Hollow marker: not every real user logged in. Dashed: twice the realm's idle p99. Points stop where a line "
-                + "was already saturated (higher rates not run). Real users: one login every 250 ms, each another user from another address.",
-                x, y + 30);
+                + "was already saturated (higher rates not run).", x, y + 30);
+        g.drawString("Real users: one login every 250 ms, each another user from another address; asked for a captcha, they solve it "
+                + "(the solving is in their latency).", x, y + 48);
         g.setStroke(new BasicStroke(1));
     }
 

@@ -6,9 +6,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * Writes the two realms of the availability benchmark as Keycloak import files: {@code stock} (Keycloak's own
- * browser and direct grant flows) and {@code gated} (copies of both with the abuse gate's steps, no step
- * configuration: the production defaults). Both have the same users, the same client, Keycloak's brute-force
+ * Writes the realms of the availability benchmark as Keycloak import files: {@code stock} (Keycloak's own
+ * browser and direct grant flows), {@code gated} (copies of both with the abuse gate's steps, no step
+ * configuration: the production defaults) and {@code shielded} (as gated, with the realm-wide layer on:
+ * {@link #SHIELD}). Both have the same users, the same client, Keycloak's brute-force
  * detection on with its defaults, and stored login events ({@code LOGIN}, {@code LOGIN_ERROR}) without event
  * listeners (no log line per failed login on either side).
  *
@@ -38,6 +39,7 @@ public final class Realms {
         Files.createDirectories(dir);
         Files.writeString(dir.resolve("realm-stock.json"), realm("stock", false, users), StandardCharsets.UTF_8);
         Files.writeString(dir.resolve("realm-gated.json"), realm("gated", true, users), StandardCharsets.UTF_8);
+        Files.writeString(dir.resolve("realm-shielded.json"), realm("shielded", true, users), StandardCharsets.UTF_8);
     }
 
     static String realm(String name, boolean gated, int users) {
@@ -59,9 +61,31 @@ public final class Realms {
         }
         b.append("  ]");
         if (gated) {
-            b.append(",\n").append(GATED_FLOWS);
+            b.append(",\n").append(name.equals("shielded") ? shielded() : GATED_FLOWS);
         }
         return b.append("\n}\n").toString();
+    }
+
+    /**
+     * The shielded realm's step configuration: production defaults, with the realm-wide layer ("realm under
+     * attack") on. Its threshold is the realm's failed password checks in its window; the real users' logins
+     * are all correct, so only the attack's failures count.
+     */
+    static final String SHIELD = System.getenv().getOrDefault("SHIELD_CONFIG", """
+            {"realm.enabled": "true", "realm.threshold": "100", "realm.windowSeconds": "60"}""");
+
+    /** The gated flows, with {@link #SHIELD} as the configuration of both gate steps. */
+    static String shielded() {
+        String flows = GATED_FLOWS;
+        for (String step : new String[] {"abuse-gate-username-password-form", "abuse-gate-direct-grant"}) {
+            String exec = "{\"authenticator\": \"" + step + "\", ";
+            if (!flows.contains(exec)) {
+                throw new IllegalStateException("no " + step + " in the gated flows");
+            }
+            flows = flows.replace(exec, exec + "\"authenticatorConfig\": \"shield\", ");
+        }
+        return flows.replace("{\"alias\": \"gated-conditional-credential\",",
+                "{\"alias\": \"shield\", \"config\": " + SHIELD.trim() + "},\n    {\"alias\": \"gated-conditional-credential\",");
     }
 
     /**

@@ -13,7 +13,20 @@ import java.util.Set;
 /** The markdown results (headline, table, events) and the plot of one run. */
 final class Report {
 
-    static final String[] REALMS = {"stock", "gated"};
+    /** The realms of a run, in the order they ran (stock first). */
+    static List<String> realms(List<Phase> ps) {
+        return new ArrayList<>(values(ps, p -> p.realm));
+    }
+
+    /** What a realm is, for the tables. */
+    static String realmName(String realm) {
+        return switch (realm) {
+            case "stock" -> "stock";
+            case "gated" -> "gated";
+            case "shielded" -> "shielded (gated + realm under attack)";
+            default -> realm;
+        };
+    }
 
     private Report() {
     }
@@ -85,26 +98,93 @@ final class Report {
         double lowest = ps.stream().filter(p -> !p.shape.equals("idle")).mapToDouble(p -> p.rate).min().orElse(0);
         StringBuilder b = new StringBuilder();
         b.append("# Logins under attack: stock Keycloak 26.7.3 against the abuse gate\n\n");
+        if (realms(ps).contains("shielded")) {
+            b.append("Realms: " + String.join(", ", realms(ps).stream().map(Report::realmName).toList())
+                    + ". The shielded realm's settings are in `Realms.SHIELD` (benchmarks/src/main/java/dev/abusegate/benchmarks/attack/Realms.java).\n\n");
+        }
         b.append("Produced by `benchmarks/attack/run.sh` (what it does: [benchmarks/attack/README.md](../attack/README.md); "
                 + "discussion: [docs/attack-availability.md](../../docs/attack-availability.md)). One run on a shared 2-core machine.\n\n");
         b.append(header).append('\n');
         b.append("## Headline: the highest attack rate at which every real user still logged in with p99 within 2x of idle\n\n");
         b.append("Offered attack requests/s, the highest tested rate at which this and every lower tested rate kept all real users "
                 + "logging in with p99 at most twice the same realm's idle p99 on that endpoint (\"< r\": not even the lowest rate r).\n\n");
-        b.append("| endpoint | attack | stock | gated | gated ÷ stock |\n|---|---|---|---|---|\n");
+        List<String> realms = realms(ps);
+        List<String> others = new ArrayList<>(realms);
+        others.remove("stock");
+        StringBuilder head = new StringBuilder("| endpoint | attack |");
+        StringBuilder rule = new StringBuilder("|---|---|");
+        for (String r : realms) {
+            head.append(' ').append(r).append(" |");
+            rule.append("---|");
+        }
+        if (realms.contains("stock")) {
+            for (String r : others) {
+                head.append(' ').append(r).append(" ÷ stock |");
+                rule.append("---|");
+            }
+        }
+        b.append(head).append('\n').append(rule).append('\n');
         for (String e : endpoints) {
             for (String s : shapes) {
-                double st = highestAvailable(ps, "stock", e, s);
-                double ga = highestAvailable(ps, "gated", e, s);
-                String ratio = Double.isNaN(ga) ? "-" : Double.isNaN(st) ? "> " + AttackRun.fmt(ga / lowest) + "x" : fmt0(ga / st) + "x";
-                b.append("| ").append(endpointName(e)).append(" | ").append(shapeName(s)).append(" | ").append(rateText(st, lowest))
-                        .append(" | ").append(rateText(ga, lowest)).append(" | ").append(ratio).append(" |\n");
+                b.append("| ").append(endpointName(e)).append(" | ").append(shapeName(s)).append(" |");
+                for (String r : realms) {
+                    b.append(' ').append(rateText(highestAvailable(ps, r, e, s), lowest)).append(" |");
+                }
+                if (realms.contains("stock")) {
+                    double st = highestAvailable(ps, "stock", e, s);
+                    for (String r : others) {
+                        double ga = highestAvailable(ps, r, e, s);
+                        String ratio = Double.isNaN(ga) ? "-" : Double.isNaN(st) ? "> " + AttackRun.fmt(ga / lowest) + "x" : fmt0(ga / st) + "x";
+                        b.append(' ').append(ratio).append(" |");
+                    }
+                }
+                b.append('\n');
+            }
+        }
+        if (realms.contains("stock")) {
+            b.append("\n## Passwords hashed for the attack, and real users, over all rates of a shape\n\n");
+            b.append("Summed over the phases that ran at every offered rate (a realm's phases that were not run count nothing, so "
+                    + "compare realms over the same rates). Real users: logins that succeeded, and the captchas they solved to get "
+                    + "there (each asked with 429 `captcha_required`, then sent again with the solution).\n\n");
+            b.append("| endpoint | attack | realm | rates run | passwords hashed | ÷ stock's over the same rates | real users ok | captchas solved |\n");
+            b.append("|---|---|---|---|---|---|---|---|\n");
+            for (String e : endpoints) {
+                for (String s : shapes) {
+                    for (String r : realms) {
+                        List<Phase> line = line(ps, r, e, s);
+                        long hashes = 0;
+                        long stockSame = 0;
+                        int ok = 0;
+                        int n = 0;
+                        int solved = 0;
+                        int run = 0;
+                        for (Phase p : line) {
+                            if (!p.ran()) {
+                                continue;
+                            }
+                            run++;
+                            hashes += p.hashes;
+                            ok += p.realOk;
+                            n += p.realN;
+                            solved += p.realCaptchas;
+                            for (Phase q : line(ps, "stock", e, s)) {
+                                if (q.ran() && q.rate == p.rate) {
+                                    stockSame += q.hashes;
+                                }
+                            }
+                        }
+                        String share = r.equals("stock") || stockSame == 0 ? "-"
+                                : String.format(Locale.ROOT, "%.1f %%", 100.0 * hashes / stockSame);
+                        b.append(String.format(Locale.ROOT, "| %s | %s | %s | %d | %d | %s | %d/%d | %d |%n", endpointName(e), shapeName(s),
+                                realmName(r), run, hashes, share, ok, n, solved));
+                    }
+                }
             }
         }
         b.append("\nIdle (real users only): ");
         List<String> idles = new ArrayList<>();
         for (String e : endpoints) {
-            for (String r : REALMS) {
+            for (String r : realms) {
                 Phase i = idle(ps, r, e);
                 if (i != null) {
                     idles.add(String.format(Locale.ROOT, "%s %s p50 %.0f ms, p99 %.0f ms (%d/%d ok)", r, e, i.p50, i.p99, i.realOk, i.realN));

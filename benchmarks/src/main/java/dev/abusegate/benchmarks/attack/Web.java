@@ -37,7 +37,14 @@ final class Web {
 
     static HttpRequest formPost(String action, Map<String, String> cookies, String address, String username, String password,
             Duration timeout) {
-        String body = "username=" + enc(username) + "&password=" + enc(password) + "&credentialId=";
+        return formPost(action, cookies, address, username, password, null, timeout);
+    }
+
+    /** The form POST, with an ALTCHA solution in the widget's field when {@code altcha} is not null. */
+    static HttpRequest formPost(String action, Map<String, String> cookies, String address, String username, String password,
+            String altcha, Duration timeout) {
+        String body = "username=" + enc(username) + "&password=" + enc(password) + "&credentialId="
+                + (altcha == null ? "" : "&altcha=" + enc(altcha));
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(action)).header("X-Forwarded-For", address)
                 .header("Content-Type", "application/x-www-form-urlencoded").timeout(timeout)
                 .POST(HttpRequest.BodyPublishers.ofString(body));
@@ -48,8 +55,14 @@ final class Web {
     }
 
     static HttpRequest passwordGrant(String base, String realm, String address, String username, String password, Duration timeout) {
+        return passwordGrant(base, realm, address, username, password, null, timeout);
+    }
+
+    /** The password grant, with a captcha solution as {@code captcha_token} when it is not null. */
+    static HttpRequest passwordGrant(String base, String realm, String address, String username, String password, String captcha,
+            Duration timeout) {
         String body = "grant_type=password&client_id=" + Realms.CLIENT + "&scope=openid&username=" + enc(username) + "&password="
-                + enc(password);
+                + enc(password) + (captcha == null ? "" : "&captcha_token=" + enc(captcha));
         return HttpRequest.newBuilder(URI.create(base + "/realms/" + realm + "/protocol/openid-connect/token"))
                 .header("X-Forwarded-For", address).header("Content-Type", "application/x-www-form-urlencoded").timeout(timeout)
                 .POST(HttpRequest.BodyPublishers.ofString(body)).build();
