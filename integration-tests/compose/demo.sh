@@ -86,7 +86,7 @@ abuse_gate_decisions_total{layer="per_ip_account",outcome="captcha_required",rea
 abuse_gate_decisions_total{layer="none",outcome="allow",realm="demo"} 3.0
 OUT
 )" <<'CMD'
-curl -s localhost:9000/metrics | grep abuse_gate
+curl -s localhost:9000/metrics | grep abuse_gate_decisions
 CMD
 compose_down
 
