@@ -150,8 +150,8 @@ doc_step "$DOC" "429 blocked" <<'CMD'
 demo/attempt.sh alice 'Passw0rd!' 192.0.2.50
 CMD
 
-# "Each gate answer shows up ... in curl -s localhost:9000/metrics | grep abuse_gate": a block on every layer
-out="$(curl -s localhost:9000/metrics | grep abuse_gate)"
+# "Each gate answer shows up ... in curl -s localhost:9000/metrics | grep abuse_gate_decisions": a block on every layer
+out="$(curl -s localhost:9000/metrics | grep abuse_gate_decisions)"
 for layer in per_ip per_ip_account account_lockout credential_stuffing; do
   grep -qE "^abuse_gate_decisions_total\{layer=\"$layer\",outcome=\"blocked\",realm=\"demo\"\} [1-9]" <<<"$out" \
     || fail "no blocked answer of layer $layer on /metrics:
