@@ -166,9 +166,7 @@ public final class AbuseGate {
                 && !captcha.check()) {
             a.undo();
             realmWatch.turnedAway(attempt.realm());
-            Decision d = new Decision(Outcome.CAPTCHA_REQUIRED, null, out.toSet(), out.degraded(), options, k, false, false, lockout, device);
-            d.realmUnderAttack = true;
-            return d;
+            return Decision.realmUnderAttack(out.toSet(), out.degraded(), options, k, lockout, device);
         }
 
         // Step 2: layer 3's reservation.
