@@ -122,9 +122,10 @@ public final class AbuseGate {
         // A verified device cookie moves layer 3 to the device's own small budget: the account's lock (set by
         // failures from elsewhere) does not apply to its owner's known browser, and a stolen cookie gives no
         // more than that budget.
-        boolean device = p3 != null && options.deviceCookieEnabled() && attempt.device() != null;
+        String verifiedDevice = verifiedDevice(options, attempt);
+        boolean device = p3 != null && verifiedDevice != null;
         if (device) {
-            k = k.forDevice(attempt.device());
+            k = k.forDevice(verifiedDevice);
             p3 = p3.withThreshold(options.deviceCookieThreshold());
         }
         LayerPolicy lockout = p3 == null ? options.policy(Layer.ACCOUNT_LOCKOUT) : p3;
@@ -161,13 +162,11 @@ public final class AbuseGate {
         // verified device cookie for the typed account or from an allowlisted address. It never blocks, and its
         // captcha counts nothing (what step 1 counted is given back), like the band's; the attempt it turns away is
         // counted in the realm's tally, so that the state holds while the attack goes on.
-        if (realmLayer && realmWatch != null && !allowlisted && attempt.device() == null && realmWatch.underAttack(attempt.realm(), options)
+        if (realmLayer && realmWatch != null && !allowlisted && verifiedDevice == null && realmWatch.underAttack(attempt.realm(), options)
                 && !captcha.check()) {
             a.undo();
             realmWatch.turnedAway(attempt.realm());
-            Decision d = new Decision(Outcome.CAPTCHA_REQUIRED, null, out.toSet(), out.degraded(), options, k, false, false, lockout, device);
-            d.realmUnderAttack = true;
-            return d;
+            return Decision.realmUnderAttack(out.toSet(), out.degraded(), options, k, lockout, device);
         }
 
         // Step 2: layer 3's reservation.
@@ -378,6 +377,15 @@ public final class AbuseGate {
     }
 
     // ---------------------------------------------------------------------------------------------
+
+    /**
+     * The one rule for a device cookie, for layer 3's device budget and the realm layer's exemption alike: the
+     * attempt's device (a verified cookie bound to the typed identifier, see {@link Attempt#device()}) counts only
+     * while device cookies are on; otherwise null.
+     */
+    static String verifiedDevice(GateOptions options, Attempt attempt) {
+        return options.deviceCookieEnabled() ? attempt.device() : null;
+    }
 
     private static LayerPolicy active(GateOptions options, Layer layer) {
         LayerPolicy p = options.policy(layer);

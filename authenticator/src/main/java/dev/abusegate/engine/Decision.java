@@ -29,12 +29,18 @@ public final class Decision {
     /** Whether the reservation was taken on a shared counter (it is settled there). */
     final boolean shared;
     /** Whether the fifth, realm-wide layer asked for the captcha (then {@link #layer()} is null). */
-    boolean realmUnderAttack;
+    private final boolean realmUnderAttack;
     /** Layers counted on a shared counter because the store was at its bound. */
     private final Set<Layer> degraded;
 
     Decision(Outcome outcome, Layer layer, Set<Layer> unavailable, Set<Layer> degraded, GateOptions options, GateKeys.Keys keys,
              boolean reserved, boolean shared, LayerPolicy lockout, boolean device) {
+        this(outcome, layer, unavailable, degraded, options, keys, reserved, shared, lockout, device, false);
+    }
+
+    private Decision(Outcome outcome, Layer layer, Set<Layer> unavailable, Set<Layer> degraded, GateOptions options, GateKeys.Keys keys,
+                     boolean reserved, boolean shared, LayerPolicy lockout, boolean device, boolean realmUnderAttack) {
+        this.realmUnderAttack = realmUnderAttack;
         this.degraded = degraded.isEmpty() ? Collections.emptySet() : Collections.unmodifiableSet(EnumSet.copyOf(degraded));
         this.shared = shared;
         this.lockout = lockout;
@@ -45,6 +51,12 @@ public final class Decision {
         this.options = options;
         this.keys = keys;
         this.reserved = reserved;
+    }
+
+    /** The fifth layer's answer: a captcha, asked for by no per-subject layer, holding no reservation. */
+    static Decision realmUnderAttack(Set<Layer> unavailable, Set<Layer> degraded, GateOptions options, GateKeys.Keys keys,
+                                     LayerPolicy lockout, boolean device) {
+        return new Decision(Outcome.CAPTCHA_REQUIRED, null, unavailable, degraded, options, keys, false, false, lockout, device, true);
     }
 
     public Outcome outcome() {

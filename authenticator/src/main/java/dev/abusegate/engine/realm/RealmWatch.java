@@ -202,9 +202,11 @@ public final class RealmWatch {
                 }
                 return;
             }
+            // cleared before the snapshot: a failure counted meanwhile is in it, or marks the tally for the next tick
+            boolean changed = dirty;
+            dirty = false;
             long[] own = snapshot(now);
-            if (dirty) {
-                dirty = false;
+            if (changed) {
                 try {
                     tallies.publish(realm, own);
                 } catch (RuntimeException e) {

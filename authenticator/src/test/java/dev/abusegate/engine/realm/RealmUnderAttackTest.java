@@ -138,6 +138,18 @@ class RealmUnderAttackTest {
     }
 
     @Test
+    void a_device_while_device_cookies_are_off_is_asked_for_a_captcha_like_any_attempt() {
+        GateOptions o = on(20).deviceCookie(false, 5, 90).build();
+        spray(o, REALM, 20);
+        tick();
+        assertTrue(watch.underAttack(REALM));
+        Decision d = attempt(o, REALM, "192.0.2.52", "grace", "device-1", false);
+        assertEquals(Outcome.CAPTCHA_REQUIRED, d.outcome(), "a device counts only while device cookies are on");
+        assertTrue(d.realmUnderAttack());
+        assertTrue(attempt(o, REALM, "192.0.2.52", "grace", "device-1", true).allowed(), "with a solved captcha");
+    }
+
+    @Test
     void a_step_that_does_not_apply_the_realm_layer_passes_while_the_realm_is_under_attack() {
         GateOptions o = on(20).build();
         spray(o, REALM, 20);
