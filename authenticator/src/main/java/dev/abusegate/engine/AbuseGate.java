@@ -34,7 +34,8 @@ import java.util.function.BooleanSupplier;
  *
  * <p>One attempt is decided in at most two steps, each one round trip to the store:
  * <ol>
- *   <li>The address's entry (layers 1 and 4) and the pair's entry (layer 2), changed together. Each change
+ *   <li>The address's entry (layers 1 and 4), for an IPv6 address its network's entry (layer 1 again, against its
+ *       own threshold, see {@link GateOptions#ipv6NetworkThreshold()}) and the pair's entry (layer 2), changed together. Each change
  *       decides on the entry's own count, atomically: at the threshold the attempt is blocked (and still
  *       counted, so a client that keeps hammering stays blocked); in the captcha band without a solved captcha
  *       nothing is counted; otherwise it is counted and passes. So N simultaneous attempts let exactly the
@@ -110,7 +111,7 @@ public final class AbuseGate {
      */
     public Decision evaluate(GateOptions options, Attempt attempt, BooleanSupplier captchaCheck, boolean realmLayer) {
         long now = clock.millis();
-        GateKeys.Keys k = keys.forAttempt(attempt, options.ipv6PrefixLength());
+        GateKeys.Keys k = keys.forAttempt(attempt, options.ipv6PrefixLength(), options.ipv6NetworkPrefixCounted());
         Outages out = new Outages();
 
         // An allowlisted address skips the address layers; layer 3 applies to everyone.
@@ -119,6 +120,8 @@ public final class AbuseGate {
         LayerPolicy p2 = allowlisted ? null : active(options, Layer.PER_IP_ACCOUNT);
         LayerPolicy p3 = active(options, Layer.ACCOUNT_LOCKOUT);
         LayerPolicy p4 = allowlisted ? null : active(options, Layer.CREDENTIAL_STUFFING);
+        // Layer 1 also counts an IPv6 address's network, against its own threshold, on layer 1's window and failure mode.
+        LayerPolicy pN = p1 == null || k.network() == null ? null : p1.withThreshold(options.ipv6NetworkThreshold());
         // A verified device cookie moves layer 3 to the device's own small budget: the account's lock (set by
         // failures from elsewhere) does not apply to its owner's known browser, and a stolen cookie gives no
         // more than that budget.
@@ -129,13 +132,14 @@ public final class AbuseGate {
             p3 = p3.withThreshold(options.deviceCookieThreshold());
         }
         LayerPolicy lockout = p3 == null ? options.policy(Layer.ACCOUNT_LOCKOUT) : p3;
-        if (p1 != null && recentBlocks != null && recentBlocks.holds(k.address(), p1, now)) {
+        if (p1 != null && recentBlocks != null
+                && (recentBlocks.holds(k.address(), p1, now) || pN != null && recentBlocks.holds(k.network(), pN, now))) {
             return new Decision(Outcome.BLOCKED, Layer.PER_IP, out.toSet(), out.degraded(), options, k, false, false, lockout, device);
         }
         // Verified only where an answer is in the band: with the band off that is only a shared count past a
         // threshold, which asks for a captcha instead of blocking (so even a realm without a band can pass it).
         Captcha captcha = new Captcha(captchaCheck);
-        Admission a = new Admission(options, k, p1, p2, p4, now, out);
+        Admission a = new Admission(options, k, p1, pN, p2, p4, now, out);
         long clearsBefore = recentBlocks == null ? 0 : recentBlocks.clears();
 
         // Step 1: the address and the pair.
@@ -143,6 +147,9 @@ public final class AbuseGate {
         Layer blocked = a.blocked();
         if (a.r1 == LayerOutcome.BLOCKED && !a.addressFailed && recentBlocks != null) {
             recentBlocks.remember(k.address(), p1, now, clearsBefore);
+        }
+        if (a.rN == LayerOutcome.BLOCKED && !a.networkFailed && recentBlocks != null) {
+            recentBlocks.remember(k.network(), pN, now, clearsBefore);
         }
         if (blocked == null && a.inBand()) {
             if (captcha.check()) {
@@ -327,8 +334,21 @@ public final class AbuseGate {
 
     /** What the gate holds about an address, an identifier and their pair (each part null when not asked). */
     public SubjectState state(String realm, String address, String identifier, int ipv6PrefixLength) {
+        return state(realm, address, identifier, ipv6PrefixLength, 0);
+    }
+
+    /**
+     * As above, and for an IPv6 address its network's layer-1 count at {@code ipv6NetworkPrefixLength} (0: not
+     * asked; null for an IPv4 address or a network not shorter than the address's prefix).
+     */
+    public SubjectState state(String realm, String address, String identifier, int ipv6PrefixLength, int ipv6NetworkPrefixLength) {
         long now = clock.millis();
-        GateKeys.Keys k = keys.forAttempt(realm, address, identifier, ipv6PrefixLength);
+        GateKeys.Keys k = keys.forAttempt(realm, address, identifier, ipv6PrefixLength, ipv6NetworkPrefixLength);
+        SubjectState.Network n = null;
+        if (address != null && k.network() != null) {
+            AddressEntry nv = AddressEntry.of(store.read(k.network()));
+            n = new SubjectState.Network(nv.attempts(now), nv.attemptsRemaining(now));
+        }
         SubjectState.Address a = null;
         SubjectState.Identifier i = null;
         SubjectState.Pair p = null;
@@ -345,7 +365,7 @@ public final class AbuseGate {
             PairEntry v = PairEntry.of(store.read(k.pair()));
             p = new SubjectState.Pair(v.attempts(now), av.hasIdentifier(k.member(), now), v.remaining(now));
         }
-        return new SubjectState(a, i, p);
+        return new SubjectState(a, n, i, p);
     }
 
     /**
@@ -353,17 +373,21 @@ public final class AbuseGate {
      * run of locks, recent wrong passwords) and, with both, their pair (layer 2). Returns the parts cleared.
      */
     public Set<SubjectState.Part> clear(String realm, String address, String identifier, int ipv6PrefixLength) {
-        GateKeys.Keys k = keys.forAttempt(realm, address, identifier, ipv6PrefixLength);
+        return clear(realm, address, identifier, ipv6PrefixLength, 0);
+    }
+
+    /** As above, and for an IPv6 address its network's count at {@code ipv6NetworkPrefixLength} (0: not asked). */
+    public Set<SubjectState.Part> clear(String realm, String address, String identifier, int ipv6PrefixLength,
+                                        int ipv6NetworkPrefixLength) {
+        GateKeys.Keys k = keys.forAttempt(realm, address, identifier, ipv6PrefixLength, ipv6NetworkPrefixLength);
         Set<SubjectState.Part> cleared = EnumSet.noneOf(SubjectState.Part.class);
         if (address != null) {
-            if (recentBlocks != null) {
-                recentBlocks.forget(k.address());
-            }
-            store.remove(k.address());
-            if (recentBlocks != null) {
-                recentBlocks.forget(k.address()); // an attempt answered before the removal may have remembered it
-            }
+            removeAddressEntry(k.address());
             cleared.add(SubjectState.Part.ADDRESS);
+            if (k.network() != null) {
+                removeAddressEntry(k.network());
+                cleared.add(SubjectState.Part.NETWORK);
+            }
         }
         if (identifier != null) {
             store.remove(k.lockout());
@@ -374,6 +398,17 @@ public final class AbuseGate {
             cleared.add(SubjectState.Part.PAIR);
         }
         return cleared;
+    }
+
+    /** Removes an address's (or a network's) entry, and what this node holds of its block. */
+    private void removeAddressEntry(CounterKey key) {
+        if (recentBlocks != null) {
+            recentBlocks.forget(key);
+        }
+        store.remove(key);
+        if (recentBlocks != null) {
+            recentBlocks.forget(key); // an attempt answered before the removal may have remembered it
+        }
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -471,27 +506,34 @@ public final class AbuseGate {
         private final GateOptions o;
         private final GateKeys.Keys k;
         private final LayerPolicy p1;
+        /** Layer 1 for an IPv6 address's network (null: not counted). */
+        private final LayerPolicy pN;
         private final LayerPolicy p2;
         private final LayerPolicy p4;
         private final long now;
         private final Outages out;
-        /** Layer 1 and 4 from the address's change, layer 2 from the pair's. */
+        /** Layer 1 and 4 from the address's change, layer 1 again from the network's, layer 2 from the pair's. */
         private LayerOutcome r1 = LayerOutcome.OFF;
+        private LayerOutcome rN = LayerOutcome.OFF;
         private LayerOutcome r2 = LayerOutcome.OFF;
         private LayerOutcome r4 = LayerOutcome.OFF;
         /** Whether the address's last change failed (its outcome is then the layers' failure modes). */
         private boolean addressFailed;
+        private boolean networkFailed;
         private boolean added;
         private boolean addressCounted;
+        private boolean networkCounted;
         /** Whether the address's or the pair's last change was counted on a shared counter (never given back). */
         private boolean addressShared;
         private boolean pairShared;
 
-        Admission(GateOptions o, GateKeys.Keys k, LayerPolicy p1, LayerPolicy p2, LayerPolicy p4, long now, Outages out) {
+        Admission(GateOptions o, GateKeys.Keys k, LayerPolicy p1, LayerPolicy pN, LayerPolicy p2, LayerPolicy p4, long now,
+                  Outages out) {
             this.out = out;
             this.o = o;
             this.k = k;
             this.p1 = p1;
+            this.pN = pN;
             this.p2 = p2;
             this.p4 = p4;
             this.now = now;
@@ -506,25 +548,27 @@ public final class AbuseGate {
                     Math.max(p1 == null ? 0 : p1.windowMillis(), p4 == null ? 0 : p4.windowMillis()));
         }
 
+        /** The network's entry is an address entry counting layer 1 only (no identifiers). */
+        private CompletableFuture<long[]> network(boolean solved) {
+            return start(k.network(), new Change.AdmitAddress(now, solved, limit(o, pN), Limit.OFF, k.member()), pN.windowMillis());
+        }
+
         private CompletableFuture<long[]> pair(boolean solved) {
             return start(k.pair(), new Change.AdmitPair(now, solved, limit(o, p2)), p2.windowMillis());
         }
 
-        /** Sends both changes together and reads their answers. */
+        /** Sends the changes together (one round trip) and reads their answers. */
         void run(boolean solved) {
-            send(addressUsed(), p2 != null, solved);
+            send(addressUsed(), pN != null, p2 != null, solved);
         }
 
-        private void send(boolean doAddress, boolean doPair, boolean solved) {
+        private void send(boolean doAddress, boolean doNetwork, boolean doPair, boolean solved) {
             CompletableFuture<long[]> fa = doAddress ? address(solved) : null;
+            CompletableFuture<long[]> fn = doNetwork ? network(solved) : null;
             CompletableFuture<long[]> fp = doPair ? pair(solved) : null;
             if (fa != null) {
                 try {
-                    long[] v = fa.join();
-                    if (v == null) {
-                        throw new CounterStoreFullException("no room for a new address");
-                    }
-                    AdmissionAnswer answer = AdmissionAnswer.of(v);
+                    AdmissionAnswer answer = admitted(fa, "address");
                     r1 = answer.outcome();
                     r4 = answer.identifiers();
                     addressFailed = false;
@@ -542,13 +586,24 @@ public final class AbuseGate {
                     r4 = p4 == null ? LayerOutcome.OFF : failed(p4, e, out);
                 }
             }
+            if (fn != null) {
+                try {
+                    AdmissionAnswer answer = admitted(fn, "network");
+                    rN = answer.outcome();
+                    networkFailed = false;
+                    if (answer.shared()) {
+                        degrade(pN);
+                    } else {
+                        networkCounted |= answer.counted();
+                    }
+                } catch (RuntimeException e) {
+                    networkFailed = true;
+                    rN = failed(pN, e, out);
+                }
+            }
             if (fp != null) {
                 try {
-                    long[] v = fp.join();
-                    if (v == null) {
-                        throw new CounterStoreFullException("no room for a new pair");
-                    }
-                    AdmissionAnswer answer = AdmissionAnswer.of(v);
+                    AdmissionAnswer answer = admitted(fp, "pair");
                     r2 = answer.outcome();
                     if (answer.shared()) {
                         pairShared = true;
@@ -560,6 +615,15 @@ public final class AbuseGate {
             }
         }
 
+        /** The answer of an admission change; a store with no room for the subject (no entry) throws. */
+        private AdmissionAnswer admitted(CompletableFuture<long[]> f, String subject) {
+            long[] v = f.join();
+            if (v == null) {
+                throw new CounterStoreFullException("no room for a new " + subject);
+            }
+            return AdmissionAnswer.of(v);
+        }
+
         private void degrade(LayerPolicy p) {
             if (p != null) {
                 out.degrade(p.layer());
@@ -567,7 +631,7 @@ public final class AbuseGate {
         }
 
         Layer blocked() {
-            if (isBlocked(r1)) {
+            if (isBlocked(r1) || isBlocked(rN)) {
                 return Layer.PER_IP;
             }
             if (isBlocked(r2)) {
@@ -580,18 +644,19 @@ public final class AbuseGate {
         }
 
         boolean inBand() {
-            return r1 == LayerOutcome.BAND || r2 == LayerOutcome.BAND || r4 == LayerOutcome.BAND;
+            return r1 == LayerOutcome.BAND || rN == LayerOutcome.BAND || r2 == LayerOutcome.BAND || r4 == LayerOutcome.BAND;
         }
 
         Layer bandLayer() {
-            return r1 == LayerOutcome.BAND ? Layer.PER_IP : r2 == LayerOutcome.BAND ? Layer.PER_IP_ACCOUNT : Layer.CREDENTIAL_STUFFING;
+            return r1 == LayerOutcome.BAND || rN == LayerOutcome.BAND ? Layer.PER_IP : r2 == LayerOutcome.BAND ? Layer.PER_IP_ACCOUNT : Layer.CREDENTIAL_STUFFING;
         }
 
         /** Counts, with a solved captcha, the entries whose change answered BAND (and counted nothing). */
         void rerunBand() {
             boolean addressBand = r1 == LayerOutcome.BAND || r4 == LayerOutcome.BAND;
+            boolean networkBand = rN == LayerOutcome.BAND;
             boolean pairBand = r2 == LayerOutcome.BAND;
-            send(addressBand, pairBand, true);
+            send(addressBand, networkBand, pairBand, true);
         }
 
         /** A blocked attempt counts where it was in the band, too (it needs no captcha to be counted). */
@@ -608,11 +673,18 @@ public final class AbuseGate {
                     p1 == null ? 0 : now + p1.windowMillis(), p4 == null ? 0 : now + p4.windowMillis()),
                     Math.max(p1 == null ? 0 : p1.windowMillis(), p4 == null ? 0 : p4.windowMillis()))
                     : null;
+            CompletableFuture<long[]> fn = networkCounted
+                    ? start(k.network(), new Change.UndoAddress(now, true, false, k.member(), now + pN.windowMillis(), 0),
+                    pN.windowMillis())
+                    : null;
             CompletableFuture<long[]> fp = r2 == LayerOutcome.COUNTED && !pairShared
                     ? start(k.pair(), new Change.UndoPair(now, now + p2.windowMillis()), p2.windowMillis())
                     : null;
             if (fa != null) {
                 join(fa, p1 != null ? p1 : p4, out);
+            }
+            if (fn != null) {
+                join(fn, pN, out);
             }
             if (fp != null) {
                 join(fp, p2, out);

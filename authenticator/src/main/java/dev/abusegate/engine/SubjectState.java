@@ -1,16 +1,20 @@
 package dev.abusegate.engine;
 
 /**
- * What the gate holds about an address, an identifier and their pair, for operators. Each part is null when
+ * What the gate holds about an address (and an IPv6 address's network), an identifier and their pair, for operators. Each part is null when
  * it was not asked for. Remaining times are milliseconds until that part expires (0: nothing).
  */
-public record SubjectState(Address address, Identifier identifier, Pair pair) {
+public record SubjectState(Address address, Network network, Identifier identifier, Pair pair) {
 
     /** The parts an operator can clear. */
-    public enum Part { ADDRESS, IDENTIFIER, PAIR }
+    public enum Part { ADDRESS, NETWORK, IDENTIFIER, PAIR }
 
     /** Layers 1 and 4 of an address. */
     public record Address(long attempts, long attemptsRemainingMillis, int distinctIdentifiers, long distinctRemainingMillis) {
+    }
+
+    /** Layer 1 of an IPv6 address's network (its count against the network threshold). */
+    public record Network(long attempts, long attemptsRemainingMillis) {
     }
 
     /**

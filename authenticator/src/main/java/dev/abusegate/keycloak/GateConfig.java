@@ -187,6 +187,10 @@ public final class GateConfig {
                 out.add(s.key() + ": " + why);
             }
         }
+        if (out.isEmpty()) {
+            // each key is usable: what a combination of keys gets wrong (ipv6.networkPrefixLength against ipv6.prefixLength)
+            GateOptions.read(new SettingReader(setKeys(config), (key, why, consequence) -> out.add(key + ": " + why)));
+        }
         return out;
     }
 

@@ -33,15 +33,33 @@ class GateAtTheBoundTest {
         return "10." + (i >> 16 & 0xff) + "." + (i >> 8 & 0xff) + "." + (i & 0xff);
     }
 
+    /** Addresses worth two attempts each, ten times the bound: nothing may make room. */
+    private void fillWithAddressesWorthTwoAttempts(GateOptions o) {
+        for (int i = 0; i < 10 * BOUND; i++) {
+            for (int j = 0; j < 2; j++) {
+                Decision d = f.gate.evaluate(o, new Attempt(GateFixture.REALM, address(i), "flood-" + i + "-" + j, null), null);
+                if (d.allowed()) {
+                    f.gate.notVerified(d);
+                }
+            }
+        }
+    }
+
     /** What a fresh address meets, solving every captcha: the outcomes, one per attempt, until blocked (at most 10). */
     private List<Outcome> probe(String address, boolean freshUsers) {
+        return probe(options, 10, i -> new Attempt(GateFixture.REALM, address,
+                freshUsers ? "probe-" + address + "-" + i : "probe-" + address, null));
+    }
+
+    /** What the attempts {@code attempt(0), attempt(1), ...} meet, solving every captcha, until blocked (at most {@code max}). */
+    private List<Outcome> probe(GateOptions o, int max, java.util.function.IntFunction<Attempt> attempt) {
         List<Outcome> seen = new ArrayList<>();
-        for (int i = 0; i < 10 && !seen.contains(Outcome.BLOCKED); i++) {
-            String user = freshUsers ? "probe-" + address + "-" + i : "probe-" + address;
-            Decision d = attempt(address, user);
+        for (int i = 0; i < max && !seen.contains(Outcome.BLOCKED); i++) {
+            Attempt a = attempt.apply(i);
+            Decision d = f.gate.evaluate(o, a, null);
             seen.add(d.outcome());
             if (d.outcome() == Outcome.CAPTCHA_REQUIRED) {
-                d = solvedAttempt(address, user);
+                d = f.gate.evaluate(o, a, () -> true);
                 seen.add(d.outcome());
             }
             if (d.allowed()) {
@@ -108,15 +126,7 @@ class GateAtTheBoundTest {
     @Test
     void with_the_band_off_a_shared_count_past_a_threshold_asks_for_a_captcha_and_a_solved_one_passes() {
         GateOptions bandOff = options.toBuilder().captchaEnabled(false).build();
-        // addresses worth two attempts each, ten times the bound: nothing may make room
-        for (int i = 0; i < 10 * BOUND; i++) {
-            for (int j = 0; j < 2; j++) {
-                Decision d = f.gate.evaluate(bandOff, new Attempt(GateFixture.REALM, address(i), "flood-" + i + "-" + j, null), null);
-                if (d.allowed()) {
-                    f.gate.notVerified(d);
-                }
-            }
-        }
+        fillWithAddressesWorthTwoAttempts(bandOff);
         int asked = 0;
         int passedSolved = 0;
         for (int i = 0; i < 50; i++) {
@@ -141,6 +151,46 @@ class GateAtTheBoundTest {
         }
         assertThat(asked).as("attempts asked for a captcha on a shared count").isPositive();
         assertThat(passedSolved).as("of those, passed with a solved captcha").isEqualTo(asked);
+    }
+
+    /** What one IPv6 /48 spread over fresh /64s meets, solving every captcha, until blocked (at most 12 attempts). */
+    private List<Outcome> probeNetwork(GateOptions o, String net48) {
+        return probe(o, 12, i -> new Attempt(GateFixture.REALM, net48 + ":" + Integer.toHexString(i) + "::1", "net-" + net48 + "-" + i, null));
+    }
+
+    @Test
+    void an_ipv6_network_meets_its_own_threshold_at_the_bound_and_a_shared_network_count_never_blocks() {
+        GateOptions o = options.toBuilder().layer(Layer.PER_IP, 100, 900).ipv6Network(48, 6).build();
+        List<Outcome> before = probeNetwork(o, "2001:db8:1");
+        assertThat(before).containsExactly(Outcome.ALLOW, Outcome.ALLOW, Outcome.ALLOW, Outcome.CAPTCHA_REQUIRED, Outcome.ALLOW,
+                Outcome.CAPTCHA_REQUIRED, Outcome.ALLOW, Outcome.CAPTCHA_REQUIRED, Outcome.ALLOW, Outcome.BLOCKED);
+        // fresh /48s seen once each, ten times the bound: their /64 and /48 entries make room for each other
+        for (int i = 0; i < 10 * BOUND; i++) {
+            Decision d = f.gate.evaluate(o, new Attempt(GateFixture.REALM, "2001:db8:" + Integer.toHexString(0x1000 + i) + ":1::1",
+                    "flood-" + i, null), null);
+            assertThat(d.degraded()).as("networks seen once make room for each other").isEmpty();
+            f.gate.notVerified(d);
+        }
+        assertThat(probeNetwork(o, "2001:db8:2")).as("a fresh /48 after the flood").isEqualTo(before);
+        fillWithAddressesWorthTwoAttempts(o);
+        // fresh /48s, five fresh /64s each: no exact count reaches a threshold, so nothing may block
+        int degraded = 0;
+        for (int i = 0; i < 30; i++) {
+            String address = "2001:db8:" + Integer.toHexString(0x3000 + i / 5) + ":" + Integer.toHexString(i % 5) + "::1";
+            Attempt a = new Attempt(GateFixture.REALM, address, "late-" + i, null);
+            Decision d = f.gate.evaluate(o, a, null);
+            assertThat(d.unavailable()).as("a full store has not failed").isEmpty();
+            assertThat(d.outcome()).as("a shared count never blocks").isNotEqualTo(Outcome.BLOCKED);
+            degraded += d.degraded().contains(Layer.PER_IP) ? 1 : 0;
+            if (d.outcome() == Outcome.CAPTCHA_REQUIRED) {
+                d = f.gate.evaluate(o, a, () -> true);
+                assertThat(d.outcome()).as("a solved captcha passes a shared count").isEqualTo(Outcome.ALLOW);
+            }
+            f.gate.notVerified(d);
+        }
+        assertThat(degraded).as("IPv6 attempts counted on shared counters").isPositive();
+        assertThat(f.gate.evaluate(o, new Attempt(GateFixture.REALM, "2001:db8:1:fff::1", "anyone", null), () -> true).outcome())
+                .as("a blocked /48 stays blocked").isEqualTo(Outcome.BLOCKED);
     }
 
     @Test

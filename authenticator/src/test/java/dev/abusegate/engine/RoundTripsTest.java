@@ -83,6 +83,26 @@ class RoundTripsTest {
     }
 
     @Test
+    void an_ipv6_login_counts_its_network_in_the_same_round_trip_as_its_address() {
+        store.reset();
+        Decision d = gate.evaluate(defaults, attempt("2001:db8:1:2::3", "erin"), null);
+        assertThat(d.allowed()).isTrue();
+        assertThat(store.changes).as("address, network, pair, reservation").isEqualTo(4);
+        gate.passwordSucceeded(d, java.util.List.of("erin", "erin@example.com"));
+        assertThat(store.roundsSinceReset()).isEqualTo(3);
+
+        GateOptions tight = defaults.toBuilder().captchaEnabled(false).ipv6Network(48, 2).build();
+        for (int i = 0; i < 2; i++) {
+            gate.notVerified(gate.evaluate(tight, attempt("2001:db8:7:" + i + "::1", "frank-" + i), null));
+        }
+        store.reset();
+        Decision blocked = gate.evaluate(tight, attempt("2001:db8:7:99::1", "frank-x"), null);
+        assertThat(blocked.outcome()).isEqualTo(Outcome.BLOCKED);
+        assertThat(blocked.layer()).isEqualTo(Layer.PER_IP);
+        assertThat(store.roundsSinceReset()).as("blocked by its network").isEqualTo(1);
+    }
+
+    @Test
     void an_attempt_blocked_by_an_address_layer_waits_once() {
         GateOptions tight = defaults.toBuilder().captchaEnabled(false).layer(Layer.PER_IP_ACCOUNT, 2, 900).build();
         for (int i = 0; i < 2; i++) {

@@ -50,6 +50,8 @@ class GateConfigTest {
         c.put("credentialStuffing.failureMode", "fail_closed");
         c.put("captcha.factor", "1");
         c.put("ipv6.prefixLength", "48");
+        c.put("ipv6.networkPrefixLength", "32");
+        c.put("perIp.ipv6NetworkThreshold", "500");
         c.put("deviceCookie.enabled", "true");
         c.put("deviceCookie.threshold", "1000");
         c.put("deviceCookie.days", "3650");
@@ -65,6 +67,8 @@ class GateConfigTest {
         assertThat(o.policy(Layer.CREDENTIAL_STUFFING).failureMode()).isEqualTo(FailureMode.FAIL_CLOSED);
         assertThat(o.captchaFactor()).isEqualTo(1.0);
         assertThat(o.ipv6PrefixLength()).isEqualTo(48);
+        assertThat(o.ipv6NetworkPrefixLength()).isEqualTo(32);
+        assertThat(o.ipv6NetworkThreshold()).isEqualTo(500);
         assertThat(o.deviceCookieEnabled()).isTrue();
         assertThat(o.deviceCookieThreshold()).isEqualTo(1000);
         assertThat(o.deviceCookieDays()).isEqualTo(3650);
@@ -142,6 +146,9 @@ class GateConfigTest {
                 .anySatisfy(p -> assertThat(p).startsWith("allowlist.cidrs: "))
                 .anySatisfy(p -> assertThat(p).isEqualTo("captcha.verifyUrl: expected an http(s) URL"))
                 .anySatisfy(p -> assertThat(p).startsWith("captcha.provider: expected altcha or turnstile"));
+        assertThat(GateConfig.problems(Map.of("ipv6.prefixLength", "56", "ipv6.networkPrefixLength", "56")))
+                .containsExactly("ipv6.networkPrefixLength: must be shorter than ipv6.prefixLength (56), was 56");
+        assertThat(GateConfig.problems(Map.of("ipv6.prefixLength", "48", "perIp.ipv6NetworkThreshold", "0"))).isEmpty();
     }
 
     @Test

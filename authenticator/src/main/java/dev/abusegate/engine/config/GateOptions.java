@@ -18,6 +18,10 @@ import java.util.Map;
 public record GateOptions(Map<Layer, LayerPolicy> policies, Map<String, Object> values) {
 
     public static final int DEFAULT_IPV6_PREFIX = GateSettings.IPV6_PREFIX.defaultTyped();
+    public static final int DEFAULT_IPV6_NETWORK_PREFIX = GateSettings.IPV6_NETWORK_PREFIX.defaultTyped();
+    /** What the gate does when {@code ipv6.networkPrefixLength} is not shorter than {@code ipv6.prefixLength}. */
+    public static final String NETWORKS_NOT_COUNTED = "IPv6 networks are not counted (" + GateSettings.IPV6_NETWORK_THRESHOLD.key()
+            + " taken as 0)";
     /** How many distinct recent wrong passwords per identifier are remembered (as keyed tags). */
     public static final int REMEMBERED_WRONG_PASSWORDS = 5;
 
@@ -44,8 +48,25 @@ public record GateOptions(Map<Layer, LayerPolicy> policies, Map<String, Object> 
                 throw new IllegalArgumentException("not an option: " + key);
             }
         }
+        String why = networkPrefixProblem(v);
+        if (why != null) {
+            throw new InvalidOptionException(GateSettings.IPV6_NETWORK_PREFIX.key(), why);
+        }
         policies = Collections.unmodifiableMap(p);
         values = Collections.unmodifiableMap(v);
+    }
+
+    /**
+     * Why {@code ipv6.networkPrefixLength} cannot be used with {@code ipv6.prefixLength} (it must be shorter), or
+     * null when it can or IPv6 networks are not counted.
+     */
+    private static String networkPrefixProblem(Map<String, Object> v) {
+        int prefix = (Integer) v.get(GateSettings.IPV6_PREFIX.key());
+        int network = (Integer) v.get(GateSettings.IPV6_NETWORK_PREFIX.key());
+        if ((Integer) v.get(GateSettings.IPV6_NETWORK_THRESHOLD.key()) == 0 || network < prefix) {
+            return null;
+        }
+        return "must be shorter than " + GateSettings.IPV6_PREFIX.key() + " (" + prefix + "), was " + network;
     }
 
     /** The production defaults. */
@@ -67,6 +88,11 @@ public record GateOptions(Map<Layer, LayerPolicy> policies, Map<String, Object> 
         Map<String, Object> values = new LinkedHashMap<>();
         for (Setting<?> s : GateSettings.options()) {
             values.put(s.key(), config.get(s));
+        }
+        String why = networkPrefixProblem(values);
+        if (why != null) {
+            config.report(GateSettings.IPV6_NETWORK_PREFIX.key(), why, NETWORKS_NOT_COUNTED);
+            values.put(GateSettings.IPV6_NETWORK_THRESHOLD.key(), 0);
         }
         return new GateOptions(policies, values);
     }
@@ -102,6 +128,21 @@ public record GateOptions(Map<Layer, LayerPolicy> policies, Map<String, Object> 
 
     public int ipv6PrefixLength() {
         return get(GateSettings.IPV6_PREFIX);
+    }
+
+    /** The prefix length of the IPv6 networks counted against {@link #ipv6NetworkThreshold()}. */
+    public int ipv6NetworkPrefixLength() {
+        return get(GateSettings.IPV6_NETWORK_PREFIX);
+    }
+
+    /** Layer 1's threshold per IPv6 network of {@link #ipv6NetworkPrefixLength()}; 0: networks are not counted. */
+    public int ipv6NetworkThreshold() {
+        return get(GateSettings.IPV6_NETWORK_THRESHOLD);
+    }
+
+    /** The prefix length IPv6 networks are counted at, or 0 when they are not counted. */
+    public int ipv6NetworkPrefixCounted() {
+        return ipv6NetworkThreshold() == 0 ? 0 : ipv6NetworkPrefixLength();
     }
 
     /** Address ranges exempt from layers 1, 2 and 4 (layer 3 still applies). */
@@ -191,6 +232,11 @@ public record GateOptions(Map<Layer, LayerPolicy> policies, Map<String, Object> 
 
         public Builder ipv6PrefixLength(int bits) {
             return set(GateSettings.IPV6_PREFIX, bits);
+        }
+
+        /** IPv6 networks of {@code bits} counted against {@code threshold} per layer 1's window (0: not counted). */
+        public Builder ipv6Network(int bits, int threshold) {
+            return set(GateSettings.IPV6_NETWORK_PREFIX, bits).set(GateSettings.IPV6_NETWORK_THRESHOLD, threshold);
         }
 
         public Builder allowlist(Allowlist value) {

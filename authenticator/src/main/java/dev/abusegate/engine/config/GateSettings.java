@@ -68,6 +68,17 @@ public final class GateSettings {
             "IPv6 prefix length",
             "IPv6 clients are counted per network of this prefix length, so one host cannot rotate through its own subnet. "
                     + "IPv4 clients are counted per address."));
+    public static final Setting<Integer> IPV6_NETWORK_PREFIX = option(Setting.integer("ipv6.networkPrefixLength", 48, 16, 127,
+            "IPv6 network prefix length",
+            "IPv6 clients are also counted per network of this prefix length, against the per-address layer's IPv6 network "
+                    + "threshold, so one host with a /48 cannot spread its attempts over 65,536 networks of the IPv6 prefix "
+                    + "length. Must be shorter than the IPv6 prefix length."));
+    public static final Setting<Integer> IPV6_NETWORK_THRESHOLD = option(Setting.integer("perIp.ipv6NetworkThreshold", 1000, 0,
+            Integer.MAX_VALUE, "Per address: threshold per IPv6 network",
+            "Attempts let through per window from one IPv6 network of the IPv6 network prefix length, whichever of its "
+                    + "addresses they come from; the next one is blocked, and the captcha band starts at the captcha factor of "
+                    + "it. It follows the per-address layer: its window, failure mode, on/off switch and allowlist. 0: IPv6 "
+                    + "networks are not counted."));
     public static final Setting<Boolean> IGNORE_REPEATED_PASSWORDS = option(Setting.bool("accountLockout.ignoreRepeatedPasswords",
             false, "Account lockout: ignore repeated wrong passwords",
             "When on, a wrong password identical to one of the username's recent wrong passwords does not count again, so a "

@@ -4,8 +4,8 @@ import java.util.Arrays;
 
 /**
  * Turns a client address into the key the address layers count under. IPv4 is kept whole; IPv6 is
- * aggregated to a prefix (/64 by default, so one host cannot rotate through its own subnet); an
- * IPv4-mapped IPv6 address counts as the IPv4 address. Parsing is textual only: no name is ever
+ * aggregated to a prefix (/64 by default, so one host cannot rotate through its own subnet), and also counted per
+ * coarser network ({@link #network}, /48 by default); an IPv4-mapped IPv6 address counts as the IPv4 address. Parsing is textual only: no name is ever
  * resolved. An address that cannot be parsed is keyed as itself (see {@link GateKeys}), never as
  * "everyone".
  */
@@ -72,7 +72,22 @@ public final class AddressKeys {
         }
         long hi = (long) groups[0] << 48 | (long) groups[1] << 32 | (long) groups[2] << 16 | groups[3];
         long lo = (long) groups[4] << 48 | (long) groups[5] << 32 | (long) groups[6] << 16 | groups[7];
-        int p = Math.max(0, Math.min(128, ipv6PrefixLength));
+        return cut(hi, lo, ipv6PrefixLength);
+    }
+
+    /**
+     * The IPv6 network of {@code prefixLength} bits that a parsed IPv6 address (cut to a longer prefix) lies in, or
+     * {@code null} when the address is IPv4 (an IPv4-mapped one included) or already cut to at most that many bits.
+     */
+    public static Parsed network(Parsed address, int prefixLength) {
+        if (address == null || address.shape < CounterKey.IPV6 || address.shape - CounterKey.IPV6 <= prefixLength) {
+            return null;
+        }
+        return cut(address.hi, address.lo, prefixLength);
+    }
+
+    private static Parsed cut(long hi, long lo, int prefixLength) {
+        int p = Math.max(0, Math.min(128, prefixLength));
         hi = p >= 64 ? hi : p == 0 ? 0 : hi & (-1L << (64 - p));
         lo = p <= 64 ? 0 : lo & (-1L << (128 - p));
         return new Parsed(CounterKey.IPV6 + p, hi, lo);

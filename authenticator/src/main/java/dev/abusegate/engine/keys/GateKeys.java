@@ -8,6 +8,7 @@ import java.security.MessageDigest;
 import java.text.Normalizer;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
@@ -97,12 +98,31 @@ public final class GateKeys {
     }
 
     public Keys forAttempt(String realm, String address, String identifier, int ipv6PrefixLength) {
+        return forAttempt(realm, address, identifier, ipv6PrefixLength, 0);
+    }
+
+    /** Everything the layers need for one attempt, with its IPv6 network's key ({@code ipv6NetworkPrefixLength} 0: none). */
+    public Keys forAttempt(Attempt attempt, int ipv6PrefixLength, int ipv6NetworkPrefixLength) {
+        return forAttempt(attempt.realm(), attempt.address(), attempt.identifier(), ipv6PrefixLength, ipv6NetworkPrefixLength);
+    }
+
+    /**
+     * As {@link #forAttempt(String, String, String, int)}, and for an IPv6 address cut to a longer prefix than
+     * {@code ipv6NetworkPrefixLength} (0: none) the key of its network ({@link Keys#network()}): an address entry
+     * too, of the network's shape, so it is never the same entry as an address's.
+     */
+    public Keys forAttempt(String realm, String address, String identifier, int ipv6PrefixLength, int ipv6NetworkPrefixLength) {
         RealmHasher h = hasher(realm);
         long[] id = h.identifier(identifier);
         AddressKeys.Parsed a = AddressKeys.parse(address, ipv6PrefixLength);
         CounterKey ip;
+        CounterKey network = null;
         if (a != null) {
             ip = new CounterKey(realm, h.tag, CounterKey.Kind.ADDRESS, a.shape, a.hi, a.lo);
+            AddressKeys.Parsed n = ipv6NetworkPrefixLength == 0 ? null : AddressKeys.network(a, ipv6NetworkPrefixLength);
+            if (n != null) {
+                network = new CounterKey(realm, h.tag, CounterKey.Kind.ADDRESS, n.shape, n.hi, n.lo);
+            }
         } else {
             // Not an IP literal: keyed as itself (hashed, so the key stays short and printable), never as "everyone".
             String raw = address == null ? "" : address;
@@ -112,7 +132,7 @@ public final class GateKeys {
             long[] t = h.hash("addr:" + raw);
             ip = h.key(CounterKey.Kind.ADDRESS, t[0], t[1]);
         }
-        return new Keys(ip, pairKey(h, ip, id[0]), h.key(CounterKey.Kind.ACCOUNT, id[0], id[1]), id[0], id[1], h);
+        return new Keys(ip, network, pairKey(h, ip, id[0]), h.key(CounterKey.Kind.ACCOUNT, id[0], id[1]), id[0], id[1], h);
     }
 
     /** Layer 3's entry of an identifier (another login name of an account, say). */
@@ -172,6 +192,7 @@ public final class GateKeys {
      */
     public static final class Keys {
         private final CounterKey address;
+        private final CounterKey network;
         private final CounterKey pair;
         private final CounterKey lockout;
         private final boolean device;
@@ -179,13 +200,14 @@ public final class GateKeys {
         private final long idLo;
         private final RealmHasher hasher;
 
-        Keys(CounterKey address, CounterKey pair, CounterKey lockout, long idHi, long idLo, RealmHasher hasher) {
-            this(address, pair, lockout, false, idHi, idLo, hasher);
+        Keys(CounterKey address, CounterKey network, CounterKey pair, CounterKey lockout, long idHi, long idLo, RealmHasher hasher) {
+            this(address, network, pair, lockout, false, idHi, idLo, hasher);
         }
 
-        private Keys(CounterKey address, CounterKey pair, CounterKey lockout, boolean device, long idHi, long idLo,
-                     RealmHasher hasher) {
+        private Keys(CounterKey address, CounterKey network, CounterKey pair, CounterKey lockout, boolean device, long idHi,
+                     long idLo, RealmHasher hasher) {
             this.address = address;
+            this.network = network;
             this.pair = pair;
             this.lockout = lockout;
             this.device = device;
@@ -197,6 +219,11 @@ public final class GateKeys {
         /** Layers 1 and 4: the address's entry. */
         public CounterKey address() {
             return address;
+        }
+
+        /** Layer 1 for an IPv6 address: its network's entry; null for IPv4, or when networks are not counted. */
+        public CounterKey network() {
+            return network;
         }
 
         /** Layer 2: the address and identifier's entry. */
@@ -230,7 +257,7 @@ public final class GateKeys {
          */
         public Keys forDevice(String deviceId) {
             long[] t = hasher.hash("device:" + deviceId);
-            return new Keys(address, pair, hasher.key(CounterKey.Kind.DEVICE, t[0], t[1]), true, idHi, idLo, hasher);
+            return new Keys(address, network, pair, hasher.key(CounterKey.Kind.DEVICE, t[0], t[1]), true, idHi, idLo, hasher);
         }
 
         @Override
@@ -239,8 +266,8 @@ public final class GateKeys {
                 return false;
             }
             Keys k = (Keys) o;
-            return idHi == k.idHi && idLo == k.idLo && address.equals(k.address) && pair.equals(k.pair)
-                    && lockout.equals(k.lockout);
+            return idHi == k.idHi && idLo == k.idLo && address.equals(k.address) && Objects.equals(network, k.network)
+                    && pair.equals(k.pair) && lockout.equals(k.lockout);
         }
 
         @Override
@@ -250,7 +277,7 @@ public final class GateKeys {
 
         @Override
         public String toString() {
-            return "Keys[" + address + ", " + pair + ", " + lockout + "]";
+            return "Keys[" + address + (network == null ? "" : ", " + network) + ", " + pair + ", " + lockout + "]";
         }
     }
 

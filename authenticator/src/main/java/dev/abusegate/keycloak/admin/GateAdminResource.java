@@ -52,16 +52,16 @@ public class GateAdminResource {
     @Path("state")
     @Produces(MediaType.APPLICATION_JSON)
     public Response state(@QueryParam("address") String address, @QueryParam("identifier") String identifier,
-                          @QueryParam("ipv6Prefix") Integer ipv6Prefix) {
+                          @QueryParam("ipv6Prefix") Integer ipv6Prefix, @QueryParam("ipv6NetworkPrefix") Integer ipv6NetworkPrefix) {
         auth.users().requireManage();
-        Response bad = validate(address, identifier, ipv6Prefix);
+        Response bad = validate(address, identifier, ipv6Prefix, ipv6NetworkPrefix);
         if (bad != null) {
             return bad;
         }
         Map<String, Object> out = new LinkedHashMap<>();
         try {
             SubjectState st = GateRuntime.of(session).gate().state(realm.getId(), present(address) ? address : null,
-                    present(identifier) ? identifier : null, prefix(ipv6Prefix));
+                    present(identifier) ? identifier : null, prefix(ipv6Prefix), networkPrefix(ipv6NetworkPrefix));
             if (st.address() != null) {
                 Map<String, Object> a = new LinkedHashMap<>();
                 String canonical = AddressKeys.canonical(address, prefix(ipv6Prefix));
@@ -71,6 +71,13 @@ public class GateAdminResource {
                 a.put("distinctIdentifiers", st.address().distinctIdentifiers());
                 a.put("distinctIdentifiersSecondsLeft", seconds(st.address().distinctRemainingMillis()));
                 out.put("address", a);
+            }
+            if (st.network() != null) {
+                Map<String, Object> n = new LinkedHashMap<>();
+                n.put("key", AddressKeys.canonical(address, networkPrefix(ipv6NetworkPrefix)));
+                n.put("attempts", st.network().attempts());
+                n.put("attemptsSecondsLeft", seconds(st.network().attemptsRemainingMillis()));
+                out.put("network", n);
             }
             if (st.identifier() != null) {
                 Map<String, Object> i = new LinkedHashMap<>();
@@ -120,9 +127,9 @@ public class GateAdminResource {
     @Path("state")
     @Produces(MediaType.APPLICATION_JSON)
     public Response clear(@QueryParam("address") String address, @QueryParam("identifier") String identifier,
-                          @QueryParam("ipv6Prefix") Integer ipv6Prefix) {
+                          @QueryParam("ipv6Prefix") Integer ipv6Prefix, @QueryParam("ipv6NetworkPrefix") Integer ipv6NetworkPrefix) {
         auth.users().requireManage();
-        Response bad = validate(address, identifier, ipv6Prefix);
+        Response bad = validate(address, identifier, ipv6Prefix, ipv6NetworkPrefix);
         if (bad != null) {
             return bad;
         }
@@ -130,12 +137,15 @@ public class GateAdminResource {
         List<String> reset = new ArrayList<>();
         try {
             for (SubjectState.Part part : GateRuntime.of(session).gate().clear(realm.getId(), present(address) ? address : null,
-                    present(identifier) ? identifier : null, prefix(ipv6Prefix))) {
+                    present(identifier) ? identifier : null, prefix(ipv6Prefix), networkPrefix(ipv6NetworkPrefix))) {
                 cleared.put(part.name().toLowerCase(Locale.ROOT), true);
                 switch (part) {
                     case ADDRESS:
                         reset.add("per_ip.attempts");
                         reset.add("credential_stuffing.distinct_identifiers");
+                        break;
+                    case NETWORK:
+                        reset.add("per_ip.network_attempts");
                         break;
                     case IDENTIFIER:
                         reset.add("account_lockout.failures");
@@ -171,6 +181,9 @@ public class GateAdminResource {
         }
         if (ipv6Prefix != null) {
             audit.put("ipv6Prefix", ipv6Prefix);
+        }
+        if (ipv6NetworkPrefix != null) {
+            audit.put("ipv6NetworkPrefix", ipv6NetworkPrefix);
         }
         audit.put("reset", reset);
         adminEvent.operation(OperationType.DELETE)
@@ -223,6 +236,10 @@ public class GateAdminResource {
         return ipv6Prefix == null ? GateOptions.DEFAULT_IPV6_PREFIX : ipv6Prefix;
     }
 
+    private static int networkPrefix(Integer ipv6NetworkPrefix) {
+        return ipv6NetworkPrefix == null ? GateOptions.DEFAULT_IPV6_NETWORK_PREFIX : ipv6NetworkPrefix;
+    }
+
     /** The account's login names other than the one typed (its username, its e-mail where e-mail login is on). */
     private List<String> otherLoginNames(String identifier) {
         if (!present(identifier)) {
@@ -238,7 +255,7 @@ public class GateAdminResource {
         return names;
     }
 
-    private static Response validate(String address, String identifier, Integer ipv6Prefix) {
+    private static Response validate(String address, String identifier, Integer ipv6Prefix, Integer ipv6NetworkPrefix) {
         if (!present(address) && !present(identifier)) {
             return error(Response.Status.BAD_REQUEST, "invalid_request", "Give 'address', 'identifier', or both.");
         }
@@ -247,6 +264,9 @@ public class GateAdminResource {
         }
         if (ipv6Prefix != null && (ipv6Prefix < 1 || ipv6Prefix > 128)) {
             return error(Response.Status.BAD_REQUEST, "invalid_request", "'ipv6Prefix' must be between 1 and 128.");
+        }
+        if (ipv6NetworkPrefix != null && (ipv6NetworkPrefix < 1 || ipv6NetworkPrefix > 128)) {
+            return error(Response.Status.BAD_REQUEST, "invalid_request", "'ipv6NetworkPrefix' must be between 1 and 128.");
         }
         return null;
     }

@@ -31,6 +31,8 @@ class GateOptionsTest {
             assertThat(d.captchaEnabled()).isTrue();
             assertThat(d.captchaFactor()).isEqualTo(0.5);
             assertThat(d.ipv6PrefixLength()).isEqualTo(64);
+            assertThat(d.ipv6NetworkPrefixLength()).isEqualTo(48);
+            assertThat(d.ipv6NetworkThreshold()).isEqualTo(1000);
             assertThat(d.deviceCookieEnabled()).isFalse();
             assertThat(d.deviceCookieDays()).isEqualTo(90);
             assertThat(d.deviceCookieThreshold()).isEqualTo(5);
@@ -72,7 +74,12 @@ class GateOptionsTest {
                 Arguments.of("captcha.factor", (Supplier<?>) () -> GateOptions.builder().captchaFactor(Double.POSITIVE_INFINITY).build()),
                 Arguments.of("ipv6.prefixLength", (Supplier<?>) () -> GateOptions.builder().ipv6PrefixLength(0).build()),
                 Arguments.of("ipv6.prefixLength", (Supplier<?>) () -> GateOptions.builder().ipv6PrefixLength(129).build()),
-                Arguments.of("ipv6.prefixLength", (Supplier<?>) () -> GateOptions.builder().ipv6PrefixLength(-64).build()));
+                Arguments.of("ipv6.prefixLength", (Supplier<?>) () -> GateOptions.builder().ipv6PrefixLength(-64).build()),
+                Arguments.of("ipv6.networkPrefixLength", (Supplier<?>) () -> GateOptions.builder().ipv6Network(15, 1000).build()),
+                Arguments.of("ipv6.networkPrefixLength", (Supplier<?>) () -> GateOptions.builder().ipv6Network(128, 1000).build()),
+                Arguments.of("ipv6.networkPrefixLength", (Supplier<?>) () -> GateOptions.builder().ipv6Network(64, 1000).build()),
+                Arguments.of("ipv6.networkPrefixLength", (Supplier<?>) () -> GateOptions.builder().ipv6PrefixLength(48).build()),
+                Arguments.of("perIp.ipv6NetworkThreshold", (Supplier<?>) () -> GateOptions.builder().ipv6Network(48, -1).build()));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -94,7 +101,38 @@ class GateOptionsTest {
     @ParameterizedTest
     @ValueSource(ints = {1, 48, 64, 128})
     void prefix_lengths_from_1_to_128_are_accepted(int bits) {
-        assertThat(GateOptions.builder().ipv6PrefixLength(bits).build().ipv6PrefixLength()).isEqualTo(bits);
+        // a network prefix must be shorter: from /17 one of /16 can be counted, below that none
+        GateOptions.Builder b = GateOptions.builder().ipv6PrefixLength(bits).ipv6Network(16, bits > 16 ? 1000 : 0);
+        assertThat(b.build().ipv6PrefixLength()).isEqualTo(bits);
+    }
+
+    @Test
+    void the_network_prefix_must_be_shorter_than_the_address_prefix_while_networks_are_counted() {
+        assertThatThrownBy(() -> GateOptions.builder().ipv6Network(64, 10).build())
+                .isInstanceOf(InvalidOptionException.class)
+                .hasMessage("ipv6.networkPrefixLength: must be shorter than ipv6.prefixLength (64), was 64");
+        assertThat(GateOptions.builder().ipv6Network(63, 10).build().ipv6NetworkPrefixCounted()).isEqualTo(63);
+        assertThat(GateOptions.builder().ipv6Network(16, 10).build().ipv6NetworkPrefixCounted()).isEqualTo(16);
+        GateOptions off = GateOptions.builder().ipv6PrefixLength(48).ipv6Network(48, 0).build();
+        assertThat(off.ipv6NetworkPrefixCounted()).as("threshold 0: no network counted").isZero();
+    }
+
+    @Test
+    void a_saved_network_prefix_not_shorter_than_the_address_prefix_is_reported_and_no_network_is_counted() {
+        List<String> reported = new java.util.ArrayList<>();
+        GateOptions o = GateOptions.read(new SettingReader(java.util.Map.of("ipv6.prefixLength", "48"),
+                (key, why, consequence) -> reported.add(key + ": " + why + "; " + consequence)));
+        assertThat(reported).containsExactly("ipv6.networkPrefixLength: must be shorter than ipv6.prefixLength (48), was 48; "
+                + "IPv6 networks are not counted (perIp.ipv6NetworkThreshold taken as 0)");
+        assertThat(o.ipv6PrefixLength()).as("the rest as configured").isEqualTo(48);
+        assertThat(o.ipv6NetworkPrefixCounted()).isZero();
+
+        reported.clear();
+        GateOptions fine = GateOptions.read(new SettingReader(java.util.Map.of("ipv6.prefixLength", "56",
+                "ipv6.networkPrefixLength", "40", "perIp.ipv6NetworkThreshold", "500"), (key, why, consequence) -> reported.add(key)));
+        assertThat(reported).isEmpty();
+        assertThat(fine.ipv6NetworkPrefixLength()).isEqualTo(40);
+        assertThat(fine.ipv6NetworkThreshold()).isEqualTo(500);
     }
 
     @Test

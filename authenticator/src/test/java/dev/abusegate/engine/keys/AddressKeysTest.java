@@ -45,7 +45,7 @@ class AddressKeysTest {
 
     @Test
     void the_ipv6_prefix_is_configurable() {
-        GateOptions p48 = oneEach.toBuilder().ipv6PrefixLength(48).build();
+        GateOptions p48 = oneEach.toBuilder().ipv6PrefixLength(48).ipv6Network(32, 1000).build();
         GateOptions p128 = oneEach.toBuilder().ipv6PrefixLength(128).build();
         GateOptions p56 = oneEach.toBuilder().ipv6PrefixLength(56).build();
         assertThat(shareACounter(p48, "2001:db8:1:2::1", "2001:db8:1:3::1")).isTrue();
@@ -55,6 +55,20 @@ class AddressKeysTest {
         assertThat(shareACounter(p56, "2001:db8:1:200::1", "2001:db8:1:2ff::1")).as("same /56").isTrue();
         assertThat(shareACounter(p56, "2001:db8:1:200::1", "2001:db8:1:300::1")).as("different /56").isFalse();
         assertThat(AddressKeys.canonical("2001:db8:1:2ff::1", 56)).isEqualTo("2001:db8:1:200:0:0:0:0/56");
+    }
+
+    @Test
+    void an_ipv6_address_lies_in_a_network_of_a_shorter_prefix_and_ipv4_in_none() {
+        AddressKeys.Parsed a = AddressKeys.parse("2001:db8:1:2ff::1", 64);
+        AddressKeys.Parsed n = AddressKeys.network(a, 48);
+        assertThat(CounterKey.subjectText(n.shape, n.hi, n.lo)).isEqualTo("2001:db8:1:0:0:0:0:0/48");
+        AddressKeys.Parsed n40 = AddressKeys.network(a, 40);
+        assertThat(CounterKey.subjectText(n40.shape, n40.hi, n40.lo)).isEqualTo("2001:db8:0:0:0:0:0:0/40");
+        assertThat(n.shape).as("a network and an address never share a key").isNotEqualTo(a.shape);
+        assertThat(AddressKeys.network(AddressKeys.parse("2001:db8:1:2::1", 48), 48)).as("not shorter").isNull();
+        assertThat(AddressKeys.network(AddressKeys.parse("203.0.113.7", 64), 48)).isNull();
+        assertThat(AddressKeys.network(AddressKeys.parse("::ffff:1.2.3.4", 64), 48)).as("IPv4-mapped").isNull();
+        assertThat(AddressKeys.network(null, 48)).isNull();
     }
 
     @ParameterizedTest
