@@ -141,31 +141,6 @@ public final class Altcha {
         return new Verified(Status.VERIFIED, challenge, expires);
     }
 
-    /** Solves a challenge by brute force, as the widget does. For tests and API clients. */
-    public static String solve(String challengeJson) {
-        try {
-            JsonNode c = JSON.readTree(challengeJson);
-            String salt = c.path("salt").asText();
-            String challenge = c.path("challenge").asText();
-            long max = c.path("maxnumber").asLong();
-            for (long n = 0; n <= max; n++) {
-                if (sha256Hex(salt + n).equals(challenge)) {
-                    ObjectNode p = JSON.createObjectNode();
-                    p.put("algorithm", ALGORITHM);
-                    p.put("challenge", challenge);
-                    p.put("number", n);
-                    p.put("salt", salt);
-                    p.put("signature", c.path("signature").asText());
-                    p.put("took", 1);
-                    return Base64.getEncoder().encodeToString(p.toString().getBytes(StandardCharsets.UTF_8));
-                }
-            }
-            return null;
-        } catch (Exception e) {
-            return null;
-        }
-    }
-
     static String sha256Hex(String s) {
         try {
             return HEX.formatHex(MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8)));

@@ -80,11 +80,6 @@ public final class VerificationBudget {
         inFlight.release();
     }
 
-    /** Addresses currently tracked (for tests). */
-    int trackedAddresses() {
-        return byAddress.size();
-    }
-
     /** Drops the addresses whose window is over; at most once a second, so a full table costs little. */
     private void purge(long nowMillis) {
         long last = lastPurge.get();

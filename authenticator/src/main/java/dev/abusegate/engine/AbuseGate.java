@@ -68,11 +68,6 @@ public final class AbuseGate {
     /** The fifth, realm-wide layer; null when the gate runs without it. */
     private final RealmWatch realmWatch;
 
-    /** A gate that sends every attempt to the store. */
-    public AbuseGate(CounterStore store, TimeSource clock, SecretSource secrets) {
-        this(store, clock, secrets, 0);
-    }
-
     /**
      * A gate that, for {@code blockedHoldMillis} (0: never) after the store blocked an address on layer 1,
      * answers that address's further attempts as blocked without a store change (see {@link RecentBlocks}): for

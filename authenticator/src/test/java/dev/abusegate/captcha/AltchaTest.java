@@ -24,7 +24,7 @@ class AltchaTest {
     @Test
     void a_solved_challenge_verifies_and_names_the_challenge_for_single_use() throws Exception {
         String json = challenge(NOW + 600);
-        String payload = Altcha.solve(json);
+        String payload = AltchaSolver.solve(json);
 
         Altcha.Verified v = Altcha.verify(KEY, MAX, payload, NOW);
 
@@ -46,7 +46,7 @@ class AltchaTest {
 
     @Test
     void an_expired_challenge_is_refused_even_when_solved() {
-        String payload = Altcha.solve(challenge(NOW + 10));
+        String payload = AltchaSolver.solve(challenge(NOW + 10));
         assertThat(Altcha.verify(KEY, MAX, payload, NOW + 10).status()).isEqualTo(Altcha.Status.EXPIRED);
         assertThat(Altcha.verify(KEY, MAX, payload, NOW + 9).status()).isEqualTo(Altcha.Status.VERIFIED);
     }
@@ -54,13 +54,13 @@ class AltchaTest {
     @Test
     void a_challenge_signed_with_another_key_is_refused() {
         String foreign = Altcha.challengeJson("another-realm-key-xxxxxxxxxxxxxx".getBytes(StandardCharsets.UTF_8), 5_000, NOW + 60, random);
-        assertThat(Altcha.verify(KEY, MAX, Altcha.solve(foreign), NOW).status()).isEqualTo(Altcha.Status.BAD_SIGNATURE);
+        assertThat(Altcha.verify(KEY, MAX, AltchaSolver.solve(foreign), NOW).status()).isEqualTo(Altcha.Status.BAD_SIGNATURE);
     }
 
     @Test
     void a_wrong_number_is_refused() throws Exception {
         ObjectMapper json = new ObjectMapper();
-        ObjectNode p = (ObjectNode) json.readTree(Base64.getDecoder().decode(Altcha.solve(challenge(NOW + 60))));
+        ObjectNode p = (ObjectNode) json.readTree(Base64.getDecoder().decode(AltchaSolver.solve(challenge(NOW + 60))));
         p.put("number", p.path("number").asLong() + 1);
         String tampered = Base64.getEncoder().encodeToString(json.writeValueAsBytes(p));
         assertThat(Altcha.verify(KEY, MAX, tampered, NOW).status()).isEqualTo(Altcha.Status.WRONG_SOLUTION);
@@ -121,7 +121,7 @@ class AltchaTest {
 
     @Test
     void the_signature_covers_salt_difficulty_and_algorithm_not_just_the_challenge() throws Exception {
-        ObjectNode p = (ObjectNode) JSON.readTree(Base64.getDecoder().decode(Altcha.solve(challenge(NOW + 60))));
+        ObjectNode p = (ObjectNode) JSON.readTree(Base64.getDecoder().decode(AltchaSolver.solve(challenge(NOW + 60))));
         String challenge = p.path("challenge").asText();
         String signedChallengeOnly = payload(p.path("salt").asText(), p.path("number").asLong(), challenge, Altcha.hmacHex(KEY, challenge));
         assertThat(Altcha.verify(KEY, MAX, signedChallengeOnly, NOW).status()).isEqualTo(Altcha.Status.BAD_SIGNATURE);
@@ -133,7 +133,7 @@ class AltchaTest {
 
     private String solvedWithAtLeastTwoDigits(long expiresAt) throws Exception {
         while (true) {
-            String payload = Altcha.solve(challenge(expiresAt));
+            String payload = AltchaSolver.solve(challenge(expiresAt));
             if (JSON.readTree(Base64.getDecoder().decode(payload)).path("number").asLong() >= 10) {
                 return payload;
             }
@@ -150,7 +150,7 @@ class AltchaTest {
     void a_challenge_of_an_easier_difficulty_does_not_verify_under_a_harder_one() {
         byte[] easy = Altcha.keyFor(KEY, "t3", Altcha.SIGN_IN, 1_000);
         byte[] hard = Altcha.keyFor(KEY, "t3", Altcha.SIGN_IN, 1_000_000);
-        String payload = Altcha.solve(Altcha.challengeJson(easy, 1_000, NOW + 60, random));
+        String payload = AltchaSolver.solve(Altcha.challengeJson(easy, 1_000, NOW + 60, random));
         assertThat(Altcha.verify(easy, 1_000, payload, NOW).ok()).isTrue();
         assertThat(Altcha.verify(hard, 1_000_000, payload, NOW).status()).isEqualTo(Altcha.Status.BAD_SIGNATURE);
     }
@@ -158,7 +158,7 @@ class AltchaTest {
     @Test
     void a_challenge_verifies_only_in_the_realm_and_for_the_purpose_it_was_issued_for() {
         byte[] t3 = Altcha.keyFor(KEY, "t3", Altcha.SIGN_IN, MAX);
-        String payload = Altcha.solve(Altcha.challengeJson(t3, MAX, NOW + 60, random));
+        String payload = AltchaSolver.solve(Altcha.challengeJson(t3, MAX, NOW + 60, random));
         assertThat(Altcha.verify(t3, MAX, payload, NOW).ok()).as("control: the realm that issued it").isTrue();
         assertThat(Altcha.verify(Altcha.keyFor(KEY, "t4", Altcha.SIGN_IN, MAX), MAX, payload, NOW).status())
                 .as("another realm with the same secret").isEqualTo(Altcha.Status.BAD_SIGNATURE);

@@ -227,7 +227,7 @@ class GateAtTheBoundTest {
     void at_the_bound_an_allowed_login_waits_at_most_three_times_and_a_blocked_attempt_at_most_twice() {
         MutableClock clock = new MutableClock();
         RoundTripsTest.RoundCountingStore store = new RoundTripsTest.RoundCountingStore(new ReferenceCounterStore(clock, BOUND, BOUND));
-        AbuseGate gate = new AbuseGate(store, clock, GateFixture.SECRETS);
+        AbuseGate gate = new AbuseGate(store, clock, GateFixture.SECRETS, 0);
         GateOptions o = GateOptions.defaults().toBuilder().captchaEnabled(false).layer(Layer.PER_IP, 3, 900).build();
         for (int i = 0; i < 3; i++) {
             gate.notVerified(gate.evaluate(o, new Attempt(GateFixture.REALM, "192.0.2.9", "blocked-" + i, null), null));

@@ -19,18 +19,18 @@ public final class GateFixture {
 
     public GateFixture() {
         this.store = new ReferenceCounterStore(clock);
-        this.gate = new AbuseGate(store, clock, SECRETS);
+        this.gate = new AbuseGate(store, clock, SECRETS, 0);
     }
 
     /** A gate on the given store, which should read {@link #clock} if it keeps time. */
     public GateFixture(java.util.function.Function<TimeSource, CounterStore> store) {
         this.store = store.apply(clock);
-        this.gate = new AbuseGate(this.store, clock, SECRETS);
+        this.gate = new AbuseGate(this.store, clock, SECRETS, 0);
     }
 
     public GateFixture(CounterStore store) {
         this.store = store;
-        this.gate = new AbuseGate(store, clock, SECRETS);
+        this.gate = new AbuseGate(store, clock, SECRETS, 0);
     }
 
     /** Everything off except the named layer, captcha off. */

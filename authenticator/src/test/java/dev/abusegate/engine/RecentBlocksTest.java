@@ -225,7 +225,7 @@ class RecentBlocksTest {
 
     // ---- the table itself
 
-    private static final LayerPolicy P = GateOptions.defaultPolicy(Layer.PER_IP);
+    private static final LayerPolicy P = GateOptions.defaults().policy(Layer.PER_IP);
 
     @Test
     void keys_in_the_same_slot_that_differ_only_in_realm_or_shape_are_not_answered_for_each_other() {

@@ -61,7 +61,7 @@ class RoundTripsTest {
 
     private final MutableClock clock = new MutableClock();
     private final RoundCountingStore store = new RoundCountingStore(new ReferenceCounterStore(clock));
-    private final AbuseGate gate = new AbuseGate(store, clock, GateFixture.SECRETS);
+    private final AbuseGate gate = new AbuseGate(store, clock, GateFixture.SECRETS, 0);
     private final GateOptions defaults = GateOptions.defaults();
 
     private Attempt attempt(String address, String user) {

@@ -7,6 +7,7 @@ import dev.abusegate.engine.config.GateOptions;
 import dev.abusegate.engine.Layer;
 import dev.abusegate.engine.Outcome;
 import dev.abusegate.engine.TimeSource;
+import dev.abusegate.keycloak.store.StoreCensus;
 import java.nio.charset.StandardCharsets;
 import java.util.EnumMap;
 import java.util.Map;
@@ -81,10 +82,10 @@ public class AtBoundBenchmark {
     public void setUp() {
         local = new LocalStore(BOUND, PROTECTED_BOUND, now);
         TimeSource clock = () -> now[0];
-        gate = new AbuseGate(local.store, clock, realm -> ("benchmark-secret-" + realm).getBytes(StandardCharsets.UTF_8));
+        gate = new AbuseGate(local.store, clock, realm -> ("benchmark-secret-" + realm).getBytes(StandardCharsets.UTF_8), 0);
         GateOptions.Builder b = GateOptions.defaults().toBuilder();
         for (Layer layer : Layer.values()) {
-            b.layer(layer, GateOptions.defaultPolicy(layer).threshold(), 1);
+            b.layer(layer, GateOptions.defaults().policy(layer).threshold(), 1);
         }
         options = b.lockoutSeconds(1).build();
         if ("at-bound".equals(fill)) {
@@ -122,7 +123,7 @@ public class AtBoundBenchmark {
 
     private void report(String when) {
         long[] sizes = local.sizes();
-        long[] shared = local.store.sharedCounters();
+        long[] shared = StoreCensus.sharedCounters(local.store);
         System.out.printf("%n%s: %,d cheap + %,d protective entries (bounds %,d + %,d), shared counters in use %,d + %,d%n", when,
                 sizes[0], sizes[1], BOUND, PROTECTED_BOUND, shared[0], shared[1]);
     }

@@ -39,7 +39,7 @@ public final class ClusterLatency {
             for (int i = 0; i < 3; i++) {
                 gates[i] = new AbuseGate(cluster.store(i, Long.MAX_VALUE, Long.MAX_VALUE), TimeSource.SYSTEM, r -> secret,
                         InfinispanGateStoreProviderFactory.DEFAULT_BLOCKED_HOLD_MILLIS);
-                writeAll[i] = new AbuseGate(cluster.store(i, Long.MAX_VALUE, Long.MAX_VALUE), TimeSource.SYSTEM, r -> secret);
+                writeAll[i] = new AbuseGate(cluster.store(i, Long.MAX_VALUE, Long.MAX_VALUE), TimeSource.SYSTEM, r -> secret, 0);
             }
             GateOptions options = GateOptions.defaults();
             String realm = UUID.randomUUID().toString();

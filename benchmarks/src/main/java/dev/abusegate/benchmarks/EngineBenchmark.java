@@ -104,7 +104,7 @@ public class EngineBenchmark {
         for (String realm : REALMS) {
             secrets.put(realm, ("benchmark-secret-" + realm).getBytes(StandardCharsets.UTF_8));
         }
-        gate = new AbuseGate(counters, clock, secrets::get);
+        gate = new AbuseGate(counters, clock, secrets::get, 0);
         options = GateOptions.defaults();
         // Warm the caches up to their steady state before measuring: 1,200 simulated seconds of traffic, longer
         // than the longest window (900 s), so the measured iterations see full caches, not growing ones.

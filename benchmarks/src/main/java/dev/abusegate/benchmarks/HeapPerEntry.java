@@ -7,6 +7,7 @@ import dev.abusegate.engine.config.GateOptions;
 import dev.abusegate.engine.Layer;
 import dev.abusegate.engine.TimeSource;
 import dev.abusegate.keycloak.store.EmbeddedCluster;
+import dev.abusegate.keycloak.store.StoreCensus;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
 import java.nio.charset.StandardCharsets;
@@ -114,7 +115,7 @@ public final class HeapPerEntry {
                 System.out.println("NOTE cluster members (physical addresses): " + cluster.addresses());
                 List<AbuseGate> gates = new ArrayList<>();
                 for (int i = 0; i < 3; i++) {
-                    gates.add(new AbuseGate(cluster.store(i, BOUND, BOUND), TimeSource.SYSTEM, r -> secret));
+                    gates.add(new AbuseGate(cluster.store(i, BOUND, BOUND), TimeSource.SYSTEM, r -> secret, 0));
                 }
                 long t0 = System.nanoTime();
                 fill(gates, options, 0, 500, false); // warm every path, then start from empty caches
@@ -156,7 +157,7 @@ public final class HeapPerEntry {
             return;
         }
         try (LocalStore local = new LocalStore(BOUND, BOUND, null)) {
-            AbuseGate gate = new AbuseGate(local.store, TimeSource.SYSTEM, r -> secret);
+            AbuseGate gate = new AbuseGate(local.store, TimeSource.SYSTEM, r -> secret, 0);
             fill(List.of(gate), options, 0, 300, false);
             local.cheap.clear();
             local.protective.clear();
@@ -178,7 +179,7 @@ public final class HeapPerEntry {
     static void atBound(GateOptions options, byte[] secret, int n, int off) throws Exception {
         long bound = Long.getLong("heap.bound", 100_000);
         try (LocalStore local = new LocalStore(bound, bound, null)) {
-            AbuseGate gate = new AbuseGate(local.store, TimeSource.SYSTEM, r -> secret);
+            AbuseGate gate = new AbuseGate(local.store, TimeSource.SYSTEM, r -> secret, 0);
             fill(List.of(gate), options, 0, 300, false);
             // clears the slots only: the table key stays with the store that read it
             local.cheap.clear();
@@ -187,8 +188,8 @@ public final class HeapPerEntry {
             int refused = floodPastTheBound(List.of(gate), options, n, off, 1);
             long after = used();
             long[] sizes = local.sizes();
-            long[] shared = local.store.sharedCounters();
-            long[] slots = local.store.slotCounts();
+            long[] shared = StoreCensus.sharedCounters(local.store);
+            long[] slots = StoreCensus.slotCounts(local.store);
             long entries = sizes[0] + sizes[1];
             System.out.printf("NOTE at the bound %d + %d (+ %d used captchas): %d attempts and %d captcha solutions sent; exact "
                             + "entries held %d cheap + %d protective (used captchas included), shared counters %d + %d, slots %d + %d + %d, "
@@ -212,7 +213,7 @@ public final class HeapPerEntry {
             List<dev.abusegate.keycloak.store.InfinispanCounterStore> stores = new ArrayList<>();
             for (int i = 0; i < 3; i++) {
                 stores.add(cluster.store(i, bound, bound));
-                gates.add(new AbuseGate(stores.get(i), TimeSource.SYSTEM, r -> secret));
+                gates.add(new AbuseGate(stores.get(i), TimeSource.SYSTEM, r -> secret, 0));
             }
             fill(gates, options, 0, 500, false); // warm every path, then start from empty slots
             cluster.cheap(0).clear();
@@ -227,14 +228,14 @@ public final class HeapPerEntry {
             long[] copies = new long[2];
             long[] shared = new long[2];
             for (dev.abusegate.keycloak.store.InfinispanCounterStore store : stores) {
-                long[] sz = store.sizes();
-                long[] sh = store.sharedCounters();
+                long[] sz = StoreCensus.exactEntries(store);
+                long[] sh = StoreCensus.sharedCounters(store);
                 for (int k = 0; k < 2; k++) {
                     copies[k] += sz[k];
                     shared[k] += sh[k];
                 }
             }
-            long[] slots = stores.get(0).slotCounts();
+            long[] slots = StoreCensus.slotCounts(stores.get(0));
             System.out.printf("NOTE cluster at the bound %d + %d (+ %d used captchas): %d attempts and %d captcha solutions sent in %.0f s;"
                             + " exact entry copies held %d cheap + %d protective (used captchas included; two copies each), shared"
                             + " counter copies %d + %d, slots %d + %d + %d, captcha solutions refused (used table full) %d; heap of the"

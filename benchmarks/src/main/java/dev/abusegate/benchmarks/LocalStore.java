@@ -2,6 +2,7 @@ package dev.abusegate.benchmarks;
 
 import dev.abusegate.keycloak.store.CounterCacheConfiguration;
 import dev.abusegate.keycloak.store.InfinispanCounterStore;
+import dev.abusegate.keycloak.store.StoreCensus;
 import java.time.Instant;
 import java.util.concurrent.TimeUnit;
 import org.infinispan.Cache;
@@ -60,7 +61,7 @@ final class LocalStore implements AutoCloseable {
 
     /** Entries held (expired ones not yet purged included): cheap, protective. */
     long[] sizes() {
-        return store.sizes();
+        return StoreCensus.exactEntries(store);
     }
 
     @Override

@@ -1,6 +1,6 @@
 package dev.abusegate.it;
 
-import dev.abusegate.captcha.Altcha;
+import dev.abusegate.captcha.AltchaSolver;
 import dev.abusegate.it.support.CrossVersion;
 import dev.abusegate.it.support.AdminClient;
 import dev.abusegate.it.support.BrowserLogin;
@@ -211,7 +211,7 @@ class BrowserGateAnswerIT extends ServerTest {
                 .filter("altcha"::equals)
                 .flatMap(p -> altchaChallenge(captchaPage.body()))
                 .orElseThrow(() -> new AssertionError("No ALTCHA challenge in " + captchaPage));
-        String payload = Altcha.solve(json);
+        String payload = AltchaSolver.solve(json);
         assertThat(payload).as("solution of " + json).isNotNull();
         return payload;
     }

@@ -10,6 +10,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.abusegate.captcha.Altcha;
+import dev.abusegate.captcha.AltchaSolver;
 import dev.abusegate.it.support.BrowserLogin;
 import dev.abusegate.it.support.BrowserLogin.LoginResult;
 import dev.abusegate.it.support.CrossVersion;
@@ -100,7 +101,7 @@ class CaptchaAltchaIT extends ServerTest {
         assertThat(js.statusCode()).isEqualTo(200);
         assertThat(js.body()).contains("customElements.define(\"altcha-widget\"");
 
-        String payload = Altcha.solve(challengeJson);
+        String payload = AltchaSolver.solve(challengeJson);
         assertThat(payload).isNotNull();
         LoginResult in = submit(browser, page, PASSWORD, address, Map.of("altcha", payload));
         assertThat(in.loginSucceeded()).as(in.toString()).isTrue();
@@ -132,7 +133,7 @@ class CaptchaAltchaIT extends ServerTest {
             assertThat(showsWrongSolution(page)).as("garbage solution %s is reported as wrong", garbage).isTrue();
         }
         // and a real solution still works afterwards
-        LoginResult in = submit(browser, page, PASSWORD, address, Map.of("altcha", Altcha.solve(altchaChallenge(page.body()))));
+        LoginResult in = submit(browser, page, PASSWORD, address, Map.of("altcha", AltchaSolver.solve(altchaChallenge(page.body()))));
         assertThat(in.loginSucceeded()).as(in.toString()).isTrue();
     }
 
@@ -141,7 +142,7 @@ class CaptchaAltchaIT extends ServerTest {
         String t4 = importRealm(altchaRealm("captcha-altcha-t4"));
         String address = GateIt.freshAddress();
         BrowserLogin browser = server.newBrowser();
-        String payload = Altcha.solve(altchaChallenge(reachCaptchaBand(browser, realm, USER, address).body()));
+        String payload = AltchaSolver.solve(altchaChallenge(reachCaptchaBand(browser, realm, USER, address).body()));
         // the other realm, in its band for the same address, refuses the solution (before and after its use)
         BrowserLogin elsewhere = server.newBrowser();
         LoginResult band = reachCaptchaBand(elsewhere, t4, USER, address);
@@ -157,7 +158,7 @@ class CaptchaAltchaIT extends ServerTest {
         LoginResult after = submit(elsewhere, before, PASSWORD, address, Map.of("altcha", payload));
         assertCaptchaRequired(after);
         // t4's own challenge still lets the right password in there
-        LoginResult in = submit(elsewhere, after, PASSWORD, address, Map.of("altcha", Altcha.solve(altchaChallenge(after.body()))));
+        LoginResult in = submit(elsewhere, after, PASSWORD, address, Map.of("altcha", AltchaSolver.solve(altchaChallenge(after.body()))));
         assertThat(in.loginSucceeded()).as("control: t4's own challenge: %s", in).isTrue();
     }
 
@@ -166,7 +167,7 @@ class CaptchaAltchaIT extends ServerTest {
         BrowserLogin browser = server.newBrowser();
         String address = GateIt.freshAddress();
         LoginResult page = reachCaptchaBand(browser, realm, USER, address);
-        String payload = Altcha.solve(altchaChallenge(page.body()));
+        String payload = AltchaSolver.solve(altchaChallenge(page.body()));
 
         LoginResult first = submit(browser, page, "still-wrong", address, Map.of("altcha", payload));
         assertThat(first.status()).as("solved captcha passes the band: %s", first).isEqualTo(200);
@@ -188,7 +189,7 @@ class CaptchaAltchaIT extends ServerTest {
         String address = GateIt.freshAddress();
         LoginResult page = reachCaptchaBand(browser, realm, USER, address);
         String own = Altcha.challengeJson(altchaKey(), 5000, System.currentTimeMillis() / 1000 + 600, RANDOM);
-        LoginResult in = submit(browser, page, PASSWORD, address, Map.of("altcha", Altcha.solve(own)));
+        LoginResult in = submit(browser, page, PASSWORD, address, Map.of("altcha", AltchaSolver.solve(own)));
         assertThat(in.loginSucceeded()).as("control: a self-signed, unexpired challenge passes: %s", in).isTrue();
     }
 
@@ -200,14 +201,14 @@ class CaptchaAltchaIT extends ServerTest {
         byte[] key = altchaKey();
 
         String past = Altcha.challengeJson(key, 5000, System.currentTimeMillis() / 1000 - 5, RANDOM);
-        LoginResult r = submit(browser, page, PASSWORD, address, Map.of("altcha", Altcha.solve(past)));
+        LoginResult r = submit(browser, page, PASSWORD, address, Map.of("altcha", AltchaSolver.solve(past)));
         assertCaptchaRequired(r);
         assertThat(showsWrongSolution(r)).isTrue();
 
         // solved while valid, submitted after its expiry
         long expires = System.currentTimeMillis() / 1000 + 2;
         String soon = Altcha.challengeJson(key, 5000, expires, RANDOM);
-        String payload = Altcha.solve(soon);
+        String payload = AltchaSolver.solve(soon);
         assertThat(Altcha.verify(key, 5000, payload, System.currentTimeMillis() / 1000).ok()).as("valid when solved").isTrue();
         while (System.currentTimeMillis() / 1000 <= expires) {
             Thread.sleep(250); // let the 2 s lifetime run out
@@ -224,7 +225,7 @@ class CaptchaAltchaIT extends ServerTest {
         LoginResult page = reachCaptchaBand(browser, realm, USER, address);
         String foreign = Altcha.challengeJson(("not-" + SECRET).getBytes(StandardCharsets.UTF_8), 5000,
                 System.currentTimeMillis() / 1000 + 600, RANDOM);
-        LoginResult r = submit(browser, page, PASSWORD, address, Map.of("altcha", Altcha.solve(foreign)));
+        LoginResult r = submit(browser, page, PASSWORD, address, Map.of("altcha", AltchaSolver.solve(foreign)));
         assertCaptchaRequired(r);
         assertThat(showsWrongSolution(r)).isTrue();
         assertThat(r.body()).doesNotContain(SECRET);
@@ -262,7 +263,7 @@ class CaptchaAltchaIT extends ServerTest {
         GateIt.assertCaptchaRequired(r);
 
         // the genuine solution of the page's challenge is still accepted, once
-        String genuine = Altcha.solve(GateIt.altchaChallenge(r.body()));
+        String genuine = AltchaSolver.solve(GateIt.altchaChallenge(r.body()));
         BrowserLogin.LoginResult in = browser.submit(r.nextPage(), USER, PASSWORD, address, Map.of("altcha", genuine));
         assertThat(in.loginSucceeded()).as(in.toString()).isTrue();
         BrowserLogin.LoginResult replay = server.newBrowser().login(realm, USER, PASSWORD, address, Map.of("altcha", genuine));
@@ -275,7 +276,7 @@ class CaptchaAltchaIT extends ServerTest {
      */
     private static String spliced(String challengeJson) throws Exception {
         for (int attempt = 0; attempt < 1000; attempt++) {
-            ObjectNode p = (ObjectNode) Json.MAPPER.readTree(Base64.getDecoder().decode(Altcha.solve(challengeJson)));
+            ObjectNode p = (ObjectNode) Json.MAPPER.readTree(Base64.getDecoder().decode(AltchaSolver.solve(challengeJson)));
             String digits = String.valueOf(p.path("number").asLong());
             for (int moved = 1; moved < digits.length(); moved++) {
                 String rest = digits.substring(moved);
@@ -325,14 +326,14 @@ class CaptchaAltchaIT extends ServerTest {
         BrowserLogin browser = server.newBrowser();
         BrowserLogin.LoginResult page = GateIt.reachCaptchaBand(browser, realm, USER, address);
         byte[] publicKey = Altcha.keyFor(sha256("keycloak-abuse-gate altcha key v1", realmId), realmId, Altcha.SIGN_IN, 5000);
-        String forged = Altcha.solve(Altcha.challengeJson(publicKey, 5000, System.currentTimeMillis() / 1000 + 600, RANDOM));
+        String forged = AltchaSolver.solve(Altcha.challengeJson(publicKey, 5000, System.currentTimeMillis() / 1000 + 600, RANDOM));
         BrowserLogin.LoginResult r = browser.submit(page.nextPage(), USER, PASSWORD, address, Map.of("altcha", forged));
         GateIt.assertCaptchaRequired(r);
 
         JsonNode offered = Json.MAPPER.readTree(GateIt.altchaChallenge(r.body()));
         assertThat(offered.path("salt").asText()).endsWith("&");
         BrowserLogin.LoginResult in = browser.submit(r.nextPage(), USER, PASSWORD, address,
-                Map.of("altcha", Altcha.solve(offered.toString())));
+                Map.of("altcha", AltchaSolver.solve(offered.toString())));
         assertThat(in.loginSucceeded()).as("the gate works with Keycloak's generated key: %s", in).isTrue();
     }
 

@@ -4,7 +4,7 @@ import static dev.abusegate.it.support.GateIt.stateNumber;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.abusegate.captcha.Altcha;
+import dev.abusegate.captcha.AltchaSolver;
 import dev.abusegate.it.support.BrowserLogin;
 import dev.abusegate.it.support.BrowserLogin.LoginResult;
 import dev.abusegate.it.support.GateIt;
@@ -87,7 +87,7 @@ class CaptchaBandIT extends ServerTest {
         assertCaptchaRequired(page, false);
         page = browser.submit(page.nextPage(), "alice", PW, a, Map.of("altcha", "garbage"));
         assertCaptchaRequired(page, true);
-        page = browser.submit(page.nextPage(), "alice", PW, a, Map.of("altcha", tampered(Altcha.solve(challengeJson(page)))));
+        page = browser.submit(page.nextPage(), "alice", PW, a, Map.of("altcha", tampered(AltchaSolver.solve(challengeJson(page)))));
         assertCaptchaRequired(page, true);
         page = browser.submit(page.nextPage(), "alice", PW, a, Map.of("altcha", ""));
         assertCaptchaRequired(page, false);
@@ -96,7 +96,7 @@ class CaptchaBandIT extends ServerTest {
         assertThat(stateNumber(GateIt.state(admin, realm, a, null), "address", "attempts")).isEqualTo(3);
 
         // solving the page's challenge lets the attempt through: right password, logged in
-        String solution = Altcha.solve(challengeJson(page));
+        String solution = AltchaSolver.solve(challengeJson(page));
         assertThat(solution).isNotNull();
         LoginResult solved = browser.submit(page.nextPage(), "alice", PW, a, Map.of("altcha", solution));
         assertThat(solved.status()).as(solved.toString()).isEqualTo(302);

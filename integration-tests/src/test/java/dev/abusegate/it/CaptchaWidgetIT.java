@@ -1,6 +1,6 @@
 package dev.abusegate.it;
 
-import dev.abusegate.captcha.Altcha;
+import dev.abusegate.captcha.AltchaSolver;
 import dev.abusegate.it.support.ProcessBackendOnly;
 import dev.abusegate.it.support.AdminClient;
 import dev.abusegate.it.support.BrowserLogin;
@@ -286,7 +286,7 @@ class CaptchaWidgetIT extends ServerTest {
             if (r.status() == 429) {
                 assertThat(r.gateCode()).contains("captcha_required");
                 r = http.submit(r.nextPage(), USER, "primed-wrong", null,
-                        Map.of("altcha", Altcha.solve(GateIt.altchaChallenge(r.body()))));
+                        Map.of("altcha", AltchaSolver.solve(GateIt.altchaChallenge(r.body()))));
             }
             assertThat(r.status()).as("primed attempt: %s", r).isEqualTo(200);
             assertThat(r.keycloakError()).contains("Invalid username or password.");

@@ -1,6 +1,6 @@
 package dev.abusegate.it;
 
-import dev.abusegate.captcha.Altcha;
+import dev.abusegate.captcha.AltchaSolver;
 import dev.abusegate.it.support.CrossVersion;
 import dev.abusegate.it.support.AdminClient;
 import dev.abusegate.it.support.Json;
@@ -199,7 +199,7 @@ class DirectGrantIT extends ServerTest {
         TokenResponse challenged = grant(captchaRealm, "alice", "alice-secret-1", ip);
         Map<String, Object> challenge = assertCaptchaRequired(challenged);
 
-        String solution = Altcha.solve(Json.write(challenge));
+        String solution = AltchaSolver.solve(Json.write(challenge));
         assertThat(solution).as("ALTCHA solution for %s", challenge).isNotNull();
         TokenResponse solved = tokens.passwordGrant(captchaRealm, "alice", "alice-secret-1", solution, ip);
         assertThat(solved.status()).as(solved.toString()).isEqualTo(200);
@@ -220,7 +220,7 @@ class DirectGrantIT extends ServerTest {
 
         // a fresh solution works once more (attempt 4 of 4), then the address is past its threshold: blocked, captcha or not
         TokenResponse again = tokens.passwordGrant(captchaRealm, "alice", "alice-secret-1",
-                Altcha.solve(Json.write(assertCaptchaRequired(grant(captchaRealm, "alice", "alice-secret-1", ip)))), ip);
+                AltchaSolver.solve(Json.write(assertCaptchaRequired(grant(captchaRealm, "alice", "alice-secret-1", ip)))), ip);
         assertThat(again.status()).as(again.toString()).isEqualTo(200);
         assertBlocked(grant(captchaRealm, "alice", "alice-secret-1", ip));
     }

@@ -4,7 +4,7 @@ import static dev.abusegate.it.support.GateIt.quietConfig;
 import static dev.abusegate.it.support.GateIt.stateNumber;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.abusegate.captcha.Altcha;
+import dev.abusegate.captcha.AltchaSolver;
 import dev.abusegate.it.support.BrowserLogin;
 import dev.abusegate.it.support.BrowserLogin.LoginResult;
 import dev.abusegate.it.support.GateIt;
@@ -164,7 +164,7 @@ class IdentityFirstGateIT extends ServerTest {
 
         Matcher m = CHALLENGE.matcher(captcha.body());
         assertThat(m.find()).isTrue();
-        String solution = Altcha.solve(BrowserLogin.unescape(m.group(1)));
+        String solution = AltchaSolver.solve(BrowserLogin.unescape(m.group(1)));
         LoginResult passwordPage = username(browser, captcha.nextPage(), "alice", a, Map.of("altcha", solution));
         assertPasswordPage(passwordPage);
         assertThat(stateNumber(state(realm, a, "alice"), "address", "attempts")).isEqualTo(3);

@@ -5,7 +5,7 @@ import static dev.abusegate.it.support.GateIt.assertCaptchaRequired;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.abusegate.captcha.Altcha;
+import dev.abusegate.captcha.AltchaSolver;
 import dev.abusegate.it.support.AdminClient;
 import dev.abusegate.it.support.BrowserLogin;
 import dev.abusegate.it.support.BrowserLogin.LoginResult;
@@ -85,7 +85,7 @@ class RealmUnderAttackIT extends ServerTest {
         String challengeJson = altchaChallenge(asked.body());
         JsonNode challenge = Json.MAPPER.readTree(challengeJson);
         assertThat(challenge.path("maxnumber").asLong()).as("ALTCHA is realm.altchaFactor times harder").isEqualTo(10_000);
-        LoginResult in = bob.submit(asked.nextPage(), BOB, BOB_PASSWORD, "10.28.3.1", Map.of("altcha", Altcha.solve(challengeJson)));
+        LoginResult in = bob.submit(asked.nextPage(), BOB, BOB_PASSWORD, "10.28.3.1", Map.of("altcha", AltchaSolver.solve(challengeJson)));
         assertThat(in.loginSucceeded()).as(in.toString()).isTrue();
 
         // the device-cookie holder passes without a captcha, from an address never seen

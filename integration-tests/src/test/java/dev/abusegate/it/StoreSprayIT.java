@@ -10,6 +10,7 @@ import dev.abusegate.engine.TimeSource;
 import dev.abusegate.keycloak.store.CounterCacheConfiguration;
 import dev.abusegate.keycloak.store.InfinispanCounterStore;
 import dev.abusegate.keycloak.store.InfinispanGateStoreProviderFactory;
+import dev.abusegate.keycloak.store.StoreCensus;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
 import java.nio.charset.StandardCharsets;
@@ -64,7 +65,7 @@ class StoreSprayIT {
 
             String realm = UUID.randomUUID().toString(); // Keycloak realm ids are UUIDs: realistic key lengths
             byte[] secret = "spray-test-secret-0123456789abcdef".getBytes(StandardCharsets.UTF_8);
-            AbuseGate gate = new AbuseGate(store, TimeSource.SYSTEM, r -> secret);
+            AbuseGate gate = new AbuseGate(store, TimeSource.SYSTEM, r -> secret, 0);
             GateOptions options = GateOptions.defaults(); // all four layers on, production thresholds and windows
             int lockThreshold = options.policy(Layer.ACCOUNT_LOCKOUT).threshold();
 
@@ -108,13 +109,13 @@ class StoreSprayIT {
                         gate.passwordFailed(h, 0L, java.util.List.of());
                     }
                     hotLast = h.outcome();
-                    long[] sizes = store.sizes();
+                    long[] sizes = StoreCensus.exactEntries(store);
                     maxCheap = Math.max(maxCheap, sizes[0]);
                     maxProtective = Math.max(maxProtective, sizes[1]);
                 }
             }
             double sprayS = (System.nanoTime() - tSpray) / 1e9;
-            long[] sizes = store.sizes();
+            long[] sizes = StoreCensus.exactEntries(store);
             long entries = sizes[0] + sizes[1];
             long after = usedHeapAfterGc(memory);
             long growth = after - before;

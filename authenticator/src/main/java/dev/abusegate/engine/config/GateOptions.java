@@ -74,11 +74,6 @@ public record GateOptions(Map<Layer, LayerPolicy> policies, Map<String, Object> 
         return DEFAULTS;
     }
 
-    /** The production default for one layer. */
-    public static LayerPolicy defaultPolicy(Layer layer) {
-        return LayerPolicy.read(layer, SettingReader.DEFAULTS);
-    }
-
     /** The options a configuration sets (see {@link SettingReader}). */
     public static GateOptions read(SettingReader config) {
         Map<Layer, LayerPolicy> policies = new EnumMap<>(Layer.class);

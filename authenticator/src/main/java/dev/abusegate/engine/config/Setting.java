@@ -220,18 +220,6 @@ public record Setting<T>(String key, Kind kind, String label, String help, Strin
         return parse(defaultValue);
     }
 
-    public long defaultLong() {
-        return Long.parseLong(defaultValue);
-    }
-
-    public int defaultInt() {
-        return Math.toIntExact(defaultLong());
-    }
-
-    public double defaultDouble() {
-        return Double.parseDouble(defaultValue);
-    }
-
     /** Whether {@code d} lies within the bounds. */
     public boolean inRange(double d) {
         return (minExclusive ? d > min : d >= min) && d <= max;

@@ -93,8 +93,11 @@ public final class Slots {
         return (int) slot[RESULT];
     }
 
-    /** The format a slot was written in (0: before formats were numbered). */
-    public static int format(long[] slot) {
+    /**
+     * The format a slot was written in (0: before formats were numbered). Package-private: only the format's tests
+     * read it; a store reads a slot through {@link #find} and {@link #apply}, which check the format themselves.
+     */
+    static int format(long[] slot) {
         return (int) (slot[RESULT] >>> 32);
     }
 
@@ -398,13 +401,16 @@ public final class Slots {
         return slot == null ? 0 : slot[LATEST];
     }
 
-    /** Live exact entries in a slot as of {@code now}. */
-    public static int exactEntries(long[] slot, long now) {
+    /**
+     * Live exact entries in a slot as of {@code now}. Package-private: no login path counts a slot's entries; the
+     * tests of the store's bounds do (other packages through the test support {@code SlotCensus}).
+     */
+    static int exactEntries(long[] slot, long now) {
         return count(slot, now, false);
     }
 
-    /** Live shared counters in a slot as of {@code now}. */
-    public static int sharedCounters(long[] slot, long now) {
+    /** Live shared counters in a slot as of {@code now}. Package-private, as {@link #exactEntries}. */
+    static int sharedCounters(long[] slot, long now) {
         return count(slot, now, true);
     }
 
@@ -422,8 +428,11 @@ public final class Slots {
         return c;
     }
 
-    /** A slot's shared counter of one kind as of {@code now}, or null: for tests and operators' lookups. */
-    public static long[] shared(long[] slot, int kind, long now) {
+    /**
+     * A slot's shared counter of one kind as of {@code now}, or null. Package-private: a store reaches a shared
+     * counter only through {@link #apply}; the tests of the slot format look at it directly.
+     */
+    static long[] shared(long[] slot, int kind, long now) {
         slot = readable(slot);
         if (slot == null) {
             return null;

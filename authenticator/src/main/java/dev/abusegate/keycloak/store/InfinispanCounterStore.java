@@ -12,7 +12,6 @@ import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 import org.infinispan.AdvancedCache;
 import org.infinispan.Cache;
-import org.infinispan.commons.marshall.WrappedBytes;
 import org.infinispan.commons.time.TimeService;
 import org.infinispan.container.DataContainer;
 import org.infinispan.container.entries.InternalCacheEntry;
@@ -56,10 +55,10 @@ public final class InfinispanCounterStore implements CounterStore {
     /** Slot indexes fit in 36 bits (a slot key is {@code namespace << 40 | table << 36 | index}). */
     private static final long MAX_SLOTS = 1L << 36;
 
-    private final int namespace;
-    private final Table cheap;
-    private final Table protective;
-    private final Table used;
+    final int namespace;
+    final Table cheap;
+    final Table protective;
+    final Table used;
     private final SlotHash hash;
 
     /** The caches are the gate's own ({@link CounterCacheConfiguration}); the bounds are exact entries per table. */
@@ -68,10 +67,10 @@ public final class InfinispanCounterStore implements CounterStore {
     }
 
     /**
-     * As above, with the tables filed under {@code namespace} (0 to 2^20 - 1): tests keep several stores of their
-     * own bounds in one pair of caches.
+     * As above, with the tables filed under {@code namespace} (0 to 2^20 - 1). Package-private, a seam for tests:
+     * they keep several stores of their own bounds in one pair of caches; Keycloak runs one store, namespace 0.
      */
-    public InfinispanCounterStore(Cache<?, ?> cheap, long maxCheap, Cache<?, ?> protective, long maxProtective, int namespace) {
+    InfinispanCounterStore(Cache<?, ?> cheap, long maxCheap, Cache<?, ?> protective, long maxProtective, int namespace) {
         if (namespace < 0 || namespace >= 1 << 20) {
             throw new IllegalArgumentException("namespace out of range: " + namespace);
         }
@@ -117,8 +116,8 @@ public final class InfinispanCounterStore implements CounterStore {
         return kind == CounterKey.Kind.USED ? used : kind.protective() ? protective : cheap;
     }
 
-    /** The cache key of the slot that holds {@code key}'s entry (for tests that look at one slot's copies). */
-    public Long slotKey(CounterKey key) {
+    /** The cache key of the slot that holds {@code key}'s entry (package-private for tests that look at one slot's copies). */
+    Long slotKey(CounterKey key) {
         Table t = of(key);
         return (long) namespace << 40 | (long) t.id << 36 | hash.slot(key, t.slots);
     }
@@ -231,48 +230,6 @@ public final class InfinispanCounterStore implements CounterStore {
         } catch (RuntimeException e) {
             throw new CounterStoreException("remove failed", e);
         }
-    }
-
-    /**
-     * Live exact entries this node holds (primary and backup copies): cheap, protective (used captchas
-     * included). Walks the caches: for tests, benchmarks and operators, never on a login.
-     */
-    public long[] sizes() {
-        long[] c = count(cheap, false);
-        long[] p = count(protective, false);
-        return new long[] {c[CHEAP], p[PROTECTIVE] + p[USED]};
-    }
-
-    /** Live shared counters this node holds: cheap, protective. */
-    public long[] sharedCounters() {
-        long[] c = count(cheap, true);
-        long[] p = count(protective, true);
-        return new long[] {c[CHEAP], p[PROTECTIVE] + p[USED]};
-    }
-
-    private long[] count(Table t, boolean shared) {
-        long[] out = new long[3];
-        long now = t.time.wallClockTime();
-        for (InternalCacheEntry<Object, Object> e : t.container) {
-            Object key = e.getKey() instanceof WrappedBytes ? null : e.getKey();
-            if (!(key instanceof Long) || e.isExpired(now)) {
-                continue;
-            }
-            long k = (Long) key;
-            int table = (int) (k >>> 36) & 0xF;
-            if (k >>> 40 != namespace || table > USED) {
-                continue;
-            }
-            Object v = e.getValue();
-            long[] slot = v instanceof WrappedBytes ? StoreCodec.fromBytes(((WrappedBytes) v).getBytes()) : t.value(v);
-            out[table] += shared ? Slots.sharedCounters(slot, now) : Slots.exactEntries(slot, now);
-        }
-        return out;
-    }
-
-    /** Slot counts of the three tables: cheap, protective, used captchas. */
-    public long[] slotCounts() {
-        return new long[] {cheap.slots, protective.slots, used.slots};
     }
 
     /** One table: its cache (with the flags every call of the gate takes), its slots and what may make room. */

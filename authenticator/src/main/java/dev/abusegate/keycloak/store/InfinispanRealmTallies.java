@@ -2,7 +2,6 @@ package dev.abusegate.keycloak.store;
 
 import dev.abusegate.engine.realm.RealmSettings;
 import dev.abusegate.engine.realm.RealmTallies;
-import dev.abusegate.engine.realm.RealmWatch;
 import dev.abusegate.engine.store.StoreCodec;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -83,10 +82,5 @@ public final class InfinispanRealmTallies implements RealmTallies {
             }
         }
         return out;
-    }
-
-    /** How stale another node's failures may be in this node's count: its publish period plus this node's read period. */
-    public static long stalenessMillis() {
-        return 2 * RealmWatch.TICK_MILLIS;
     }
 }

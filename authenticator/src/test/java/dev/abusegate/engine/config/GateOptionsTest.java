@@ -4,7 +4,6 @@ import dev.abusegate.engine.GateFixture;
 import dev.abusegate.engine.Layer;
 import dev.abusegate.engine.Outcome;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
@@ -137,8 +136,13 @@ class GateOptionsTest {
 
     @Test
     void threshold_one_and_one_second_windows_are_the_smallest_accepted() {
-        assertThatCode(() -> GateOptions.builder().layer(Layer.PER_IP, 1, 1).layer(Layer.ACCOUNT_LOCKOUT, 1, 1)
-                .lockoutSeconds(1).build()).doesNotThrowAnyException();
+        GateOptions o = GateOptions.builder().layer(Layer.PER_IP, 1, 1).layer(Layer.ACCOUNT_LOCKOUT, 1, 1)
+                .lockoutSeconds(1).build();
+        assertThat(o.policy(Layer.PER_IP).threshold()).isEqualTo(1);
+        assertThat(o.policy(Layer.PER_IP).windowSeconds()).isEqualTo(1);
+        assertThat(o.policy(Layer.ACCOUNT_LOCKOUT).threshold()).isEqualTo(1);
+        assertThat(o.policy(Layer.ACCOUNT_LOCKOUT).windowSeconds()).isEqualTo(1);
+        assertThat(o.policy(Layer.ACCOUNT_LOCKOUT).lockoutSeconds()).isEqualTo(1);
     }
 
     @Test

@@ -30,12 +30,12 @@ class GateSettingsTest {
     void the_defaults_object_is_built_from_the_descriptors() {
         GateOptions d = GateOptions.defaults();
         for (Layer layer : Layer.values()) {
-            assertThat(d.policy(layer).threshold()).isEqualTo(GateSettings.of(layer, GateSettings.THRESHOLD).defaultInt());
-            assertThat(d.policy(layer).windowSeconds()).isEqualTo(GateSettings.of(layer, GateSettings.WINDOW_SECONDS).defaultLong());
+            assertThat(d.policy(layer).threshold()).isEqualTo(GateSettings.of(layer, GateSettings.THRESHOLD).defaultTyped());
+            assertThat(d.policy(layer).windowSeconds()).isEqualTo(GateSettings.of(layer, GateSettings.WINDOW_SECONDS).defaultTyped());
         }
-        assertThat(d.captchaFactor()).isEqualTo(GateSettings.CAPTCHA_FACTOR.defaultDouble());
-        assertThat(d.deviceCookieThreshold()).isEqualTo(GateSettings.DEVICE_COOKIE_THRESHOLD.defaultInt());
-        assertThat(d.maxLockoutSeconds()).isEqualTo(GateSettings.MAX_LOCKOUT_SECONDS.defaultLong());
+        assertThat(d.captchaFactor()).isEqualTo(GateSettings.CAPTCHA_FACTOR.defaultTyped());
+        assertThat(d.deviceCookieThreshold()).isEqualTo(GateSettings.DEVICE_COOKIE_THRESHOLD.defaultTyped());
+        assertThat(d.maxLockoutSeconds()).isEqualTo(GateSettings.MAX_LOCKOUT_SECONDS.defaultTyped());
     }
 
     @Test
@@ -56,7 +56,7 @@ class GateSettingsTest {
     @Test
     void the_builders_accept_exactly_the_descriptors_bounds() {
         Setting<?> window = GateSettings.of(Layer.PER_IP, GateSettings.WINDOW_SECONDS);
-        LayerPolicy p = GateOptions.defaultPolicy(Layer.PER_IP);
+        LayerPolicy p = GateOptions.defaults().policy(Layer.PER_IP);
         assertThat(p.withWindowSeconds((long) window.max()).windowSeconds()).isEqualTo(31_536_000L);
         assertThatThrownBy(() -> p.withWindowSeconds((long) window.max() + 1))
                 .isInstanceOf(InvalidOptionException.class).hasMessageStartingWith("perIp.windowSeconds");

@@ -39,7 +39,7 @@ class GateOnClusterTest {
         cluster = new EmbeddedCluster(3);
         gates = new AbuseGate[3];
         for (int i = 0; i < 3; i++) {
-            gates[i] = new AbuseGate(cluster.store(i, Long.MAX_VALUE, Long.MAX_VALUE), TimeSource.SYSTEM, SECRET);
+            gates[i] = new AbuseGate(cluster.store(i, Long.MAX_VALUE, Long.MAX_VALUE), TimeSource.SYSTEM, SECRET, 0);
         }
     }
 

@@ -2,7 +2,7 @@ package dev.abusegate.it.support;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.abusegate.captcha.Altcha;
+import dev.abusegate.captcha.AltchaSolver;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -155,7 +155,7 @@ public final class FloodProbes {
         if (CAPTCHA.equals(out.get(0))) {
             Object challenge = r.json().get("captcha_challenge");
             assertThat(challenge).as("an ALTCHA challenge with the captcha answer: %s", r).isNotNull();
-            String solution = Altcha.solve(Json.write(challenge));
+            String solution = AltchaSolver.solve(Json.write(challenge));
             out.add(answer(client.passwordGrant(realm, username, password, solution, address)));
         }
         return out;
@@ -383,7 +383,7 @@ public final class FloodProbes {
             if (challenge == null) {
                 continue;
             }
-            String solution = Altcha.solve(Json.write(challenge));
+            String solution = AltchaSolver.solve(Json.write(challenge));
             TokenClient.TokenResponse s = client.passwordGrant(realm, "fc-" + i + "-x", "", solution, address);
             assertThat(s.status()).as("a solution with an empty password: %s", s).isIn(400, 401, 429);
             sent.add(solution);

@@ -1,0 +1,58 @@
+package dev.abusegate.keycloak.store;
+
+import dev.abusegate.engine.store.SlotCensus;
+import dev.abusegate.engine.store.StoreCodec;
+import org.infinispan.commons.marshall.WrappedBytes;
+import org.infinispan.container.entries.InternalCacheEntry;
+
+/**
+ * Test support (shared with benchmarks/ and integration-tests/ through the test jar): what an
+ * {@link InfinispanCounterStore} holds on this node, read by walking its caches. No login path needs it, so the
+ * provider JAR does not ship it.
+ */
+public final class StoreCensus {
+
+    private StoreCensus() {
+    }
+
+    /** Live exact entries this node holds (primary and backup copies): cheap, protective (used captchas included). */
+    public static long[] exactEntries(InfinispanCounterStore store) {
+        return census(store, false);
+    }
+
+    /** Live shared counters this node holds: cheap, protective. */
+    public static long[] sharedCounters(InfinispanCounterStore store) {
+        return census(store, true);
+    }
+
+    /** Slot counts of the three tables: cheap, protective, used captchas. */
+    public static long[] slotCounts(InfinispanCounterStore store) {
+        return new long[] {store.cheap.slots, store.protective.slots, store.used.slots};
+    }
+
+    private static long[] census(InfinispanCounterStore store, boolean shared) {
+        long[] c = count(store, store.cheap, shared);
+        long[] p = count(store, store.protective, shared);
+        return new long[] {c[InfinispanCounterStore.CHEAP], p[InfinispanCounterStore.PROTECTIVE] + p[InfinispanCounterStore.USED]};
+    }
+
+    private static long[] count(InfinispanCounterStore store, InfinispanCounterStore.Table t, boolean shared) {
+        long[] out = new long[3];
+        long now = t.time.wallClockTime();
+        for (InternalCacheEntry<Object, Object> e : t.container) {
+            Object key = e.getKey() instanceof WrappedBytes ? null : e.getKey();
+            if (!(key instanceof Long) || e.isExpired(now)) {
+                continue;
+            }
+            long k = (Long) key;
+            int table = (int) (k >>> 36) & 0xF;
+            if (k >>> 40 != store.namespace || table > InfinispanCounterStore.USED) {
+                continue;
+            }
+            Object v = e.getValue();
+            long[] slot = v instanceof WrappedBytes ? StoreCodec.fromBytes(((WrappedBytes) v).getBytes()) : t.value(v);
+            out[table] += shared ? SlotCensus.sharedCounters(slot, now) : SlotCensus.exactEntries(slot, now);
+        }
+        return out;
+    }
+}
