@@ -3,7 +3,7 @@ package dev.abusegate.it;
 import static dev.abusegate.it.support.GateIt.stateNumber;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.abusegate.captcha.Altcha;
+import dev.abusegate.captcha.AltchaSolver;
 import dev.abusegate.it.support.BrowserLogin;
 import dev.abusegate.it.support.BrowserLogin.LoginResult;
 import dev.abusegate.it.support.GateIt;
@@ -42,7 +42,7 @@ class Ipv6NetworkIT extends ServerTest {
             BrowserLogin browser = server.newBrowser();
             LoginResult page = browser.login(realm, "alice", "wrong-" + i, fresh64(i));
             GateIt.assertCaptchaRequired(page);
-            String solution = Altcha.solve(GateIt.altchaChallenge(page.body()));
+            String solution = AltchaSolver.solve(GateIt.altchaChallenge(page.body()));
             GateIt.assertWrongPassword(browser.submit(page.nextPage(), "alice", "wrong-" + i, fresh64(i), Map.of("altcha", solution)));
         }
         // past the network's threshold: blocked from any /64 of the /48, the right password included
