@@ -129,7 +129,7 @@ class PairKeysTest {
                 {"not-an-address", "not-an-address", "64"}};
         for (String[] c : cases) {
             GateFixture f = new GateFixture();
-            GateOptions o = GateFixture.only(Layer.PER_IP_ACCOUNT, 3, 300).ipv6PrefixLength(Integer.parseInt(c[2])).build();
+            GateOptions o = GateFixture.only(Layer.PER_IP_ACCOUNT, 3, 300).ipv6PrefixLength(Integer.parseInt(c[2])).ipv6Network(32, 1000).build();
             for (int i = 0; i < 3; i++) {
                 assertThat(f.evaluate(o, c[0], "Alice").outcome()).isEqualTo(Outcome.ALLOW);
             }
