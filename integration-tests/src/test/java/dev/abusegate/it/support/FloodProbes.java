@@ -401,8 +401,11 @@ public final class FloodProbes {
         TokenClient.TokenResponse first = client.passwordGrant(realm, user, "wrong", solution, addressInBand(realm));
         assertThat(answer(first)).as("the solution sent with an empty password, now with a password: %s", first)
                 .isEqualTo(ALLOWED);
-        TokenClient.TokenResponse replay = client.passwordGrant(realm, user + "-2", "wrong", solution, addressInBand(realm));
-        assertThat(answer(replay)).as("the same solution once more: a replay").isEqualTo(CAPTCHA);
+        String replayAddress = addressInBand(realm);
+        TokenClient.TokenResponse replay = client.passwordGrant(realm, user + "-2", "wrong", solution, replayAddress);
+        String control = answer(client.passwordGrant(realm, user + "-3", "wrong", null, replayAddress));
+        assertThat(answer(replay)).as("the same solution once more: a replay: %s (first: %s; then, without a solution, from the replay's address: %s)",
+                replay, first, control).isEqualTo(CAPTCHA);
     }
 
     /** A fresh address sent wrong passwords until it is asked for a captcha (never blocked on the way). */
