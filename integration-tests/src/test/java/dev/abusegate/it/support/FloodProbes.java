@@ -398,10 +398,17 @@ public final class FloodProbes {
      */
     public void assertNoRecordWritten(String realm, String solution) {
         String user = "replay-" + NEXT.incrementAndGet();
-        TokenClient.TokenResponse first = client.passwordGrant(realm, user, "wrong", solution, addressInBand(realm));
+        String firstAddress = addressInBand(realm);
+        // the address is asked for a captcha right before the solution is sent (an answer in the band counts
+        // nothing, so this leaves its count as it was): what the solution is answered is the solution's doing
+        assertThat(answer(client.passwordGrant(realm, user + "-0", "wrong", null, firstAddress)))
+                .as("the first use's address, without a solution, right before it").isEqualTo(CAPTCHA);
+        TokenClient.TokenResponse first = client.passwordGrant(realm, user, "wrong", solution, firstAddress);
         assertThat(answer(first)).as("the solution sent with an empty password, now with a password: %s", first)
                 .isEqualTo(ALLOWED);
         String replayAddress = addressInBand(realm);
+        assertThat(answer(client.passwordGrant(realm, user + "-1", "wrong", null, replayAddress)))
+                .as("the replay's address, without a solution, right before it").isEqualTo(CAPTCHA);
         TokenClient.TokenResponse replay = client.passwordGrant(realm, user + "-2", "wrong", solution, replayAddress);
         String control = answer(client.passwordGrant(realm, user + "-3", "wrong", null, replayAddress));
         assertThat(answer(replay)).as("the same solution once more: a replay: %s (first: %s; then, without a solution, from the replay's address: %s)",
