@@ -153,9 +153,12 @@ class StoreSprayIT {
         }
     }
 
-    /** A distinct /64 in the documentation range 2001:db8::/32 per index (the gate keys IPv6 by /64). */
+    /**
+     * A distinct /48 (and so a distinct /64) per index, in the documentation range 3fff::/20: the gate keys IPv6 by
+     * /64 and also counts each /48, so a spray inside one /48 would be held back by the network's own threshold.
+     */
     private static String address(int i) {
-        return "2001:db8:" + Integer.toHexString(i >>> 16) + ":" + Integer.toHexString(i & 0xffff) + "::1";
+        return "3fff:" + Integer.toHexString(i >>> 16) + ":" + Integer.toHexString(i & 0xffff) + "::1";
     }
 
     private static long usedHeapAfterGc(MemoryMXBean memory) {
