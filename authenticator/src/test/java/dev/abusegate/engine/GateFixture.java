@@ -67,7 +67,7 @@ public final class GateFixture {
     static final GateKeys KEYS = new GateKeys(SECRETS);
 
     public GateKeys.Keys keys(GateOptions options, String address, String identifier) {
-        return KEYS.forAttempt(attempt(address, identifier), options.ipv6PrefixLength());
+        return KEYS.forAttempt(attempt(address, identifier), options.ipv6PrefixLength(), options.ipv6NetworkPrefixCounted());
     }
 
     private SubjectState state(GateOptions o, String address, String identifier) {

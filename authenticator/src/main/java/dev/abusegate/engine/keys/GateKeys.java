@@ -92,11 +92,6 @@ public final class GateKeys {
         return out;
     }
 
-    /** Everything the layers need for one attempt. */
-    public Keys forAttempt(Attempt attempt, int ipv6PrefixLength) {
-        return forAttempt(attempt.realm(), attempt.address(), attempt.identifier(), ipv6PrefixLength);
-    }
-
     public Keys forAttempt(String realm, String address, String identifier, int ipv6PrefixLength) {
         return forAttempt(realm, address, identifier, ipv6PrefixLength, 0);
     }
