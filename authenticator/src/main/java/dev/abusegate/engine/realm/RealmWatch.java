@@ -7,8 +7,9 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 
@@ -41,6 +42,9 @@ public final class RealmWatch {
     static final long BASELINE_MILLIS = 3_600_000;
     /** Buckets kept: the longest window's, plus the one being filled. */
     private static final long KEPT_BUCKETS = (long) RealmSettings.WINDOW_SECONDS.max() * 1000 / BUCKET_MILLIS + 1;
+
+    /** Changes kept per realm until an attempt takes them. */
+    static final int MAX_PENDING = 8;
 
     /** A change of a realm's state, reported once to whoever takes it (see {@link #takeChange}). */
     public enum Change { ENTERED, LEFT }
@@ -98,10 +102,14 @@ public final class RealmWatch {
         failed(realm);
     }
 
-    /** The realm's last change of state on this node, once: the first caller gets it, later ones null. */
+    /**
+     * The realm's oldest change of state on this node not yet taken, once: each change goes to one caller, in the
+     * order they happened; null when none is waiting. A realm that enters and leaves between two attempts has both
+     * waiting. At most {@value #MAX_PENDING} wait (a node that decides no attempt for that long loses the oldest).
+     */
     public Change takeChange(String realm) {
         Realm r = realms.get(realm);
-        return r == null || r.pending.get() == null ? null : r.pending.getAndSet(null);
+        return r == null ? null : r.pending.poll();
     }
 
     /** What this node holds about the realm. */
@@ -157,7 +165,7 @@ public final class RealmWatch {
     /** One realm on this node. Its decision fields are written by the tick only. */
     private final class Realm {
         private final Map<Long, LongAdder> buckets = new ConcurrentHashMap<>();
-        private final AtomicReference<Change> pending = new AtomicReference<>();
+        private final Queue<Change> pending = new ConcurrentLinkedQueue<>();
         private volatile GateOptions options;
         private volatile boolean on;
         private volatile boolean dirty;
@@ -242,7 +250,7 @@ public final class RealmWatch {
                 entryLevel = level;
                 on = true;
                 since = now;
-                pending.set(Change.ENTERED);
+                report(Change.ENTERED);
                 return;
             }
             long dt = learnedAt == 0 ? 0 : Math.max(0, now - learnedAt);
@@ -250,11 +258,19 @@ public final class RealmWatch {
             baseline += (sum - baseline) * Math.min(1.0, (double) dt / BASELINE_MILLIS);
         }
 
+        /** Run by the tick only, so the bound holds (a taker only shortens the queue). */
+        private void report(Change c) {
+            while (pending.size() >= MAX_PENDING) {
+                pending.poll();
+            }
+            pending.add(c);
+        }
+
         private void leave(long now) {
             on = false;
             since = now;
             learnedAt = now;
-            pending.set(Change.LEFT);
+            report(Change.LEFT);
         }
     }
 }

@@ -74,8 +74,7 @@ public final class GateEvents {
         if (runtime.firstGauge(id)) {
             GateMetrics.realmUnderAttack(realm.getName(), () -> watch.underAttack(id));
         }
-        RealmWatch.Change change = watch.takeChange(id);
-        if (change != null) {
+        for (RealmWatch.Change change = watch.takeChange(id); change != null; change = watch.takeChange(id)) {
             ctx.getEvent().clone()
                     .detail(DETAIL_LAYER, LAYER_REALM)
                     .detail(DETAIL_REALM_STATE, change == RealmWatch.Change.ENTERED ? "entered" : "left")

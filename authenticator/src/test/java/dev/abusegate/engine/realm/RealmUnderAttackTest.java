@@ -194,6 +194,46 @@ class RealmUnderAttackTest {
     }
 
     @Test
+    void entering_and_leaving_between_two_attempts_reports_both_in_order_once() {
+        GateOptions o = on(20).build();
+        spray(o, REALM, 20);
+        // no attempt decided on this node from here on: the ticks alone enter, then leave once the window is quiet
+        tick();
+        assertTrue(watch.underAttack(REALM));
+        for (int s = 0; s < 70 && watch.underAttack(REALM); s++) {
+            tick();
+        }
+        assertFalse(watch.underAttack(REALM));
+        assertEquals(RealmWatch.Change.ENTERED, watch.takeChange(REALM));
+        assertEquals(RealmWatch.Change.LEFT, watch.takeChange(REALM));
+        assertNull(watch.takeChange(REALM), "each change is reported once");
+    }
+
+    @Test
+    void changes_no_attempt_takes_are_kept_up_to_a_bound_the_latest_ones() {
+        GateOptions o = on(20).build();
+        int cycles = RealmWatch.MAX_PENDING; // twice the bound's worth of changes
+        for (int c = 0; c < cycles; c++) {
+            spray(o, REALM, 20);
+            tick();
+            assertTrue(watch.underAttack(REALM), "entered in cycle " + c);
+            for (int s = 0; s < 70 && watch.underAttack(REALM); s++) {
+                tick();
+            }
+            assertFalse(watch.underAttack(REALM), "left in cycle " + c);
+        }
+        // spray() decides attempts, and the test takes no change: only the latest MAX_PENDING wait, oldest first
+        java.util.List<RealmWatch.Change> taken = new java.util.ArrayList<>();
+        for (RealmWatch.Change c = watch.takeChange(REALM); c != null; c = watch.takeChange(REALM)) {
+            taken.add(c);
+        }
+        assertEquals(RealmWatch.MAX_PENDING, taken.size());
+        for (int i = 0; i < taken.size(); i++) {
+            assertEquals(i % 2 == 0 ? RealmWatch.Change.ENTERED : RealmWatch.Change.LEFT, taken.get(i), "change " + i);
+        }
+    }
+
+    @Test
     void hysteresis_keeps_it_on_above_half_the_entry_level() {
         GateOptions o = on(40).build();
         spray(o, REALM, 40);
