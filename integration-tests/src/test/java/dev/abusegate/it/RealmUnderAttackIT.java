@@ -114,4 +114,37 @@ class RealmUnderAttackIT extends ServerTest {
                 .containsEntry("abuse_gate_layer", "realm_under_attack");
         assertThat(asked.body()).doesNotContain("realm_under_attack");
     }
+
+    @Test
+    void once_the_failures_stop_the_realm_leaves_by_itself_and_records_entering_and_leaving() {
+        Map<String, String> c = new java.util.HashMap<>(config());
+        c.put("realm.threshold", "4");
+        c.put("realm.windowSeconds", "10");
+        String realm = importRealm(RealmBuilder.named(RealmBuilder.uniqueName("realm-leaves"))
+                .user(BOB, BOB_PASSWORD)
+                .gatedDirectGrantFlow("abuse-gate-direct-grant", c));
+        TokenClient client = new TokenClient(server.baseUrl());
+        for (int i = 0; i < 4; i++) {
+            TokenResponse r = client.passwordGrant(realm, "nobody-" + i, "guess-" + i, null, "10.29.1." + (i + 1));
+            assertThat(r.isKeycloakInvalidGrant()).as(r.toString()).isTrue();
+        }
+        GateIt.await("the realm under attack", Duration.ofSeconds(10), () -> Boolean.TRUE.equals(realmState(realm).get("underAttack")));
+        assertThat(client.passwordGrant(realm, BOB, BOB_PASSWORD, null, "10.29.2.1").json())
+                .as("under attack: a captcha asked for").containsEntry("error", "captcha_required");
+
+        // quiet from here on (the captcha answer above counts toward the state, as a turned-away attempt does): the
+        // window's count falls below half the entry level within one window plus one 10 s bucket
+        GateIt.await("the realm back to normal", Duration.ofSeconds(40), () -> Boolean.FALSE.equals(realmState(realm).get("underAttack")));
+        TokenResponse in = client.passwordGrant(realm, BOB, BOB_PASSWORD, null, "10.29.3.1");
+        assertThat(in.status()).as("no captcha once it left: %s", in).isEqualTo(200);
+
+        // both changes are events: entering (with the captcha answer) and leaving (with the login after it)
+        for (String change : java.util.List.of("entered", "left")) {
+            Map<String, Object> e = admin.awaitEvent(realm, ev -> "abuse_gate_realm_under_attack".equals(ev.get("error"))
+                    && ev.get("details") instanceof Map<?, ?> d && change.equals(d.get("abuse_gate_realm_state")),
+                    Duration.ofSeconds(10), "LOGIN_ERROR");
+            assertThat(e.get("details")).asInstanceOf(org.assertj.core.api.InstanceOfAssertFactories.MAP)
+                    .containsEntry("abuse_gate_layer", "realm_under_attack");
+        }
+    }
 }
