@@ -94,14 +94,7 @@ public final class AbuseGate {
      * any, is verified only when the answer depends on it: {@code captchaCheck} (null: no solution came with the
      * attempt) runs at most once, only when the attempt is in the captcha band and not past a threshold, so a
      * blocked attempt or one below the band never costs a verification (for a vendor captcha, an outgoing HTTP
-     * call).
-     */
-    public Decision evaluate(GateOptions options, Attempt attempt, BooleanSupplier captchaCheck) {
-        return evaluate(options, attempt, captchaCheck, true);
-    }
-
-    /**
-     * As above; {@code realmLayer} false skips the fifth, realm-wide layer for a step that is not the one where it
+     * call). {@code realmLayer} false skips the fifth, realm-wide layer for a step that is not the one where it
      * applies (the identity-first username step: the password step that follows applies it, with the device cookie).
      */
     public Decision evaluate(GateOptions options, Attempt attempt, BooleanSupplier captchaCheck, boolean realmLayer) {
@@ -327,14 +320,10 @@ public final class AbuseGate {
         return realmWatch;
     }
 
-    /** What the gate holds about an address, an identifier and their pair (each part null when not asked). */
-    public SubjectState state(String realm, String address, String identifier, int ipv6PrefixLength) {
-        return state(realm, address, identifier, ipv6PrefixLength, 0);
-    }
-
     /**
-     * As above, and for an IPv6 address its network's layer-1 count at {@code ipv6NetworkPrefixLength} (0: not
-     * asked; null for an IPv4 address or a network not shorter than the address's prefix).
+     * What the gate holds about an address, an identifier and their pair (each part null when not asked), and for
+     * an IPv6 address its network's layer-1 count at {@code ipv6NetworkPrefixLength} (0: not asked; null for an
+     * IPv4 address or a network not shorter than the address's prefix).
      */
     public SubjectState state(String realm, String address, String identifier, int ipv6PrefixLength, int ipv6NetworkPrefixLength) {
         long now = clock.millis();

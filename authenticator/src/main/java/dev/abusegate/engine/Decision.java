@@ -89,11 +89,6 @@ public final class Decision {
         return realmUnderAttack;
     }
 
-    /** Whether some layer counted this attempt on a shared counter (see {@link #degraded()}). */
-    public boolean storeFull() {
-        return !degraded.isEmpty();
-    }
-
     /** The keyed tag of the attempt's identifier (what device cookies and password tags bind to). */
     public String identifierTag() {
         return keys == null ? null : keys.identifierTag();

@@ -23,18 +23,18 @@ class CaptchaBandTest {
         assertThat(challenge.layer()).isEqualTo(Layer.PER_IP);
         assertThat(challenge.outcome().code()).isEqualTo("captcha_required");
 
-        SubjectState before = f.gate.state(GateFixture.REALM, ip, "alice", o.ipv6PrefixLength());
+        SubjectState before = GateFixture.state(f.gate, GateFixture.REALM, ip, "alice", o.ipv6PrefixLength());
         for (int i = 0; i < 50; i++) {
-            Decision wrong = f.gate.evaluate(o, GateFixture.attempt(ip, "alice"), null); // wrong or missing solution
+            Decision wrong = GateFixture.evaluate(f.gate, o, GateFixture.attempt(ip, "alice"), null); // wrong or missing solution
             assertThat(wrong.outcome()).as("challenged again, never escalated").isEqualTo(Outcome.CAPTCHA_REQUIRED);
             f.gate.passwordFailed(wrong, 0L, java.util.List.of()); // nothing to settle
         }
-        assertThat(f.gate.state(GateFixture.REALM, ip, "alice", o.ipv6PrefixLength())).as("a captcha answer counts nothing")
+        assertThat(GateFixture.state(f.gate, GateFixture.REALM, ip, "alice", o.ipv6PrefixLength())).as("a captcha answer counts nothing")
                 .isEqualTo(before);
         assertThat(f.perIpCount(o, ip)).isEqualTo(3);
         assertThat(f.failures(o, "alice")).isEqualTo(3);
 
-        Decision solved = f.gate.evaluate(o, GateFixture.attempt(ip, "alice"), GateFixture.SOLVED);
+        Decision solved = GateFixture.evaluate(f.gate, o, GateFixture.attempt(ip, "alice"), GateFixture.SOLVED);
         assertThat(solved.outcome()).as("a solved captcha lets the attempt through").isEqualTo(Outcome.ALLOW);
         f.gate.passwordSucceeded(solved, java.util.List.of());
         assertThat(f.perIpCount(o, ip)).isEqualTo(4);
@@ -47,9 +47,9 @@ class CaptchaBandTest {
         assertThat(f.evaluate(o, ip, "a").outcome()).isEqualTo(Outcome.ALLOW);
         assertThat(f.evaluate(o, ip, "a").outcome()).isEqualTo(Outcome.ALLOW);
         assertThat(f.evaluate(o, ip, "a").outcome()).isEqualTo(Outcome.CAPTCHA_REQUIRED);
-        assertThat(f.gate.evaluate(o, GateFixture.attempt(ip, "a"), GateFixture.SOLVED).outcome()).isEqualTo(Outcome.ALLOW);
-        assertThat(f.gate.evaluate(o, GateFixture.attempt(ip, "a"), GateFixture.SOLVED).outcome()).isEqualTo(Outcome.ALLOW);
-        Decision hard = f.gate.evaluate(o, GateFixture.attempt(ip, "a"), GateFixture.SOLVED);
+        assertThat(GateFixture.evaluate(f.gate, o, GateFixture.attempt(ip, "a"), GateFixture.SOLVED).outcome()).isEqualTo(Outcome.ALLOW);
+        assertThat(GateFixture.evaluate(f.gate, o, GateFixture.attempt(ip, "a"), GateFixture.SOLVED).outcome()).isEqualTo(Outcome.ALLOW);
+        Decision hard = GateFixture.evaluate(f.gate, o, GateFixture.attempt(ip, "a"), GateFixture.SOLVED);
         assertThat(hard.outcome()).isEqualTo(Outcome.BLOCKED);
         assertThat(hard.layer()).isEqualTo(Layer.PER_IP);
         assertThat(f.evaluate(o, ip, "a").outcome()).as("unsolved past the threshold: blocked, not challenged")
@@ -125,7 +125,7 @@ class CaptchaBandTest {
         String ip = "198.51.100.31";
         int allowed = 0;
         for (int i = 0; i < 20; i++) {
-            if (f.gate.evaluate(o, GateFixture.attempt(ip, "u1"), GateFixture.SOLVED).allowed()) {
+            if (GateFixture.evaluate(f.gate, o, GateFixture.attempt(ip, "u1"), GateFixture.SOLVED).allowed()) {
                 allowed++;
             }
             f.evaluate(o, ip, "u2"); // a second identifier without a captcha: asked for one (layer 4's band)
@@ -143,15 +143,15 @@ class CaptchaBandTest {
                 .layer(Layer.ACCOUNT_LOCKOUT, 2, 60).lockoutSeconds(60).disable(Layer.CREDENTIAL_STUFFING).build();
         String ip = "198.51.100.32";
         for (int i = 0; i < 4; i++) {
-            f.gate.passwordSucceeded(f.gate.evaluate(o, GateFixture.attempt(ip, "alice"), GateFixture.SOLVED), java.util.List.of());
+            f.gate.passwordSucceeded(GateFixture.evaluate(f.gate, o, GateFixture.attempt(ip, "alice"), GateFixture.SOLVED), java.util.List.of());
         }
         f.clock.advanceSeconds(59);
         f.wrongPassword(o, "203.0.113.32", "alice"); // one failure from elsewhere: alice is in layer 3's band
-        SubjectState before = f.gate.state(GateFixture.REALM, ip, "alice", o.ipv6PrefixLength());
+        SubjectState before = GateFixture.state(f.gate, GateFixture.REALM, ip, "alice", o.ipv6PrefixLength());
         Decision mistake = f.evaluate(o, ip, "alice");
         assertThat(mistake.outcome()).isEqualTo(Outcome.CAPTCHA_REQUIRED);
         assertThat(mistake.layer()).isEqualTo(Layer.ACCOUNT_LOCKOUT);
-        assertThat(f.gate.state(GateFixture.REALM, ip, "alice", o.ipv6PrefixLength())).isEqualTo(before);
+        assertThat(GateFixture.state(f.gate, GateFixture.REALM, ip, "alice", o.ipv6PrefixLength())).isEqualTo(before);
         f.clock.advanceSeconds(2);
         assertThat(f.perIpCount(o, ip)).as("layer 1's count, 61 s after it was made").isZero();
         assertThat(f.pairCount(o, ip, "alice")).as("layer 2's count, 61 s after it was made").isZero();

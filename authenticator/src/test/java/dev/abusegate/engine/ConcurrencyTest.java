@@ -222,7 +222,7 @@ class ConcurrencyTest {
         GateFixture f = new GateFixture();
         GateOptions o = GateOptions.builder().layer(Layer.PER_IP, 30, 300).layer(Layer.PER_IP_ACCOUNT, 12, 900)
                 .layer(Layer.ACCOUNT_LOCKOUT, 40, 900).layer(Layer.CREDENTIAL_STUFFING, 20, 600).build();
-        List<Decision> ds = race(pool, THREADS, i -> f.gate.evaluate(o, GateFixture.attempt("198.51.100.9", "alice"), GateFixture.SOLVED));
+        List<Decision> ds = race(pool, THREADS, i -> GateFixture.evaluate(f.gate, o, GateFixture.attempt("198.51.100.9", "alice"), GateFixture.SOLVED));
         assertThat(allowed(ds)).isEqualTo(12);
     }
 

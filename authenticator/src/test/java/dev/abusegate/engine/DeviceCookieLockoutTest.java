@@ -29,7 +29,7 @@ class DeviceCookieLockoutTest {
     }
 
     private Decision withDevice(String address, String identifier, String device) {
-        return f.gate.evaluate(options, new Attempt(REALM, address, identifier, device), null);
+        return GateFixture.evaluate(f.gate, options, new Attempt(REALM, address, identifier, device), null);
     }
 
     @Test
@@ -82,7 +82,7 @@ class DeviceCookieLockoutTest {
         for (int i = 1; i <= 3; i++) {
             f.wrongPassword(off, "198.51.100." + i, "alice");
         }
-        assertThat(f.gate.evaluate(off, new Attempt(REALM, "192.0.2.7", "alice", "some-device"), null).outcome())
+        assertThat(GateFixture.evaluate(f.gate, off, new Attempt(REALM, "192.0.2.7", "alice", "some-device"), null).outcome())
                 .isEqualTo(Outcome.BLOCKED);
     }
 }

@@ -22,11 +22,11 @@ class GateAtTheBoundTest {
             .layer(Layer.CREDENTIAL_STUFFING, 5, 900).layer(Layer.ACCOUNT_LOCKOUT, 3, 900).build();
 
     private Decision attempt(String address, String user) {
-        return f.gate.evaluate(options, new Attempt(GateFixture.REALM, address, user, null), null);
+        return GateFixture.evaluate(f.gate, options, new Attempt(GateFixture.REALM, address, user, null), null);
     }
 
     private Decision solvedAttempt(String address, String user) {
-        return f.gate.evaluate(options, new Attempt(GateFixture.REALM, address, user, null), () -> true);
+        return GateFixture.evaluate(f.gate, options, new Attempt(GateFixture.REALM, address, user, null), () -> true);
     }
 
     private static String address(int i) {
@@ -37,7 +37,7 @@ class GateAtTheBoundTest {
     private void fillWithAddressesWorthTwoAttempts(GateOptions o) {
         for (int i = 0; i < 10 * BOUND; i++) {
             for (int j = 0; j < 2; j++) {
-                Decision d = f.gate.evaluate(o, new Attempt(GateFixture.REALM, address(i), "flood-" + i + "-" + j, null), null);
+                Decision d = GateFixture.evaluate(f.gate, o, new Attempt(GateFixture.REALM, address(i), "flood-" + i + "-" + j, null), null);
                 if (d.allowed()) {
                     f.gate.notVerified(d);
                 }
@@ -56,10 +56,10 @@ class GateAtTheBoundTest {
         List<Outcome> seen = new ArrayList<>();
         for (int i = 0; i < max && !seen.contains(Outcome.BLOCKED); i++) {
             Attempt a = attempt.apply(i);
-            Decision d = f.gate.evaluate(o, a, null);
+            Decision d = GateFixture.evaluate(f.gate, o, a, null);
             seen.add(d.outcome());
             if (d.outcome() == Outcome.CAPTCHA_REQUIRED) {
-                d = f.gate.evaluate(o, a, () -> true);
+                d = GateFixture.evaluate(f.gate, o, a, () -> true);
                 seen.add(d.outcome());
             }
             if (d.allowed()) {
@@ -133,14 +133,14 @@ class GateAtTheBoundTest {
             String a = "203.0.113." + i;
             for (int j = 0; j < 10; j++) {
                 Attempt attempt = new Attempt(GateFixture.REALM, a, "fresh-" + i + "-" + j, null);
-                Decision d = f.gate.evaluate(bandOff, attempt, null);
+                Decision d = GateFixture.evaluate(f.gate, bandOff, attempt, null);
                 if (d.outcome() == Outcome.BLOCKED) {
                     assertThat(d.degraded()).as("blocked only on an exact count, band or not: %s", d).doesNotContain(d.layer());
                 }
                 if (d.outcome() == Outcome.CAPTCHA_REQUIRED) {
                     assertThat(d.degraded()).as("with the band off only a shared count asks for a captcha").isNotEmpty();
                     asked++;
-                    d = f.gate.evaluate(bandOff, attempt, () -> true);
+                    d = GateFixture.evaluate(f.gate, bandOff, attempt, () -> true);
                     assertThat(d.outcome()).as("a solved captcha passes a shared count").isNotEqualTo(Outcome.BLOCKED);
                     passedSolved += d.allowed() ? 1 : 0;
                 }
@@ -166,7 +166,7 @@ class GateAtTheBoundTest {
                 Outcome.CAPTCHA_REQUIRED, Outcome.ALLOW, Outcome.CAPTCHA_REQUIRED, Outcome.ALLOW, Outcome.BLOCKED);
         // fresh /48s seen once each, ten times the bound: their /64 and /48 entries make room for each other
         for (int i = 0; i < 10 * BOUND; i++) {
-            Decision d = f.gate.evaluate(o, new Attempt(GateFixture.REALM, "2001:db8:" + Integer.toHexString(0x1000 + i) + ":1::1",
+            Decision d = GateFixture.evaluate(f.gate, o, new Attempt(GateFixture.REALM, "2001:db8:" + Integer.toHexString(0x1000 + i) + ":1::1",
                     "flood-" + i, null), null);
             assertThat(d.degraded()).as("networks seen once make room for each other").isEmpty();
             f.gate.notVerified(d);
@@ -178,18 +178,18 @@ class GateAtTheBoundTest {
         for (int i = 0; i < 30; i++) {
             String address = "2001:db8:" + Integer.toHexString(0x3000 + i / 5) + ":" + Integer.toHexString(i % 5) + "::1";
             Attempt a = new Attempt(GateFixture.REALM, address, "late-" + i, null);
-            Decision d = f.gate.evaluate(o, a, null);
+            Decision d = GateFixture.evaluate(f.gate, o, a, null);
             assertThat(d.unavailable()).as("a full store has not failed").isEmpty();
             assertThat(d.outcome()).as("a shared count never blocks").isNotEqualTo(Outcome.BLOCKED);
             degraded += d.degraded().contains(Layer.PER_IP) ? 1 : 0;
             if (d.outcome() == Outcome.CAPTCHA_REQUIRED) {
-                d = f.gate.evaluate(o, a, () -> true);
+                d = GateFixture.evaluate(f.gate, o, a, () -> true);
                 assertThat(d.outcome()).as("a solved captcha passes a shared count").isEqualTo(Outcome.ALLOW);
             }
             f.gate.notVerified(d);
         }
         assertThat(degraded).as("IPv6 attempts counted on shared counters").isPositive();
-        assertThat(f.gate.evaluate(o, new Attempt(GateFixture.REALM, "2001:db8:1:fff::1", "anyone", null), () -> true).outcome())
+        assertThat(GateFixture.evaluate(f.gate, o, new Attempt(GateFixture.REALM, "2001:db8:1:fff::1", "anyone", null), () -> true).outcome())
                 .as("a blocked /48 stays blocked").isEqualTo(Outcome.BLOCKED);
     }
 
@@ -230,12 +230,12 @@ class GateAtTheBoundTest {
         AbuseGate gate = new AbuseGate(store, clock, GateFixture.SECRETS, 0);
         GateOptions o = GateOptions.defaults().toBuilder().captchaEnabled(false).layer(Layer.PER_IP, 3, 900).build();
         for (int i = 0; i < 3; i++) {
-            gate.notVerified(gate.evaluate(o, new Attempt(GateFixture.REALM, "192.0.2.9", "blocked-" + i, null), null));
+            gate.notVerified(GateFixture.evaluate(gate, o, new Attempt(GateFixture.REALM, "192.0.2.9", "blocked-" + i, null), null));
         }
         // fill both tables past their bounds with entries nothing may replace
         for (int i = 0; i < 10 * BOUND; i++) {
             for (int j = 0; j < 2; j++) {
-                Decision d = gate.evaluate(o, new Attempt(GateFixture.REALM, address(i), "flood-" + i, null), null);
+                Decision d = GateFixture.evaluate(gate, o, new Attempt(GateFixture.REALM, address(i), "flood-" + i, null), null);
                 if (d.allowed()) {
                     gate.passwordFailed(d, 0L, java.util.List.of());
                 }
@@ -244,7 +244,7 @@ class GateAtTheBoundTest {
         int sharedLogins = 0;
         for (int i = 0; i < 20; i++) {
             store.reset();
-            Decision d = gate.evaluate(o, new Attempt(GateFixture.REALM, "203.0.113." + i, "fresh-" + i, null), null);
+            Decision d = GateFixture.evaluate(gate, o, new Attempt(GateFixture.REALM, "203.0.113." + i, "fresh-" + i, null), null);
             sharedLogins += d.degraded().isEmpty() ? 0 : 1;
             if (d.allowed()) {
                 gate.passwordFailed(d, 0L, java.util.List.of("fresh-" + i, "fresh-" + i + "@example.com"));
@@ -255,7 +255,7 @@ class GateAtTheBoundTest {
         }
         assertThat(sharedLogins).as("logins counted on shared counters").isPositive();
         store.reset();
-        Decision blocked = gate.evaluate(o, new Attempt(GateFixture.REALM, "192.0.2.9", "anyone", null), null);
+        Decision blocked = GateFixture.evaluate(gate, o, new Attempt(GateFixture.REALM, "192.0.2.9", "anyone", null), null);
         assertThat(blocked.outcome()).isEqualTo(Outcome.BLOCKED);
         assertThat(store.roundsSinceReset()).as("blocked attempt at the bound").isLessThanOrEqualTo(2);
     }

@@ -51,8 +51,19 @@ public final class GateFixture {
     /** A captcha check that finds a valid solution. */
     public static final java.util.function.BooleanSupplier SOLVED = () -> true;
 
+    /** Decides one attempt as a single-page form does: every layer, the realm-wide one included. */
+    public static Decision evaluate(AbuseGate gate, GateOptions options, Attempt attempt,
+                                    java.util.function.BooleanSupplier captchaCheck) {
+        return gate.evaluate(options, attempt, captchaCheck, true);
+    }
+
+    /** What the gate holds about an address, an identifier and their pair, without an IPv6 network's count. */
+    public static SubjectState state(AbuseGate gate, String realm, String address, String identifier, int ipv6PrefixLength) {
+        return gate.state(realm, address, identifier, ipv6PrefixLength, 0);
+    }
+
     public Decision evaluate(GateOptions options, String address, String identifier) {
-        return gate.evaluate(options, attempt(address, identifier), null);
+        return evaluate(gate, options, attempt(address, identifier), null);
     }
 
     /** An attempt whose password check fails (when it gets that far). */
@@ -71,7 +82,7 @@ public final class GateFixture {
     }
 
     private SubjectState state(GateOptions o, String address, String identifier) {
-        return gate.state(REALM, address, identifier, o.ipv6PrefixLength());
+        return state(gate, REALM, address, identifier, o.ipv6PrefixLength());
     }
 
     long perIpCount(GateOptions o, String address) {

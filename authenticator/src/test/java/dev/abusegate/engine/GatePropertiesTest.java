@@ -112,7 +112,7 @@ class GatePropertiesTest {
             for (Step s : steps) {
                 f.clock.advanceMillis(s.advanceMillis());
                 long now = f.clock.millis();
-                Decision d = f.gate.evaluate(o, s.attempt(), s.solved() ? GateFixture.SOLVED : null);
+                Decision d = GateFixture.evaluate(f.gate, o, s.attempt(), s.solved() ? GateFixture.SOLVED : null);
                 if (d.allowed()) {
                     int a = ADDR_GROUP[s.addr()], id = ID_GROUP[s.id()];
                     l1.computeIfAbsent(a, k -> new ArrayList<>()).add(now);
@@ -246,12 +246,12 @@ class GatePropertiesTest {
             for (int i = 0; i < steps.size(); i++) {
                 Step s = steps.get(i);
                 b.clock.advanceMillis(s.advanceMillis());
-                List<Long> seen = counters(b.gate.state(GateFixture.REALM, ADDRS[s.addr()], IDS[s.id()], o.ipv6PrefixLength()));
-                Decision d = b.gate.evaluate(o, s.attempt(), s.solved() ? GateFixture.SOLVED : null);
+                List<Long> seen = counters(GateFixture.state(b.gate, GateFixture.REALM, ADDRS[s.addr()], IDS[s.id()], o.ipv6PrefixLength()));
+                Decision d = GateFixture.evaluate(b.gate, o, s.attempt(), s.solved() ? GateFixture.SOLVED : null);
                 if (d.outcome() == Outcome.CAPTCHA_REQUIRED) {
                     assertThat(s.solved()).as("a solved attempt is never challenged, %s", ctx).isFalse();
                     settle(b.gate, d, s.verdict()); // even a careless caller settling it
-                    assertThat(counters(b.gate.state(GateFixture.REALM, ADDRS[s.addr()], IDS[s.id()], o.ipv6PrefixLength())))
+                    assertThat(counters(GateFixture.state(b.gate, GateFixture.REALM, ADDRS[s.addr()], IDS[s.id()], o.ipv6PrefixLength())))
                             .as("a challenged mistake changed a counter at step %d, %s", i, ctx).isEqualTo(seen);
                     dropped[i] = true;
                 } else {
@@ -273,7 +273,7 @@ class GatePropertiesTest {
                 if (dropped[i]) {
                     continue;
                 }
-                Decision d = a.gate.evaluate(o, s.attempt(), s.solved() ? GateFixture.SOLVED : null);
+                Decision d = GateFixture.evaluate(a.gate, o, s.attempt(), s.solved() ? GateFixture.SOLVED : null);
                 settle(a.gate, d, s.verdict());
                 assertThat(d.outcome()).as("step %d, %s", i, ctx).isEqualTo(withMistakes.get(i).outcome());
                 assertThat(d.layer()).as("step %d, %s", i, ctx).isEqualTo(withMistakes.get(i).layer());
@@ -295,11 +295,11 @@ class GatePropertiesTest {
             Step s = steps.get(i);
             c.clock.advanceMillis(s.advanceMillis());
             if (!dropped[i]) {
-                settle(c.gate, c.gate.evaluate(o, s.attempt(), s.solved() ? GateFixture.SOLVED : null), s.verdict());
+                settle(c.gate, GateFixture.evaluate(c.gate, o, s.attempt(), s.solved() ? GateFixture.SOLVED : null), s.verdict());
             }
         }
         Step s = steps.get(upTo);
         c.clock.advanceMillis(s.advanceMillis());
-        return c.gate.evaluate(o, s.attempt(), GateFixture.SOLVED).outcome();
+        return GateFixture.evaluate(c.gate, o, s.attempt(), GateFixture.SOLVED).outcome();
     }
 }

@@ -33,7 +33,7 @@ class Ipv6NetworkTest {
     }
 
     private Decision evaluate(GateOptions options, Attempt a, boolean solved) {
-        return f.gate.evaluate(options, a, solved ? GateFixture.SOLVED : null);
+        return GateFixture.evaluate(f.gate, options, a, solved ? GateFixture.SOLVED : null);
     }
 
     /** What one /48 spread over fresh /64s meets, solving every captcha it is asked for, until blocked (at most 20). */
@@ -112,7 +112,7 @@ class Ipv6NetworkTest {
         }
         assertThat(networkCount(o64, "2001:db8:6:1::1")).as("given back on the /48 too").isEqualTo(2);
         assertThat(f.perIpCount(o64, "2001:db8:6:1::1")).isEqualTo(2);
-        assertThat(f.gate.evaluate(o64, GateFixture.attempt("2001:db8:6:1::9", "solved"), GateFixture.SOLVED).outcome())
+        assertThat(GateFixture.evaluate(f.gate, o64, GateFixture.attempt("2001:db8:6:1::9", "solved"), GateFixture.SOLVED).outcome())
                 .isEqualTo(Outcome.ALLOW);
         assertThat(networkCount(o64, "2001:db8:6:1::1")).as("a solved one counts on both").isEqualTo(3);
     }
@@ -200,23 +200,23 @@ class Ipv6NetworkTest {
         AbuseGate held = new AbuseGate(store, clock, GateFixture.SECRETS, 1_000);
         GateOptions tight = o.toBuilder().ipv6Network(48, 3).captchaEnabled(false).build();
         for (int i = 0; i < 4; i++) {
-            held.evaluate(tight, spread("2001:db8:1"), null);
+            GateFixture.evaluate(held, tight, spread("2001:db8:1"), null);
         }
         networkChanges[0] = 0;
         for (int i = 0; i < 10; i++) {
-            Decision d = held.evaluate(tight, spread("2001:db8:1"), null);
+            Decision d = GateFixture.evaluate(held, tight, spread("2001:db8:1"), null);
             assertThat(d.outcome()).isEqualTo(Outcome.BLOCKED);
             assertThat(d.layer()).isEqualTo(Layer.PER_IP);
         }
         assertThat(networkChanges[0]).as("answered from the hold").isZero();
         clock.advanceMillis(1_000);
-        assertThat(held.evaluate(tight, spread("2001:db8:1"), null).outcome()).isEqualTo(Outcome.BLOCKED);
+        assertThat(GateFixture.evaluate(held, tight, spread("2001:db8:1"), null).outcome()).isEqualTo(Outcome.BLOCKED);
         assertThat(networkChanges[0]).as("written again once the hold is over").isEqualTo(1);
-        assertThat(held.evaluate(tight, spread("2001:db8:2"), null).outcome()).as("another /48").isEqualTo(Outcome.ALLOW);
+        assertThat(GateFixture.evaluate(held, tight, spread("2001:db8:2"), null).outcome()).as("another /48").isEqualTo(Outcome.ALLOW);
 
         assertThat(held.clear(GateFixture.REALM, "2001:db8:1:77::1", null, 64, 48))
                 .contains(SubjectState.Part.ADDRESS, SubjectState.Part.NETWORK);
-        assertThat(held.evaluate(tight, spread("2001:db8:1"), null).outcome()).as("cleared: the hold is forgotten too")
+        assertThat(GateFixture.evaluate(held, tight, spread("2001:db8:1"), null).outcome()).as("cleared: the hold is forgotten too")
                 .isEqualTo(Outcome.ALLOW);
     }
 
@@ -230,7 +230,7 @@ class Ipv6NetworkTest {
         assertThat(st.network().attempts()).isEqualTo(4);
         assertThat(st.network().attemptsRemainingMillis()).isEqualTo(300_000);
         assertThat(st.address().attempts()).as("that /64 was never used").isZero();
-        assertThat(f.gate.state(GateFixture.REALM, "2001:db8:1:abcd::1", null, 64).network()).as("not asked").isNull();
+        assertThat(GateFixture.state(f.gate, GateFixture.REALM, "2001:db8:1:abcd::1", null, 64).network()).as("not asked").isNull();
 
         assertThat(f.gate.clear(GateFixture.REALM, "2001:db8:1:abcd::1", null, 64, 48)).contains(SubjectState.Part.NETWORK);
         assertThat(networkCount(tight, "2001:db8:1::1")).isZero();

@@ -24,7 +24,7 @@ class LazyCaptchaVerificationTest {
     }
 
     private Decision attemptWith(BooleanSupplier captcha) {
-        return f.gate.evaluate(options, attempt("192.0.2.1", "alice"), captcha);
+        return GateFixture.evaluate(f.gate, options, attempt("192.0.2.1", "alice"), captcha);
     }
 
     @Test

@@ -55,7 +55,7 @@ class RealmUnderAttackConcurrencyTest {
 
         /** One wrong password from an address of its own, then what the Keycloak side does: take the change. */
         Decision spray(GateOptions o, int k) {
-            Decision d = gate.evaluate(o, new Attempt(REALM, "10." + (k >> 16 & 255) + "." + (k >> 8 & 255) + "." + (k & 255),
+            Decision d = GateFixture.evaluate(gate, o, new Attempt(REALM, "10." + (k >> 16 & 255) + "." + (k >> 8 & 255) + "." + (k & 255),
                     "user" + k, null), null);
             if (d.allowed()) {
                 gate.passwordFailed(d, 0L, List.of());

@@ -59,7 +59,7 @@ class RecentBlocksTest {
             .disable(Layer.ACCOUNT_LOCKOUT).build();
 
     private Decision attempt(GateOptions o, String realm, String address, String user) {
-        return gate.evaluate(o, new Attempt(realm, address, user, null), null);
+        return GateFixture.evaluate(gate, o, new Attempt(realm, address, user, null), null);
     }
 
     private Decision attempt(String address, String user) {
@@ -67,7 +67,7 @@ class RecentBlocksTest {
     }
 
     private long perIpCount(String address) {
-        return gate.state(GateFixture.REALM, address, null, options.ipv6PrefixLength()).address().attempts();
+        return GateFixture.state(gate, GateFixture.REALM, address, null, options.ipv6PrefixLength()).address().attempts();
     }
 
     /** Three allowed attempts, then the fourth is blocked by the store. */

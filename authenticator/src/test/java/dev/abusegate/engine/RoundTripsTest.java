@@ -71,13 +71,13 @@ class RoundTripsTest {
     @Test
     void an_allowed_login_with_all_four_layers_waits_for_the_store_at_most_three_times() {
         store.reset();
-        Decision d = gate.evaluate(defaults, attempt("192.0.2.1", "alice"), null);
+        Decision d = GateFixture.evaluate(gate, defaults, attempt("192.0.2.1", "alice"), null);
         assertThat(d.allowed()).isTrue();
         gate.passwordSucceeded(d, java.util.List.of("alice", "alice@example.com"));
         assertThat(store.roundsSinceReset()).isEqualTo(3);
 
         store.reset();
-        Decision wrong = gate.evaluate(defaults, attempt("192.0.2.1", "alice"), null);
+        Decision wrong = GateFixture.evaluate(gate, defaults, attempt("192.0.2.1", "alice"), null);
         gate.passwordFailed(wrong, 0L, java.util.List.of("alice", "alice@example.com"));
         assertThat(store.roundsSinceReset()).isEqualTo(3);
     }
@@ -85,7 +85,7 @@ class RoundTripsTest {
     @Test
     void an_ipv6_login_counts_its_network_in_the_same_round_trip_as_its_address() {
         store.reset();
-        Decision d = gate.evaluate(defaults, attempt("2001:db8:1:2::3", "erin"), null);
+        Decision d = GateFixture.evaluate(gate, defaults, attempt("2001:db8:1:2::3", "erin"), null);
         assertThat(d.allowed()).isTrue();
         assertThat(store.changes).as("address, network, pair, reservation").isEqualTo(4);
         gate.passwordSucceeded(d, java.util.List.of("erin", "erin@example.com"));
@@ -93,10 +93,10 @@ class RoundTripsTest {
 
         GateOptions tight = defaults.toBuilder().captchaEnabled(false).ipv6Network(48, 2).build();
         for (int i = 0; i < 2; i++) {
-            gate.notVerified(gate.evaluate(tight, attempt("2001:db8:7:" + i + "::1", "frank-" + i), null));
+            gate.notVerified(GateFixture.evaluate(gate, tight, attempt("2001:db8:7:" + i + "::1", "frank-" + i), null));
         }
         store.reset();
-        Decision blocked = gate.evaluate(tight, attempt("2001:db8:7:99::1", "frank-x"), null);
+        Decision blocked = GateFixture.evaluate(gate, tight, attempt("2001:db8:7:99::1", "frank-x"), null);
         assertThat(blocked.outcome()).isEqualTo(Outcome.BLOCKED);
         assertThat(blocked.layer()).isEqualTo(Layer.PER_IP);
         assertThat(store.roundsSinceReset()).as("blocked by its network").isEqualTo(1);
@@ -106,10 +106,10 @@ class RoundTripsTest {
     void an_attempt_blocked_by_an_address_layer_waits_once() {
         GateOptions tight = defaults.toBuilder().captchaEnabled(false).layer(Layer.PER_IP_ACCOUNT, 2, 900).build();
         for (int i = 0; i < 2; i++) {
-            gate.passwordFailed(gate.evaluate(tight, attempt("192.0.2.2", "bob"), null), 0L, java.util.List.of());
+            gate.passwordFailed(GateFixture.evaluate(gate, tight, attempt("192.0.2.2", "bob"), null), 0L, java.util.List.of());
         }
         store.reset();
-        Decision d = gate.evaluate(tight, attempt("192.0.2.2", "bob"), null);
+        Decision d = GateFixture.evaluate(gate, tight, attempt("192.0.2.2", "bob"), null);
         assertThat(d.outcome()).isEqualTo(Outcome.BLOCKED);
         assertThat(store.roundsSinceReset()).isEqualTo(1);
     }
@@ -118,10 +118,10 @@ class RoundTripsTest {
     void an_attempt_on_a_locked_account_waits_twice() {
         GateOptions tight = defaults.toBuilder().captchaEnabled(false).layer(Layer.ACCOUNT_LOCKOUT, 2, 900).build();
         for (int i = 0; i < 2; i++) {
-            gate.passwordFailed(gate.evaluate(tight, attempt("198.51.100." + (i + 1), "carol"), null), 0L, java.util.List.of());
+            gate.passwordFailed(GateFixture.evaluate(gate, tight, attempt("198.51.100." + (i + 1), "carol"), null), 0L, java.util.List.of());
         }
         store.reset();
-        Decision d = gate.evaluate(tight, attempt("203.0.113.9", "carol"), null);
+        Decision d = GateFixture.evaluate(gate, tight, attempt("203.0.113.9", "carol"), null);
         assertThat(d.outcome()).isEqualTo(Outcome.BLOCKED);
         assertThat(d.layer()).isEqualTo(Layer.ACCOUNT_LOCKOUT);
         assertThat(store.roundsSinceReset()).isEqualTo(2);
@@ -131,10 +131,10 @@ class RoundTripsTest {
     void an_attempt_in_the_captcha_band_without_a_solution_waits_at_most_twice() {
         GateOptions o = defaults.toBuilder().layer(Layer.PER_IP_ACCOUNT, 4, 900).build();
         for (int i = 0; i < 2; i++) {
-            gate.passwordFailed(gate.evaluate(o, attempt("192.0.2.3", "dave"), null), 0L, java.util.List.of());
+            gate.passwordFailed(GateFixture.evaluate(gate, o, attempt("192.0.2.3", "dave"), null), 0L, java.util.List.of());
         }
         store.reset();
-        Decision d = gate.evaluate(o, attempt("192.0.2.3", "dave"), null);
+        Decision d = GateFixture.evaluate(gate, o, attempt("192.0.2.3", "dave"), null);
         assertThat(d.outcome()).isEqualTo(Outcome.CAPTCHA_REQUIRED);
         assertThat(store.roundsSinceReset()).isLessThanOrEqualTo(2);
     }

@@ -102,7 +102,7 @@ public class AtBoundBenchmark {
         long t = System.nanoTime();
         for (int i = 0; i < n; i++) {
             String address = "10." + (i >>> 16 & 0xff) + "." + (i >>> 8 & 0xff) + "." + (i & 0xff);
-            Decision d = gate.evaluate(defaults, new Attempt(FLOOD_REALM, address, "flood-" + i, null), null);
+            Decision d = gate.evaluate(defaults, new Attempt(FLOOD_REALM, address, "flood-" + i, null), null, true);
             if (d.allowed()) {
                 gate.passwordFailed(d, 0L, java.util.List.of());
             }
@@ -170,7 +170,7 @@ public class AtBoundBenchmark {
         long bits = nextRandom();
         micros += PACE_MICROS;
         now[0] = micros / 1000;
-        Decision d = gate.evaluate(options, EngineBenchmark.nextAttempt(bits), EngineBenchmark.solved(bits));
+        Decision d = gate.evaluate(options, EngineBenchmark.nextAttempt(bits), EngineBenchmark.solved(bits), true);
         if (d.allowed()) {
             if (((bits >>> 56) & 3) == 0) {
                 gate.passwordFailed(d, 0L, java.util.List.of());

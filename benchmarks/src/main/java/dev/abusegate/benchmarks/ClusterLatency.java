@@ -67,7 +67,7 @@ public final class ClusterLatency {
         int threshold = o.policy(Layer.PER_IP).threshold();
         if (blocked) {
             for (int i = 0; i <= threshold; i++) {
-                gates[i % 3].evaluate(o, new Attempt(realm, "198.51.100.77", tag + "-fill-" + i, null), () -> true);
+                gates[i % 3].evaluate(o, new Attempt(realm, "198.51.100.77", tag + "-fill-" + i, null), () -> true, true);
             }
         }
         long[] nanos = new long[n];
@@ -76,7 +76,7 @@ public final class ClusterLatency {
             Attempt a = new Attempt(realm, address, tag + "-user-" + i, null);
             AbuseGate g = gates[i % 3];
             long t0 = System.nanoTime();
-            Decision d = g.evaluate(o, a, null);
+            Decision d = g.evaluate(o, a, null, true);
             if (d.allowed()) {
                 g.passwordFailed(d, 0L, java.util.List.of());
             }

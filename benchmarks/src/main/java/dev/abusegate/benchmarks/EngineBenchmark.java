@@ -243,7 +243,7 @@ public class EngineBenchmark {
         for (int i = 0; i < BATCH; i++) {
             long bits = nextRandom();
             now[0] += PACE_MILLIS;
-            Decision d = gate.evaluate(options, nextAttempt(bits), solved(bits));
+            Decision d = gate.evaluate(options, nextAttempt(bits), solved(bits), true);
             gate.notVerified(d);
             bh.consume(d);
         }
@@ -252,7 +252,7 @@ public class EngineBenchmark {
     private Decision settleOne() {
         long bits = nextRandom();
         now[0] += PACE_MILLIS;
-        Decision d = gate.evaluate(options, nextAttempt(bits), solved(bits));
+        Decision d = gate.evaluate(options, nextAttempt(bits), solved(bits), true);
         if (d.allowed()) {
             if (((bits >>> 56) & 3) == 0) {
                 gate.passwordFailed(d, 0L, java.util.List.of());

@@ -263,7 +263,7 @@ public final class HeapPerEntry {
                 parts.add(pool.submit(() -> {
                     for (int i = part; i < n; i += threads) {
                         AbuseGate gate = gates.get(i % gates.size());
-                        Decision d = gate.evaluate(options, new Attempt(REALM, address(off + i), "user" + (off + i) + "@example.com", null), null);
+                        Decision d = gate.evaluate(options, new Attempt(REALM, address(off + i), "user" + (off + i) + "@example.com", null), null, true);
                         if (d.allowed()) {
                             gate.passwordFailed(d, 0L, java.util.List.of());
                         }
@@ -316,7 +316,7 @@ public final class HeapPerEntry {
         for (int i = 0; i < n; i++) {
             for (int k = 0; k < (twice ? 2 : 1); k++) {
                 AbuseGate gate = gates.get((i + k) % gates.size());
-                Decision d = gate.evaluate(options, new Attempt(REALM, address(off + i), "user" + (off + i) + "@example.com", null), null);
+                Decision d = gate.evaluate(options, new Attempt(REALM, address(off + i), "user" + (off + i) + "@example.com", null), null, true);
                 if (!d.allowed()) {
                     throw new IllegalStateException("attempt " + i + " not allowed: " + d.outcome());
                 }

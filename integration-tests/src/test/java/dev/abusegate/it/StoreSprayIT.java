@@ -3,6 +3,7 @@ package dev.abusegate.it;
 import dev.abusegate.engine.AbuseGate;
 import dev.abusegate.engine.Attempt;
 import dev.abusegate.engine.Decision;
+import dev.abusegate.engine.GateFixture;
 import dev.abusegate.engine.config.GateOptions;
 import dev.abusegate.engine.Layer;
 import dev.abusegate.engine.Outcome;
@@ -71,7 +72,7 @@ class StoreSprayIT {
 
             // warm the code paths, then clear: the baseline is an empty, started cache
             for (int i = 0; i < 1000; i++) {
-                gate.evaluate(options, new Attempt(realm, address(ATTEMPTS + i), "warm" + i, null), null);
+                GateFixture.evaluate(gate, options, new Attempt(realm, address(ATTEMPTS + i), "warm" + i, null), null);
             }
             cheap.clear();
             protective.clear();
@@ -79,11 +80,11 @@ class StoreSprayIT {
 
             // the victim's account is locked before the spray, by wrong guesses from many addresses
             for (int i = 0; i < lockThreshold; i++) {
-                Decision d = gate.evaluate(options, new Attempt(realm, "198.51.100." + (i + 1), "victim@example.com", null), () -> true);
+                Decision d = GateFixture.evaluate(gate, options, new Attempt(realm, "198.51.100." + (i + 1), "victim@example.com", null), () -> true);
                 assertThat(d.allowed()).isTrue();
                 gate.passwordFailed(d, 0L, java.util.List.of());
             }
-            assertThat(gate.state(realm, null, "victim@example.com", 64).identifier().locked()).isTrue();
+            assertThat(GateFixture.state(gate, realm, null, "victim@example.com", 64).identifier().locked()).isTrue();
 
             Map<Outcome, Integer> outcomes = new EnumMap<>(Outcome.class);
             int reportedFull = 0;
@@ -94,15 +95,15 @@ class StoreSprayIT {
             long maxProtective = 0;
             long tSpray = System.nanoTime();
             for (int i = 0; i < ATTEMPTS; i++) {
-                Decision d = gate.evaluate(options, new Attempt(realm, address(i), "user" + i + "@example.com", null), null);
+                Decision d = GateFixture.evaluate(gate, options, new Attempt(realm, address(i), "user" + i + "@example.com", null), null);
                 outcomes.merge(d.outcome(), 1, Integer::sum);
-                reportedFull += d.storeFull() ? 1 : 0;
+                reportedFull += d.degraded().isEmpty() ? 0 : 1;
                 if (d.allowed()) {
                     gate.passwordFailed(d, 0L, java.util.List.of()); // the spray guesses wrong: failures stay counted
                 }
                 if (i % HOT_EVERY == 0) {
                     // one address keeps hammering one account through the spray
-                    Decision h = gate.evaluate(options, new Attempt(realm, HOT_ADDRESS, "hot-user@example.com", null), null);
+                    Decision h = GateFixture.evaluate(gate, options, new Attempt(realm, HOT_ADDRESS, "hot-user@example.com", null), null);
                     hotAttempts++;
                     if (h.allowed()) {
                         hotAllowed++;
@@ -139,9 +140,9 @@ class StoreSprayIT {
             assertThat(maxCheap).as("the spray filled the cheap cache: the bound, not a small load, kept it small")
                     .isGreaterThanOrEqualTo(BOUND * 9 / 10);
             assertThat(reportedFull).as("attempts counted on shared counters past the bound are reported as degraded").isPositive();
-            assertThat(gate.state(realm, null, "victim@example.com", 64).identifier().locked())
+            assertThat(GateFixture.state(gate, realm, null, "victim@example.com", 64).identifier().locked())
                     .as("the lock set before the spray still holds").isTrue();
-            Decision victim = gate.evaluate(options, new Attempt(realm, "203.0.113.5", "victim@example.com", null), () -> true);
+            Decision victim = GateFixture.evaluate(gate, options, new Attempt(realm, "203.0.113.5", "victim@example.com", null), () -> true);
             assertThat(victim.outcome()).as("the locked account is still refused after the spray").isEqualTo(Outcome.BLOCKED);
             assertThat(hotAllowed).as("an address hammering one account through the spray keeps its counters: "
                     + "never more than the per-address-and-account threshold let through")

@@ -173,15 +173,15 @@ class IdentifierKeysTest {
         GateOptions o = GateFixture.only(Layer.PER_IP, 1, 300).build();
         Attempt inA = new Attempt("realm-a", "198.51.100.1", "alice", null);
         Attempt inB = new Attempt("realm-b", "198.51.100.1", "alice", null);
-        assertThat(f.gate.evaluate(o, inA, null).outcome()).isEqualTo(Outcome.ALLOW);
-        assertThat(f.gate.evaluate(o, inA, null).outcome()).isEqualTo(Outcome.BLOCKED);
-        assertThat(f.gate.evaluate(o, inB, null).outcome()).isEqualTo(Outcome.ALLOW);
+        assertThat(GateFixture.evaluate(f.gate, o, inA, null).outcome()).isEqualTo(Outcome.ALLOW);
+        assertThat(GateFixture.evaluate(f.gate, o, inA, null).outcome()).isEqualTo(Outcome.BLOCKED);
+        assertThat(GateFixture.evaluate(f.gate, o, inB, null).outcome()).isEqualTo(Outcome.ALLOW);
 
         GateOptions lock = GateFixture.only(Layer.ACCOUNT_LOCKOUT, 1, 300).build();
-        Decision fail = f.gate.evaluate(lock, new Attempt("realm-a", "198.51.100.2", "bob", null), null);
+        Decision fail = GateFixture.evaluate(f.gate, lock, new Attempt("realm-a", "198.51.100.2", "bob", null), null);
         f.gate.passwordFailed(fail, 0L, java.util.List.of());
-        assertThat(f.gate.evaluate(lock, new Attempt("realm-a", "198.51.100.2", "bob", null), null).outcome()).isEqualTo(Outcome.BLOCKED);
-        assertThat(f.gate.evaluate(lock, new Attempt("realm-b", "198.51.100.2", "bob", null), null).outcome()).isEqualTo(Outcome.ALLOW);
+        assertThat(GateFixture.evaluate(f.gate, lock, new Attempt("realm-a", "198.51.100.2", "bob", null), null).outcome()).isEqualTo(Outcome.BLOCKED);
+        assertThat(GateFixture.evaluate(f.gate, lock, new Attempt("realm-b", "198.51.100.2", "bob", null), null).outcome()).isEqualTo(Outcome.ALLOW);
     }
 
     @Test

@@ -135,11 +135,11 @@ class PairKeysTest {
             }
             assertThat(f.evaluate(o, c[0], "alice").outcome()).isEqualTo(Outcome.BLOCKED);
             int prefix = Integer.parseInt(c[2]);
-            SubjectState.Pair seen = f.gate.state(GateFixture.REALM, c[1], " alice ", prefix).pair();
+            SubjectState.Pair seen = GateFixture.state(f.gate, GateFixture.REALM, c[1], " alice ", prefix).pair();
             assertThat(seen.attempts()).as(Arrays.toString(c)).isGreaterThanOrEqualTo(3);
             assertThat(seen.remainingMillis()).isPositive();
             assertThat(f.gate.clear(GateFixture.REALM, c[1], " alice ", prefix)).contains(SubjectState.Part.PAIR);
-            assertThat(f.gate.state(GateFixture.REALM, c[0], "Alice", prefix).pair().attempts()).isZero();
+            assertThat(GateFixture.state(f.gate, GateFixture.REALM, c[0], "Alice", prefix).pair().attempts()).isZero();
             assertThat(f.evaluate(o, c[0], "alice").outcome()).as(Arrays.toString(c)).isEqualTo(Outcome.ALLOW);
         }
     }

@@ -43,7 +43,7 @@ class RealmUnderAttackTest {
     }
 
     private Decision attempt(GateOptions o, String realm, String address, String user, String device, boolean solved) {
-        return gate.evaluate(o, new Attempt(realm, address, user, device), solved ? () -> true : null);
+        return GateFixture.evaluate(gate, o, new Attempt(realm, address, user, device), solved ? () -> true : null);
     }
 
     /** {@code n} wrong passwords, each from a new address for a new username. */
@@ -113,7 +113,7 @@ class RealmUnderAttackTest {
         tick();
         AtomicInteger checks = new AtomicInteger();
         for (int i = 0; i < 10; i++) {
-            Decision d = gate.evaluate(o, new Attempt(REALM, "203.0.113.5", "frank", null), () -> {
+            Decision d = GateFixture.evaluate(gate, o, new Attempt(REALM, "203.0.113.5", "frank", null), () -> {
                 checks.incrementAndGet();
                 return false;
             });
@@ -289,7 +289,7 @@ class RealmUnderAttackTest {
         AbuseGate gateB = new AbuseGate(new ReferenceCounterStore(clock), clock, GateFixture.SECRETS, 0, b);
         spray(o, REALM, 20); // on node a
         for (int i = 0; i < 10; i++) {
-            Decision d = gateB.evaluate(o, new Attempt(REALM, "172.16.0." + i, "b" + i, null), null);
+            Decision d = GateFixture.evaluate(gateB, o, new Attempt(REALM, "172.16.0." + i, "b" + i, null), null);
             gateB.passwordFailed(d, 0L, List.of());
         }
         tick();      // a publishes 20, reads nothing yet from b

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.abusegate.engine.AbuseGate;
 import dev.abusegate.engine.Attempt;
+import dev.abusegate.engine.GateFixture;
 import dev.abusegate.engine.keys.CounterKey;
 import dev.abusegate.engine.Decision;
 import dev.abusegate.engine.keys.GateKeys;
@@ -71,7 +72,7 @@ class GateOnClusterTest {
         String realm = UUID.randomUUID().toString();
         GateOptions o = only(layer, 10, false);
         List<Integer> allowed = CounterStoreContract.race(40, i -> {
-            Decision d = gates[i % 3].evaluate(o, attempt(realm, layer, i), null);
+            Decision d = GateFixture.evaluate(gates[i % 3], o, attempt(realm, layer, i), null);
             return d.allowed() ? 1 : 0; // allowed attempts keep their layer-3 slot: the passwords are still "being checked"
         });
         assertThat(allowed.stream().mapToInt(Integer::intValue).sum()).as(layer.toString()).isEqualTo(10);
@@ -82,7 +83,7 @@ class GateOnClusterTest {
     void twenty_simultaneous_attempts_over_three_nodes_stop_exactly_at_the_captcha_band(Layer layer) throws Exception {
         String realm = UUID.randomUUID().toString();
         GateOptions o = only(layer, 10, true);
-        List<Integer> outcomes = CounterStoreContract.race(20, i -> gates[i % 3].evaluate(o, attempt(realm, layer, i), null).outcome().ordinal());
+        List<Integer> outcomes = CounterStoreContract.race(20, i -> GateFixture.evaluate(gates[i % 3], o, attempt(realm, layer, i), null).outcome().ordinal());
         assertThat(outcomes).as(layer.toString()).filteredOn(x -> x == Outcome.ALLOW.ordinal()).hasSize(5);
         assertThat(outcomes).as(layer.toString()).filteredOn(x -> x == Outcome.CAPTCHA_REQUIRED.ordinal()).hasSize(15);
     }
@@ -105,7 +106,7 @@ class GateOnClusterTest {
         }
         assertThat(node).as("a node owning none of the entries").isNotNegative();
         long before = remoteCalls(node);
-        Decision d = gates[node].evaluate(defaults, new Attempt(realm, "192.0.2.77", user, null), null);
+        Decision d = GateFixture.evaluate(gates[node], defaults, new Attempt(realm, "192.0.2.77", user, null), null);
         assertThat(d.allowed()).isTrue();
         gates[node].passwordSucceeded(d, java.util.List.of());
         long allowedLogin = remoteCalls(node) - before;
@@ -123,20 +124,20 @@ class GateOnClusterTest {
         }
         Attempt a = new Attempt(realm, "203.0.113.10", "alice", null);
         for (int i = 0; i < 3; i++) {
-            assertThat(held[i].evaluate(o, a, null).allowed()).isTrue();
+            assertThat(GateFixture.evaluate(held[i], o, a, null).allowed()).isTrue();
         }
         for (int i = 0; i < 3; i++) {
-            assertThat(held[i].evaluate(o, a, null).outcome()).as("node %d's first blocked answer", i).isEqualTo(Outcome.BLOCKED);
+            assertThat(GateFixture.evaluate(held[i], o, a, null).outcome()).as("node %d's first blocked answer", i).isEqualTo(Outcome.BLOCKED);
         }
         long before = remoteCalls(0) + remoteCalls(1) + remoteCalls(2);
         for (int i = 0; i < 90; i++) {
-            Decision d = held[i % 3].evaluate(o, new Attempt(realm, "203.0.113.10", "user-" + i, null), null);
+            Decision d = GateFixture.evaluate(held[i % 3], o, new Attempt(realm, "203.0.113.10", "user-" + i, null), null);
             assertThat(d.outcome()).isEqualTo(Outcome.BLOCKED);
             assertThat(d.layer()).isEqualTo(Layer.PER_IP);
         }
         assertThat(remoteCalls(0) + remoteCalls(1) + remoteCalls(2) - before).as("remote calls of 90 blocked attempts").isZero();
         // the count lives in the cluster: a gate that holds nothing (another node's view) is told by the store
-        assertThat(gates[1].evaluate(o, a, null).outcome()).isEqualTo(Outcome.BLOCKED);
+        assertThat(GateFixture.evaluate(gates[1], o, a, null).outcome()).isEqualTo(Outcome.BLOCKED);
     }
 
     private static boolean ownsNone(int node, String realm, String address, String user, GateOptions o) {
