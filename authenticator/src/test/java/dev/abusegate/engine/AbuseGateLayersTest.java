@@ -1,6 +1,7 @@
 package dev.abusegate.engine;
 
 import dev.abusegate.engine.config.GateOptions;
+import dev.abusegate.engine.config.TestOptions;
 import static dev.abusegate.engine.GateFixture.only;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -18,7 +19,7 @@ class AbuseGateLayersTest {
 
     @Test
     void layer1_counts_all_attempts_and_blocks_the_address_not_the_account() {
-        GateOptions o = GateOptions.builder().captchaEnabled(false).layer(Layer.PER_IP, 3, 300).build();
+        GateOptions o = TestOptions.builder().captchaEnabled(false).layer(Layer.PER_IP, 3, 300).build();
         String ip = "198.51.100.7";
 
         Decision wrong = f.evaluate(o, ip, "alice");
@@ -74,7 +75,7 @@ class AbuseGateLayersTest {
 
     @Test
     void layer2_counts_per_address_and_identifier_pair() {
-        GateOptions o = GateOptions.builder().captchaEnabled(false).layer(Layer.PER_IP_ACCOUNT, 2, 900).build();
+        GateOptions o = TestOptions.builder().captchaEnabled(false).layer(Layer.PER_IP_ACCOUNT, 2, 900).build();
         String ip = "198.51.100.20";
         assertThat(f.wrongPassword(o, ip, "alice").outcome()).isEqualTo(Outcome.ALLOW);
         assertThat(f.wrongPassword(o, ip, "Alice ").outcome()).as("same identifier after normalization").isEqualTo(Outcome.ALLOW);
@@ -92,7 +93,7 @@ class AbuseGateLayersTest {
 
     @Test
     void layer3_locks_the_account_across_all_addresses_and_expires_by_clock() {
-        GateOptions o = GateOptions.builder().captchaEnabled(false)
+        GateOptions o = TestOptions.builder().captchaEnabled(false)
                 .layer(Layer.ACCOUNT_LOCKOUT, 3, 900).lockoutSeconds(900).build();
 
         assertThat(f.wrongPassword(o, "198.51.100.1", "alice").outcome()).isEqualTo(Outcome.ALLOW);
@@ -135,7 +136,7 @@ class AbuseGateLayersTest {
 
     @Test
     void layer3_blocked_attempts_never_add_to_the_failures() {
-        GateOptions o = GateOptions.builder().captchaEnabled(false).layer(Layer.PER_IP, 1, 300)
+        GateOptions o = TestOptions.builder().captchaEnabled(false).layer(Layer.PER_IP, 1, 300)
                 .layer(Layer.ACCOUNT_LOCKOUT, 3, 900).build();
         f.wrongPassword(o, "198.51.100.1", "alice");
         assertThat(f.failures(o, "alice")).isEqualTo(1);
@@ -301,7 +302,7 @@ class AbuseGateLayersTest {
 
     @Test
     void layer4_counts_distinct_identifiers_per_address_not_raw_attempts() {
-        GateOptions o = GateOptions.builder().captchaEnabled(false).layer(Layer.CREDENTIAL_STUFFING, 3, 600).build();
+        GateOptions o = TestOptions.builder().captchaEnabled(false).layer(Layer.CREDENTIAL_STUFFING, 3, 600).build();
         String ip = "198.51.100.40";
         assertThat(f.evaluate(o, ip, "alice").outcome()).isEqualTo(Outcome.ALLOW);
         assertThat(f.evaluate(o, ip, "bob").outcome()).isEqualTo(Outcome.ALLOW);
@@ -366,7 +367,7 @@ class AbuseGateLayersTest {
 
     @Test
     void a_client_that_keeps_hammering_stays_blocked_until_quiet_for_a_full_window() {
-        GateOptions o = GateOptions.builder().captchaEnabled(false).layer(Layer.PER_IP, 3, 300)
+        GateOptions o = TestOptions.builder().captchaEnabled(false).layer(Layer.PER_IP, 3, 300)
                 .layer(Layer.PER_IP_ACCOUNT, 1000, 900).build();
         String ip = "198.51.100.62";
         for (int i = 0; i < 3; i++) {
@@ -396,7 +397,7 @@ class AbuseGateLayersTest {
 
     @Test
     void disabled_layers_neither_block_nor_count() {
-        GateOptions o = GateOptions.builder().captchaEnabled(false).disable(Layer.PER_IP).disable(Layer.PER_IP_ACCOUNT)
+        GateOptions o = TestOptions.builder().captchaEnabled(false).disable(Layer.PER_IP).disable(Layer.PER_IP_ACCOUNT)
                 .disable(Layer.ACCOUNT_LOCKOUT).disable(Layer.CREDENTIAL_STUFFING).build();
         for (int i = 0; i < 500; i++) {
             assertThat(f.wrongPassword(o, "198.51.100.64", "user" + (i % 50)).outcome()).isEqualTo(Outcome.ALLOW);

@@ -2,6 +2,7 @@ package dev.abusegate.engine;
 
 import dev.abusegate.engine.config.Allowlist;
 import dev.abusegate.engine.config.GateOptions;
+import dev.abusegate.engine.config.TestOptions;
 import static dev.abusegate.engine.GateFixture.only;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -14,7 +15,7 @@ class AllowlistedAddressesTest {
 
     @Test
     void an_allowlisted_address_is_never_blocked_by_layers_1_2_and_4() {
-        GateOptions o = GateOptions.builder().captchaEnabled(false)
+        GateOptions o = TestOptions.builder().captchaEnabled(false)
                 .layer(Layer.PER_IP, 2, 300).layer(Layer.PER_IP_ACCOUNT, 2, 300).layer(Layer.CREDENTIAL_STUFFING, 2, 300)
                 .disable(Layer.ACCOUNT_LOCKOUT)
                 .allowlist(Allowlist.parse("203.0.113.0/24, 2001:db8:1::/48")).build();

@@ -1,6 +1,7 @@
 package dev.abusegate.engine;
 
 import dev.abusegate.engine.config.GateOptions;
+import dev.abusegate.engine.config.TestOptions;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
@@ -11,7 +12,7 @@ class CaptchaBandTest {
 
     @Test
     void past_half_the_threshold_humans_solve_a_captcha_and_proceed_bots_stall() {
-        GateOptions o = GateOptions.builder().layer(Layer.PER_IP, 6, 300).build(); // captcha on, factor 0.5
+        GateOptions o = TestOptions.builder().layer(Layer.PER_IP, 6, 300).build(); // captcha on, factor 0.5
         String ip = "198.51.100.80";
 
         for (int i = 1; i <= 3; i++) {
@@ -42,7 +43,7 @@ class CaptchaBandTest {
 
     @Test
     void past_the_threshold_a_solved_captcha_is_still_blocked() {
-        GateOptions o = GateOptions.builder().layer(Layer.PER_IP, 4, 300).build();
+        GateOptions o = TestOptions.builder().layer(Layer.PER_IP, 4, 300).build();
         String ip = "198.51.100.81";
         assertThat(f.evaluate(o, ip, "a").outcome()).isEqualTo(Outcome.ALLOW);
         assertThat(f.evaluate(o, ip, "a").outcome()).isEqualTo(Outcome.ALLOW);
@@ -58,7 +59,7 @@ class CaptchaBandTest {
 
     @Test
     void the_band_applies_to_each_layer() {
-        GateOptions o = GateOptions.builder().captchaFactor(0.5)
+        GateOptions o = TestOptions.builder().captchaFactor(0.5)
                 .layer(Layer.PER_IP, 1000, 300).layer(Layer.PER_IP_ACCOUNT, 1000, 900)
                 .layer(Layer.ACCOUNT_LOCKOUT, 4, 900).layer(Layer.CREDENTIAL_STUFFING, 4, 600).build();
         // layer 3: two failures from anywhere put the account in the band
@@ -74,7 +75,7 @@ class CaptchaBandTest {
         assertThat(d4.outcome()).isEqualTo(Outcome.CAPTCHA_REQUIRED);
         assertThat(d4.layer()).isEqualTo(Layer.CREDENTIAL_STUFFING);
         // layer 2
-        GateOptions o2 = GateOptions.builder().layer(Layer.PER_IP_ACCOUNT, 2, 900).build();
+        GateOptions o2 = TestOptions.builder().layer(Layer.PER_IP_ACCOUNT, 2, 900).build();
         f.evaluate(o2, "198.51.100.20", "zed");
         Decision d2 = f.evaluate(o2, "198.51.100.20", "zed");
         assertThat(d2.outcome()).isEqualTo(Outcome.CAPTCHA_REQUIRED);
@@ -83,7 +84,7 @@ class CaptchaBandTest {
 
     @Test
     void factor_one_means_no_band_before_the_hard_limit() {
-        GateOptions o = GateOptions.builder().captchaFactor(1.0).layer(Layer.PER_IP, 3, 300).build();
+        GateOptions o = TestOptions.builder().captchaFactor(1.0).layer(Layer.PER_IP, 3, 300).build();
         for (int i = 0; i < 3; i++) {
             assertThat(f.evaluate(o, "198.51.100.90", "u" + i).outcome()).isEqualTo(Outcome.ALLOW);
         }
@@ -92,7 +93,7 @@ class CaptchaBandTest {
 
     @Test
     void captcha_disabled_means_no_challenge_ever() {
-        GateOptions o = GateOptions.builder().captchaEnabled(false).layer(Layer.PER_IP, 4, 300).build();
+        GateOptions o = TestOptions.builder().captchaEnabled(false).layer(Layer.PER_IP, 4, 300).build();
         for (int i = 0; i < 4; i++) {
             assertThat(f.evaluate(o, "198.51.100.91", "a").outcome()).isEqualTo(Outcome.ALLOW);
         }
@@ -105,7 +106,7 @@ class CaptchaBandTest {
      */
     @Test
     void a_captcha_mistake_for_layer_4_never_lowers_layer_1s_count() {
-        GateOptions o = GateOptions.builder().captchaFactor(0.5).layer(Layer.PER_IP, 10, 300).layer(Layer.CREDENTIAL_STUFFING, 4, 600)
+        GateOptions o = TestOptions.builder().captchaFactor(0.5).layer(Layer.PER_IP, 10, 300).layer(Layer.CREDENTIAL_STUFFING, 4, 600)
                 .disable(Layer.PER_IP_ACCOUNT).disable(Layer.ACCOUNT_LOCKOUT).build();
         String ip = "198.51.100.30";
         f.evaluate(o, ip, "u1");
@@ -120,7 +121,7 @@ class CaptchaBandTest {
     /** So interleaving wrong captchas with solved attempts cannot get more than layer 1's threshold through. */
     @Test
     void wrong_captchas_in_between_never_let_more_than_layer_1s_threshold_through() {
-        GateOptions o = GateOptions.builder().captchaFactor(0.5).layer(Layer.PER_IP, 6, 300).layer(Layer.CREDENTIAL_STUFFING, 2, 600)
+        GateOptions o = TestOptions.builder().captchaFactor(0.5).layer(Layer.PER_IP, 6, 300).layer(Layer.CREDENTIAL_STUFFING, 2, 600)
                 .disable(Layer.PER_IP_ACCOUNT).disable(Layer.ACCOUNT_LOCKOUT).build();
         String ip = "198.51.100.31";
         int allowed = 0;
@@ -139,7 +140,7 @@ class CaptchaBandTest {
      */
     @Test
     void a_captcha_mistake_never_keeps_a_counter_alive_past_its_window() {
-        GateOptions o = GateOptions.builder().captchaFactor(0.5).layer(Layer.PER_IP, 100, 60).layer(Layer.PER_IP_ACCOUNT, 10, 60)
+        GateOptions o = TestOptions.builder().captchaFactor(0.5).layer(Layer.PER_IP, 100, 60).layer(Layer.PER_IP_ACCOUNT, 10, 60)
                 .layer(Layer.ACCOUNT_LOCKOUT, 2, 60).lockoutSeconds(60).disable(Layer.CREDENTIAL_STUFFING).build();
         String ip = "198.51.100.32";
         for (int i = 0; i < 4; i++) {

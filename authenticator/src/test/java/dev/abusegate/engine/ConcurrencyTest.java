@@ -1,6 +1,7 @@
 package dev.abusegate.engine;
 
 import dev.abusegate.engine.config.GateOptions;
+import dev.abusegate.engine.config.TestOptions;
 import dev.abusegate.engine.keys.CounterKey;
 import dev.abusegate.engine.store.CounterStore;
 import dev.abusegate.engine.store.Change;
@@ -220,7 +221,7 @@ class ConcurrencyTest {
     @Test
     void all_layers_together_with_solved_captchas_let_through_the_smallest_threshold() throws Exception {
         GateFixture f = new GateFixture();
-        GateOptions o = GateOptions.builder().layer(Layer.PER_IP, 30, 300).layer(Layer.PER_IP_ACCOUNT, 12, 900)
+        GateOptions o = TestOptions.builder().layer(Layer.PER_IP, 30, 300).layer(Layer.PER_IP_ACCOUNT, 12, 900)
                 .layer(Layer.ACCOUNT_LOCKOUT, 40, 900).layer(Layer.CREDENTIAL_STUFFING, 20, 600).build();
         List<Decision> ds = race(pool, THREADS, i -> GateFixture.evaluate(f.gate, o, GateFixture.attempt("198.51.100.9", "alice"), GateFixture.SOLVED));
         assertThat(allowed(ds)).isEqualTo(12);

@@ -1,6 +1,7 @@
 package dev.abusegate.engine;
 
 import dev.abusegate.engine.config.GateOptions;
+import dev.abusegate.engine.config.TestOptions;
 import dev.abusegate.engine.store.ReferenceCounterStore;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -17,7 +18,7 @@ class GateAtTheBoundTest {
     private static final long BOUND = 64;
 
     private final GateFixture f = new GateFixture(clock -> new ReferenceCounterStore(clock, BOUND, BOUND));
-    private final GateOptions options = GateOptions.defaults().toBuilder()
+    private final GateOptions options = TestOptions.builder()
             .layer(Layer.PER_IP, 5, 900).layer(Layer.PER_IP_ACCOUNT, 5, 900)
             .layer(Layer.CREDENTIAL_STUFFING, 5, 900).layer(Layer.ACCOUNT_LOCKOUT, 3, 900).build();
 
@@ -125,7 +126,7 @@ class GateAtTheBoundTest {
 
     @Test
     void with_the_band_off_a_shared_count_past_a_threshold_asks_for_a_captcha_and_a_solved_one_passes() {
-        GateOptions bandOff = options.toBuilder().captchaEnabled(false).build();
+        GateOptions bandOff = TestOptions.from(options).captchaEnabled(false).build();
         fillWithAddressesWorthTwoAttempts(bandOff);
         int asked = 0;
         int passedSolved = 0;
@@ -160,7 +161,7 @@ class GateAtTheBoundTest {
 
     @Test
     void an_ipv6_network_meets_its_own_threshold_at_the_bound_and_a_shared_network_count_never_blocks() {
-        GateOptions o = options.toBuilder().layer(Layer.PER_IP, 100, 900).ipv6Network(48, 6).build();
+        GateOptions o = TestOptions.from(options).layer(Layer.PER_IP, 100, 900).ipv6Network(48, 6).build();
         List<Outcome> before = probeNetwork(o, "2001:db8:1");
         assertThat(before).containsExactly(Outcome.ALLOW, Outcome.ALLOW, Outcome.ALLOW, Outcome.CAPTCHA_REQUIRED, Outcome.ALLOW,
                 Outcome.CAPTCHA_REQUIRED, Outcome.ALLOW, Outcome.CAPTCHA_REQUIRED, Outcome.ALLOW, Outcome.BLOCKED);
@@ -228,7 +229,7 @@ class GateAtTheBoundTest {
         MutableClock clock = new MutableClock();
         RoundTripsTest.RoundCountingStore store = new RoundTripsTest.RoundCountingStore(new ReferenceCounterStore(clock, BOUND, BOUND));
         AbuseGate gate = new AbuseGate(store, clock, GateFixture.SECRETS, 0);
-        GateOptions o = GateOptions.defaults().toBuilder().captchaEnabled(false).layer(Layer.PER_IP, 3, 900).build();
+        GateOptions o = TestOptions.builder().captchaEnabled(false).layer(Layer.PER_IP, 3, 900).build();
         for (int i = 0; i < 3; i++) {
             gate.notVerified(GateFixture.evaluate(gate, o, new Attempt(GateFixture.REALM, "192.0.2.9", "blocked-" + i, null), null));
         }

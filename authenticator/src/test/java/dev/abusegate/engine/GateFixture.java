@@ -1,6 +1,7 @@
 package dev.abusegate.engine;
 
 import dev.abusegate.engine.config.GateOptions;
+import dev.abusegate.engine.config.TestOptions;
 import dev.abusegate.engine.keys.GateKeys;
 import dev.abusegate.engine.keys.SecretSource;
 import dev.abusegate.engine.store.CounterStore;
@@ -34,8 +35,8 @@ public final class GateFixture {
     }
 
     /** Everything off except the named layer, captcha off. */
-    public static GateOptions.Builder only(Layer layer, int threshold, long windowSeconds) {
-        GateOptions.Builder b = GateOptions.builder().captchaEnabled(false);
+    public static TestOptions only(Layer layer, int threshold, long windowSeconds) {
+        TestOptions b = TestOptions.builder().captchaEnabled(false);
         for (Layer l : Layer.values()) {
             if (l != layer) {
                 b.disable(l);

@@ -1,6 +1,7 @@
 package dev.abusegate.engine;
 
 import dev.abusegate.engine.config.GateOptions;
+import dev.abusegate.engine.config.TestOptions;
 import dev.abusegate.engine.keys.AddressKeys;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -97,7 +98,7 @@ class GatePropertiesTest {
             long w = windowS * 1000;
             int t1 = 1 + r.nextInt(8), t2 = 1 + r.nextInt(6), t3 = 1 + r.nextInt(6), t4 = 1 + r.nextInt(5);
             boolean captcha = r.nextBoolean();
-            GateOptions o = GateOptions.builder().captchaEnabled(captcha).captchaFactor(new double[] {0.25, 0.5, 1.0}[r.nextInt(3)])
+            GateOptions o = TestOptions.builder().captchaEnabled(captcha).captchaFactor(new double[] {0.25, 0.5, 1.0}[r.nextInt(3)])
                     .layer(Layer.PER_IP, t1, windowS).layer(Layer.PER_IP_ACCOUNT, t2, windowS)
                     .layer(Layer.ACCOUNT_LOCKOUT, t3, windowS).lockoutSeconds(windowS + r.nextInt(3))
                     .layer(Layer.CREDENTIAL_STUFFING, t4, windowS).build();
@@ -231,7 +232,7 @@ class GatePropertiesTest {
             long seed = BASE_SEED ^ (0x9E3779B97F4A7C15L * (t + 1));
             SplittableRandom r = new SplittableRandom(seed);
             long windowS = new long[] {10, 60}[r.nextInt(2)];
-            GateOptions o = GateOptions.builder().captchaEnabled(true)
+            GateOptions o = TestOptions.builder().captchaEnabled(true)
                     .captchaFactor(new double[] {0.25, 0.5, 0.75, 1.0}[r.nextInt(4)])
                     .layer(Layer.PER_IP, 2 + r.nextInt(10), windowS).layer(Layer.PER_IP_ACCOUNT, 2 + r.nextInt(6), windowS)
                     .layer(Layer.ACCOUNT_LOCKOUT, 2 + r.nextInt(6), windowS).lockoutSeconds(windowS)

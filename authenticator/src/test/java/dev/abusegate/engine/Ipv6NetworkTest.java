@@ -3,6 +3,7 @@ package dev.abusegate.engine;
 import dev.abusegate.engine.config.Allowlist;
 import dev.abusegate.engine.config.FailureMode;
 import dev.abusegate.engine.config.GateOptions;
+import dev.abusegate.engine.config.TestOptions;
 import dev.abusegate.engine.keys.CounterKey;
 import dev.abusegate.engine.store.Change;
 import dev.abusegate.engine.store.ReferenceCounterStore;
@@ -21,7 +22,7 @@ class Ipv6NetworkTest {
 
     private final GateFixture f = new GateFixture();
     /** Layer 1 at 100 per /64, 10 per /48, in 300 s; the band from 5 (factor 0.5); the other layers out of the way. */
-    private final GateOptions o = GateOptions.defaults().toBuilder().layer(Layer.PER_IP, 100, 300).ipv6Network(48, 10)
+    private final GateOptions o = TestOptions.builder().layer(Layer.PER_IP, 100, 300).ipv6Network(48, 10)
             .disable(Layer.PER_IP_ACCOUNT).disable(Layer.CREDENTIAL_STUFFING).disable(Layer.ACCOUNT_LOCKOUT).build();
 
     private int fresh;
@@ -88,7 +89,7 @@ class Ipv6NetworkTest {
 
     @Test
     void the_64_is_counted_as_before_next_to_its_network() {
-        GateOptions tight = o.toBuilder().layer(Layer.PER_IP, 3, 300).ipv6Network(48, 1_000).captchaEnabled(false).build();
+        GateOptions tight = TestOptions.from(o).layer(Layer.PER_IP, 3, 300).ipv6Network(48, 1_000).captchaEnabled(false).build();
         for (int i = 1; i <= 3; i++) {
             assertThat(f.evaluate(tight, "2001:db8:5:1::" + i, "u" + i).outcome()).as("host %d of one /64", i).isEqualTo(Outcome.ALLOW);
         }
@@ -102,7 +103,7 @@ class Ipv6NetworkTest {
 
     @Test
     void a_captcha_asked_for_by_the_64_counts_nothing_on_its_network_either() {
-        GateOptions o64 = o.toBuilder().layer(Layer.PER_IP, 4, 300).ipv6Network(48, 1_000).build(); // the /64's band from 2
+        GateOptions o64 = TestOptions.from(o).layer(Layer.PER_IP, 4, 300).ipv6Network(48, 1_000).build(); // the /64's band from 2
         for (int i = 0; i < 2; i++) {
             assertThat(f.evaluate(o64, "2001:db8:6:1::" + (i + 1), "u" + i).outcome()).isEqualTo(Outcome.ALLOW);
         }
@@ -119,7 +120,7 @@ class Ipv6NetworkTest {
 
     @Test
     void ipv4_and_ipv4_mapped_addresses_have_no_network_count() {
-        GateOptions one = o.toBuilder().ipv6Network(48, 1).captchaEnabled(false).build();
+        GateOptions one = TestOptions.from(o).ipv6Network(48, 1).captchaEnabled(false).build();
         for (int i = 0; i < 20; i++) {
             assertThat(f.evaluate(one, "192.0.2." + (i + 1), "v4-" + i).outcome()).as("IPv4 %d", i).isEqualTo(Outcome.ALLOW);
             assertThat(f.evaluate(one, "::ffff:198.51.100." + (i + 1), "mapped-" + i).outcome()).as("IPv4-mapped %d", i)
@@ -132,7 +133,7 @@ class Ipv6NetworkTest {
 
     @Test
     void threshold_zero_counts_no_network() {
-        GateOptions off = o.toBuilder().ipv6Network(48, 0).build();
+        GateOptions off = TestOptions.from(o).ipv6Network(48, 0).build();
         for (int i = 0; i < 30; i++) {
             assertThat(evaluate(off, spread("2001:db8:1"), false).outcome()).as("attempt %d", i).isEqualTo(Outcome.ALLOW);
         }
@@ -142,7 +143,7 @@ class Ipv6NetworkTest {
 
     @Test
     void the_network_prefix_length_is_a_setting() {
-        GateOptions by40 = o.toBuilder().ipv6Network(40, 3).captchaEnabled(false).build();
+        GateOptions by40 = TestOptions.from(o).ipv6Network(40, 3).captchaEnabled(false).build();
         for (int i = 0; i < 3; i++) {
             assertThat(f.evaluate(by40, "2001:db8:" + Integer.toHexString(0x100 + i) + "::1", "u" + i).outcome()).isEqualTo(Outcome.ALLOW);
         }
@@ -152,7 +153,7 @@ class Ipv6NetworkTest {
 
     @Test
     void an_allowlisted_network_is_neither_counted_nor_blocked() {
-        GateOptions allowed = o.toBuilder().allowlist(Allowlist.parse("2001:db8:1::/48")).captchaEnabled(false).build();
+        GateOptions allowed = TestOptions.from(o).allowlist(Allowlist.parse("2001:db8:1::/48")).captchaEnabled(false).build();
         for (int i = 0; i < 30; i++) {
             assertThat(evaluate(allowed, spread("2001:db8:1"), false).outcome()).as("attempt %d", i).isEqualTo(Outcome.ALLOW);
         }
@@ -170,7 +171,7 @@ class Ipv6NetworkTest {
     @Test
     void a_failed_network_count_follows_layer_1s_failure_mode_and_the_64_keeps_counting() {
         GateFixture dead = new GateFixture(new TestStores.DeadStore(Ipv6NetworkTest::isNetworkKey));
-        GateOptions open = o.toBuilder().layer(Layer.PER_IP, 2, 300).captchaEnabled(false).build();
+        GateOptions open = TestOptions.from(o).layer(Layer.PER_IP, 2, 300).captchaEnabled(false).build();
         Decision d = dead.evaluate(open, "2001:db8:1:1::1", "a");
         assertThat(d.outcome()).as("FAIL_OPEN").isEqualTo(Outcome.ALLOW);
         assertThat(d.unavailable()).containsExactly(Layer.PER_IP);
@@ -178,7 +179,7 @@ class Ipv6NetworkTest {
         assertThat(dead.evaluate(open, "2001:db8:1:1::3", "c").outcome()).as("the /64 still counts").isEqualTo(Outcome.BLOCKED);
         assertThat(dead.evaluate(open, "192.0.2.1", "v4").unavailable()).as("IPv4 needs no network entry").isEmpty();
 
-        GateOptions closed = open.toBuilder().failureMode(Layer.PER_IP, FailureMode.FAIL_CLOSED).build();
+        GateOptions closed = TestOptions.from(open).failureMode(Layer.PER_IP, FailureMode.FAIL_CLOSED).build();
         Decision c = dead.evaluate(closed, "2001:db8:9:1::1", "a");
         assertThat(c.outcome()).as("FAIL_CLOSED").isEqualTo(Outcome.BLOCKED);
         assertThat(c.layer()).isEqualTo(Layer.PER_IP);
@@ -198,7 +199,7 @@ class Ipv6NetworkTest {
             }
         };
         AbuseGate held = new AbuseGate(store, clock, GateFixture.SECRETS, 1_000);
-        GateOptions tight = o.toBuilder().ipv6Network(48, 3).captchaEnabled(false).build();
+        GateOptions tight = TestOptions.from(o).ipv6Network(48, 3).captchaEnabled(false).build();
         for (int i = 0; i < 4; i++) {
             GateFixture.evaluate(held, tight, spread("2001:db8:1"), null);
         }
@@ -222,7 +223,7 @@ class Ipv6NetworkTest {
 
     @Test
     void operators_see_and_clear_the_network_count() {
-        GateOptions tight = o.toBuilder().ipv6Network(48, 3).captchaEnabled(false).build();
+        GateOptions tight = TestOptions.from(o).ipv6Network(48, 3).captchaEnabled(false).build();
         for (int i = 0; i < 4; i++) {
             evaluate(tight, spread("2001:db8:1"), false);
         }

@@ -1,6 +1,7 @@
 package dev.abusegate.engine;
 
 import dev.abusegate.engine.config.GateOptions;
+import dev.abusegate.engine.config.TestOptions;
 import static dev.abusegate.engine.GateFixture.attempt;
 import static dev.abusegate.engine.GateFixture.only;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -47,7 +48,7 @@ class LazyCaptchaVerificationTest {
     @Test
     void past_the_threshold_a_submitted_solution_is_never_verified() {
         for (int i = 0; i < 4; i++) {
-            f.evaluate(options.toBuilder().captchaEnabled(false).build(), "192.0.2.1", "alice");
+            f.evaluate(TestOptions.from(options).captchaEnabled(false).build(), "192.0.2.1", "alice");
         }
         assertThat(attemptWith(solution(true)).outcome()).isEqualTo(Outcome.BLOCKED);
         assertThat(verifications).hasValue(0);

@@ -3,6 +3,7 @@ package dev.abusegate.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.abusegate.engine.config.GateOptions;
+import dev.abusegate.engine.config.TestOptions;
 import dev.abusegate.engine.realm.LocalRealmTallies;
 import dev.abusegate.engine.realm.RealmSettings;
 import dev.abusegate.engine.realm.RealmWatch;
@@ -75,7 +76,7 @@ class RealmUnderAttackConcurrencyTest {
         LocalRealmTallies tallies = new LocalRealmTallies();
         Node a = Node.of(tallies.node("a"), clock);
         Node b = Node.of(tallies.node("b"), clock);
-        GateOptions o = GateOptions.builder()
+        GateOptions o = TestOptions.builder()
                 .set(RealmSettings.ENABLED, true)
                 .set(RealmSettings.THRESHOLD, THRESHOLD)
                 .set(RealmSettings.WINDOW_SECONDS, 60L)

@@ -3,6 +3,7 @@ package dev.abusegate.engine;
 import dev.abusegate.engine.config.Allowlist;
 import dev.abusegate.engine.config.FailureMode;
 import dev.abusegate.engine.config.GateOptions;
+import dev.abusegate.engine.config.TestOptions;
 import dev.abusegate.engine.config.LayerPolicy;
 import dev.abusegate.engine.keys.CounterKey;
 import dev.abusegate.engine.store.Change;
@@ -54,7 +55,7 @@ class RecentBlocksTest {
     private final CountingStore store = new CountingStore(new ReferenceCounterStore(clock));
     private final AbuseGate gate = new AbuseGate(store, clock, GateFixture.SECRETS, HOLD);
     /** Layer 1 at 3 in 60 s; layers 2 and 4 on with high thresholds, so their counting of blocked attempts shows. */
-    private final GateOptions options = GateOptions.defaults().toBuilder().captchaEnabled(false)
+    private final GateOptions options = TestOptions.builder().captchaEnabled(false)
             .layer(Layer.PER_IP, 3, 60).layer(Layer.PER_IP_ACCOUNT, 1_000, 900).layer(Layer.CREDENTIAL_STUFFING, 1_000, 3600)
             .disable(Layer.ACCOUNT_LOCKOUT).build();
 
@@ -122,11 +123,11 @@ class RecentBlocksTest {
     @Test
     void a_block_is_not_answered_from_memory_under_another_threshold_or_window() {
         block(ADDRESS);
-        GateOptions higher = options.toBuilder().layer(Layer.PER_IP, 10, 60).build();
+        GateOptions higher = TestOptions.from(options).layer(Layer.PER_IP, 10, 60).build();
         assertThat(attempt(higher, GateFixture.REALM, ADDRESS, "x").allowed()).as("threshold raised to 10 at count 4").isTrue();
 
         block("198.51.100.1");
-        GateOptions longer = options.toBuilder().layer(Layer.PER_IP, 3, 120).build();
+        GateOptions longer = TestOptions.from(options).layer(Layer.PER_IP, 3, 120).build();
         store.changes = 0;
         assertThat(attempt(longer, GateFixture.REALM, "198.51.100.1", "x").outcome()).isEqualTo(Outcome.BLOCKED);
         assertThat(store.changes).as("another window asks the store").isPositive();
@@ -148,7 +149,7 @@ class RecentBlocksTest {
 
     @Test
     void a_layer_that_failed_closed_is_not_remembered() {
-        GateOptions closed = options.toBuilder().policy(options.policy(Layer.PER_IP).withFailureMode(FailureMode.FAIL_CLOSED)).build();
+        GateOptions closed = TestOptions.from(options).failureMode(Layer.PER_IP, FailureMode.FAIL_CLOSED).build();
         store.failing = true;
         Decision d = attempt(closed, GateFixture.REALM, ADDRESS, "alice");
         assertThat(d.outcome()).isEqualTo(Outcome.BLOCKED);
@@ -158,7 +159,7 @@ class RecentBlocksTest {
 
     @Test
     void a_block_on_another_layer_is_not_remembered() {
-        GateOptions pairOnly = options.toBuilder().layer(Layer.PER_IP, 1_000, 60).layer(Layer.PER_IP_ACCOUNT, 2, 900).build();
+        GateOptions pairOnly = TestOptions.from(options).layer(Layer.PER_IP, 1_000, 60).layer(Layer.PER_IP_ACCOUNT, 2, 900).build();
         for (int i = 0; i < 2; i++) {
             assertThat(attempt(pairOnly, GateFixture.REALM, ADDRESS, "alice").allowed()).isTrue();
         }
@@ -168,7 +169,7 @@ class RecentBlocksTest {
 
     @Test
     void with_more_blocked_addresses_than_slots_every_answer_is_still_the_stores() {
-        GateOptions one = options.toBuilder().layer(Layer.PER_IP, 1, 60).build();
+        GateOptions one = TestOptions.from(options).layer(Layer.PER_IP, 1, 60).build();
         int n = RecentBlocks.SLOTS * 2;
         for (int i = 0; i < n; i++) {
             String a = "10." + (i >> 16 & 0xff) + "." + (i >> 8 & 0xff) + "." + (i & 0xff);
@@ -199,9 +200,9 @@ class RecentBlocksTest {
     @Test
     void a_block_is_not_answered_from_memory_once_the_address_is_allowlisted_or_layer_one_is_off() {
         block(ADDRESS);
-        GateOptions allowlisted = options.toBuilder().allowlist(Allowlist.parse(ADDRESS)).build();
+        GateOptions allowlisted = TestOptions.from(options).allowlist(Allowlist.parse(ADDRESS)).build();
         assertThat(attempt(allowlisted, GateFixture.REALM, ADDRESS, "x").allowed()).isTrue();
-        GateOptions off = options.toBuilder().disable(Layer.PER_IP).build();
+        GateOptions off = TestOptions.from(options).disable(Layer.PER_IP).build();
         assertThat(attempt(off, GateFixture.REALM, ADDRESS, "y").allowed()).isTrue();
     }
 

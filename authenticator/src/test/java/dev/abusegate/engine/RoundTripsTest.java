@@ -1,6 +1,7 @@
 package dev.abusegate.engine;
 
 import dev.abusegate.engine.config.GateOptions;
+import dev.abusegate.engine.config.TestOptions;
 import dev.abusegate.engine.keys.CounterKey;
 import dev.abusegate.engine.store.Change;
 import dev.abusegate.engine.store.CounterStore;
@@ -91,7 +92,7 @@ class RoundTripsTest {
         gate.passwordSucceeded(d, java.util.List.of("erin", "erin@example.com"));
         assertThat(store.roundsSinceReset()).isEqualTo(3);
 
-        GateOptions tight = defaults.toBuilder().captchaEnabled(false).ipv6Network(48, 2).build();
+        GateOptions tight = TestOptions.from(defaults).captchaEnabled(false).ipv6Network(48, 2).build();
         for (int i = 0; i < 2; i++) {
             gate.notVerified(GateFixture.evaluate(gate, tight, attempt("2001:db8:7:" + i + "::1", "frank-" + i), null));
         }
@@ -104,7 +105,7 @@ class RoundTripsTest {
 
     @Test
     void an_attempt_blocked_by_an_address_layer_waits_once() {
-        GateOptions tight = defaults.toBuilder().captchaEnabled(false).layer(Layer.PER_IP_ACCOUNT, 2, 900).build();
+        GateOptions tight = TestOptions.from(defaults).captchaEnabled(false).layer(Layer.PER_IP_ACCOUNT, 2, 900).build();
         for (int i = 0; i < 2; i++) {
             gate.passwordFailed(GateFixture.evaluate(gate, tight, attempt("192.0.2.2", "bob"), null), 0L, java.util.List.of());
         }
@@ -116,7 +117,7 @@ class RoundTripsTest {
 
     @Test
     void an_attempt_on_a_locked_account_waits_twice() {
-        GateOptions tight = defaults.toBuilder().captchaEnabled(false).layer(Layer.ACCOUNT_LOCKOUT, 2, 900).build();
+        GateOptions tight = TestOptions.from(defaults).captchaEnabled(false).layer(Layer.ACCOUNT_LOCKOUT, 2, 900).build();
         for (int i = 0; i < 2; i++) {
             gate.passwordFailed(GateFixture.evaluate(gate, tight, attempt("198.51.100." + (i + 1), "carol"), null), 0L, java.util.List.of());
         }
@@ -129,7 +130,7 @@ class RoundTripsTest {
 
     @Test
     void an_attempt_in_the_captcha_band_without_a_solution_waits_at_most_twice() {
-        GateOptions o = defaults.toBuilder().layer(Layer.PER_IP_ACCOUNT, 4, 900).build();
+        GateOptions o = TestOptions.from(defaults).layer(Layer.PER_IP_ACCOUNT, 4, 900).build();
         for (int i = 0; i < 2; i++) {
             gate.passwordFailed(GateFixture.evaluate(gate, o, attempt("192.0.2.3", "dave"), null), 0L, java.util.List.of());
         }

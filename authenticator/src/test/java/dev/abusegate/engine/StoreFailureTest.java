@@ -2,6 +2,7 @@ package dev.abusegate.engine;
 
 import dev.abusegate.engine.config.FailureMode;
 import dev.abusegate.engine.config.GateOptions;
+import dev.abusegate.engine.config.TestOptions;
 import dev.abusegate.engine.keys.GateKeys;
 import dev.abusegate.engine.keys.CounterKey;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -32,7 +33,7 @@ class StoreFailureTest {
         }).doesNotThrowAnyException();
 
         GateFixture closed = new GateFixture(TestStores.DeadStore.everywhere());
-        GateOptions.Builder b = GateOptions.builder();
+        TestOptions b = TestOptions.builder();
         for (Layer l : Layer.values()) {
             b.failureMode(l, FailureMode.FAIL_CLOSED);
         }
@@ -45,7 +46,7 @@ class StoreFailureTest {
     @ParameterizedTest
     @EnumSource(Layer.class)
     void one_dead_layer_failing_open_passes_and_is_reported_while_the_others_keep_counting(Layer dead) {
-        GateOptions o = GateOptions.builder().captchaEnabled(false).failureMode(dead, FailureMode.FAIL_OPEN).build();
+        GateOptions o = TestOptions.builder().captchaEnabled(false).failureMode(dead, FailureMode.FAIL_OPEN).build();
         GateFixture f = new GateFixture(TestStores.DeadStore.forKeys(keysOf(dead, o)));
 
         Decision d = f.evaluate(o, IP, ID);
@@ -54,7 +55,7 @@ class StoreFailureTest {
 
         // the working layers still do their job: per-pair threshold (10) for layer 2, or layer 1 otherwise
         Layer witness = dead == Layer.PER_IP_ACCOUNT ? Layer.PER_IP : Layer.PER_IP_ACCOUNT;
-        GateOptions tight = o.toBuilder().layer(witness, 2, 300).build();
+        GateOptions tight = TestOptions.from(o).layer(witness, 2, 300).build();
         GateFixture g = new GateFixture(TestStores.DeadStore.forKeys(keysOf(dead, tight)));
         g.evaluate(tight, IP, ID);
         g.evaluate(tight, IP, ID);
@@ -66,7 +67,7 @@ class StoreFailureTest {
     @ParameterizedTest
     @EnumSource(Layer.class)
     void one_dead_layer_failing_closed_blocks_and_names_that_layer(Layer dead) {
-        GateOptions o = GateOptions.builder().captchaEnabled(false).failureMode(dead, FailureMode.FAIL_CLOSED).build();
+        GateOptions o = TestOptions.builder().captchaEnabled(false).failureMode(dead, FailureMode.FAIL_CLOSED).build();
         GateFixture f = new GateFixture(TestStores.DeadStore.forKeys(keysOf(dead, o)));
         Decision d = f.evaluate(o, IP, ID);
         assertThat(d.outcome()).isEqualTo(Outcome.BLOCKED);
@@ -84,7 +85,7 @@ class StoreFailureTest {
         GateOptions probe = GateOptions.defaults();
         deadKeys.addAll(keysOf(Layer.PER_IP, probe));
         deadKeys.addAll(keysOf(Layer.CREDENTIAL_STUFFING, probe));
-        GateOptions mixed = GateOptions.builder().captchaEnabled(false)
+        GateOptions mixed = TestOptions.builder().captchaEnabled(false)
                 .failureMode(Layer.PER_IP, FailureMode.FAIL_OPEN)
                 .failureMode(Layer.CREDENTIAL_STUFFING, FailureMode.FAIL_CLOSED).build();
         Decision d = new GateFixture(TestStores.DeadStore.forKeys(deadKeys)).evaluate(mixed, IP, ID);
@@ -92,7 +93,7 @@ class StoreFailureTest {
         assertThat(d.layer()).isEqualTo(Layer.CREDENTIAL_STUFFING);
         assertThat(d.unavailable()).containsExactlyInAnyOrder(Layer.PER_IP, Layer.CREDENTIAL_STUFFING);
 
-        GateOptions flipped = GateOptions.builder().captchaEnabled(false)
+        GateOptions flipped = TestOptions.builder().captchaEnabled(false)
                 .failureMode(Layer.PER_IP, FailureMode.FAIL_CLOSED)
                 .failureMode(Layer.CREDENTIAL_STUFFING, FailureMode.FAIL_OPEN).build();
         Decision e = new GateFixture(TestStores.DeadStore.forKeys(deadKeys)).evaluate(flipped, IP, ID);
@@ -105,7 +106,7 @@ class StoreFailureTest {
         Set<CounterKey> dead = new HashSet<>();
         TestStores.DeadStore store = new TestStores.DeadStore(dead::contains);
         GateFixture f = new GateFixture(store);
-        GateOptions o = GateOptions.builder().captchaEnabled(false).build();
+        GateOptions o = TestOptions.builder().captchaEnabled(false).build();
         Decision d = f.evaluate(o, IP, ID);
         assertThat(d.allowed()).isTrue();
         dead.addAll(keysOf(Layer.ACCOUNT_LOCKOUT, o));

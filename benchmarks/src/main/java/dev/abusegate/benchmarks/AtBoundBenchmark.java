@@ -4,6 +4,7 @@ import dev.abusegate.engine.AbuseGate;
 import dev.abusegate.engine.Attempt;
 import dev.abusegate.engine.Decision;
 import dev.abusegate.engine.config.GateOptions;
+import dev.abusegate.engine.config.TestOptions;
 import dev.abusegate.engine.Layer;
 import dev.abusegate.engine.Outcome;
 import dev.abusegate.engine.TimeSource;
@@ -83,7 +84,7 @@ public class AtBoundBenchmark {
         local = new LocalStore(BOUND, PROTECTED_BOUND, now);
         TimeSource clock = () -> now[0];
         gate = new AbuseGate(local.store, clock, realm -> ("benchmark-secret-" + realm).getBytes(StandardCharsets.UTF_8), 0);
-        GateOptions.Builder b = GateOptions.defaults().toBuilder();
+        TestOptions b = TestOptions.builder();
         for (Layer layer : Layer.values()) {
             b.layer(layer, GateOptions.defaults().policy(layer).threshold(), 1);
         }

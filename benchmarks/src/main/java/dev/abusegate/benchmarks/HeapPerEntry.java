@@ -4,6 +4,7 @@ import dev.abusegate.engine.AbuseGate;
 import dev.abusegate.engine.Attempt;
 import dev.abusegate.engine.Decision;
 import dev.abusegate.engine.config.GateOptions;
+import dev.abusegate.engine.config.TestOptions;
 import dev.abusegate.engine.Layer;
 import dev.abusegate.engine.TimeSource;
 import dev.abusegate.keycloak.store.EmbeddedCluster;
@@ -300,7 +301,7 @@ public final class HeapPerEntry {
     }
 
     static GateOptions options(String sc) {
-        GateOptions.Builder b = GateOptions.defaults().toBuilder();
+        TestOptions b = TestOptions.builder();
         switch (sc) {
             case "address" -> b.disable(Layer.PER_IP_ACCOUNT).disable(Layer.ACCOUNT_LOCKOUT);
             case "pair" -> b.disable(Layer.PER_IP).disable(Layer.CREDENTIAL_STUFFING).disable(Layer.ACCOUNT_LOCKOUT);

@@ -92,12 +92,13 @@ public record GateOptions(Map<Layer, LayerPolicy> policies, Map<String, Object> 
         return new GateOptions(policies, values);
     }
 
-    public static Builder builder() {
-        return new Builder(DEFAULTS);
-    }
-
-    public Builder toBuilder() {
-        return new Builder(this);
+    /** These options with the given layers switched off (a step that runs only some of the layers). */
+    public GateOptions without(Layer... layers) {
+        Map<Layer, LayerPolicy> p = new EnumMap<>(policies);
+        for (Layer layer : layers) {
+            p.put(layer, p.get(layer).withEnabled(false));
+        }
+        return new GateOptions(p, values);
     }
 
     /** The value of one of {@link GateSettings#options()}. */
@@ -177,82 +178,5 @@ public record GateOptions(Map<Layer, LayerPolicy> policies, Map<String, Object> 
     @Override
     public String toString() {
         return "GateOptions" + policies.values() + values;
-    }
-
-    /** Collects options; {@link #build()} rejects values the gate cannot work with, naming the key. */
-    public static final class Builder {
-        private final Map<Layer, LayerPolicy> policies;
-        private final Map<String, Object> values;
-
-        private Builder(GateOptions from) {
-            this.policies = new EnumMap<>(from.policies);
-            this.values = new LinkedHashMap<>(from.values);
-        }
-
-        /** Sets one of {@link GateSettings#options()}; checked by {@link #build()}. */
-        public <T> Builder set(Setting<T> s, T value) {
-            values.put(s.key(), value);
-            return this;
-        }
-
-        public Builder policy(LayerPolicy policy) {
-            policies.put(policy.layer(), policy);
-            return this;
-        }
-
-        /** Shorthand: enabled, with this threshold and window (and the lockout duration kept). */
-        public Builder layer(Layer layer, int threshold, long windowSeconds) {
-            return policy(policies.get(layer).withEnabled(true).withThreshold(threshold).withWindowSeconds(windowSeconds));
-        }
-
-        public Builder disable(Layer layer) {
-            return policy(policies.get(layer).withEnabled(false));
-        }
-
-        public Builder failureMode(Layer layer, FailureMode mode) {
-            return policy(policies.get(layer).withFailureMode(mode));
-        }
-
-        public Builder lockoutSeconds(long seconds) {
-            return policy(policies.get(Layer.ACCOUNT_LOCKOUT).withLockoutSeconds(seconds));
-        }
-
-        public Builder captchaEnabled(boolean enabled) {
-            return set(GateSettings.CAPTCHA_ENABLED, enabled);
-        }
-
-        public Builder captchaFactor(double factor) {
-            return set(GateSettings.CAPTCHA_FACTOR, factor);
-        }
-
-        public Builder ipv6PrefixLength(int bits) {
-            return set(GateSettings.IPV6_PREFIX, bits);
-        }
-
-        /** IPv6 networks of {@code bits} counted against {@code threshold} per layer 1's window (0: not counted). */
-        public Builder ipv6Network(int bits, int threshold) {
-            return set(GateSettings.IPV6_NETWORK_PREFIX, bits).set(GateSettings.IPV6_NETWORK_THRESHOLD, threshold);
-        }
-
-        public Builder allowlist(Allowlist value) {
-            return set(GateSettings.ALLOWLIST, value == null ? Allowlist.EMPTY : value);
-        }
-
-        public Builder deviceCookie(boolean enabled, int threshold, int days) {
-            return set(GateSettings.DEVICE_COOKIE_ENABLED, enabled).set(GateSettings.DEVICE_COOKIE_THRESHOLD, threshold)
-                    .set(GateSettings.DEVICE_COOKIE_DAYS, days);
-        }
-
-        public Builder ignoreRepeatedPasswords(boolean value) {
-            return set(GateSettings.IGNORE_REPEATED_PASSWORDS, value);
-        }
-
-        public Builder progressiveLockout(double factor, long maxSeconds) {
-            return set(GateSettings.PROGRESSIVE_FACTOR, factor).set(GateSettings.MAX_LOCKOUT_SECONDS, maxSeconds);
-        }
-
-        public GateOptions build() {
-            return new GateOptions(policies, values);
-        }
     }
 }

@@ -55,16 +55,4 @@ public record LayerPolicy(
     public LayerPolicy withThreshold(int value) {
         return new LayerPolicy(layer, enabled, value, windowSeconds, lockoutSeconds, failureMode);
     }
-
-    public LayerPolicy withWindowSeconds(long value) {
-        return new LayerPolicy(layer, enabled, threshold, value, lockoutSeconds, failureMode);
-    }
-
-    public LayerPolicy withLockoutSeconds(long value) {
-        return new LayerPolicy(layer, enabled, threshold, windowSeconds, value, failureMode);
-    }
-
-    public LayerPolicy withFailureMode(FailureMode value) {
-        return new LayerPolicy(layer, enabled, threshold, windowSeconds, lockoutSeconds, value);
-    }
 }

@@ -14,10 +14,9 @@ public enum LayerScope {
     GateOptions apply(GateOptions options) {
         switch (this) {
             case BEFORE_LOOKUP:
-                return options.toBuilder().disable(Layer.ACCOUNT_LOCKOUT).build();
+                return options.without(Layer.ACCOUNT_LOCKOUT);
             case LOCKOUT_ONLY:
-                return options.toBuilder().disable(Layer.PER_IP).disable(Layer.PER_IP_ACCOUNT)
-                        .disable(Layer.CREDENTIAL_STUFFING).build();
+                return options.without(Layer.PER_IP, Layer.PER_IP_ACCOUNT, Layer.CREDENTIAL_STUFFING);
             default:
                 return options;
         }

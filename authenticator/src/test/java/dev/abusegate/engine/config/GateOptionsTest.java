@@ -21,7 +21,7 @@ class GateOptionsTest {
     /** The Default column of README.md's Configure tables, as literals (the constants would check nothing). */
     @Test
     void defaults_are_the_documented_defaults() {
-        for (GateOptions d : List.of(GateOptions.defaults(), GateOptions.builder().build())) {
+        for (GateOptions d : List.of(GateOptions.defaults(), TestOptions.builder().build())) {
             assertPolicy(d.policy(Layer.PER_IP), 100, 300);
             assertPolicy(d.policy(Layer.PER_IP_ACCOUNT), 10, 900);
             assertPolicy(d.policy(Layer.ACCOUNT_LOCKOUT), 10, 900);
@@ -51,34 +51,34 @@ class GateOptionsTest {
 
     static Stream<Arguments> invalid() {
         return Stream.of(
-                Arguments.of("perIp.threshold", (Supplier<?>) () -> GateOptions.builder().layer(Layer.PER_IP, 0, 300).build()),
-                Arguments.of("perIp.threshold", (Supplier<?>) () -> GateOptions.builder().layer(Layer.PER_IP, -5, 300).build()),
-                Arguments.of("perIpAccount.threshold", (Supplier<?>) () -> GateOptions.builder().layer(Layer.PER_IP_ACCOUNT, 0, 900).build()),
-                Arguments.of("accountLockout.threshold", (Supplier<?>) () -> GateOptions.builder().layer(Layer.ACCOUNT_LOCKOUT, 0, 900).build()),
-                Arguments.of("credentialStuffing.threshold", (Supplier<?>) () -> GateOptions.builder().layer(Layer.CREDENTIAL_STUFFING, 0, 600).build()),
-                Arguments.of("perIp.windowSeconds", (Supplier<?>) () -> GateOptions.builder().layer(Layer.PER_IP, 3, 0).build()),
-                Arguments.of("perIpAccount.windowSeconds", (Supplier<?>) () -> GateOptions.builder().layer(Layer.PER_IP_ACCOUNT, 3, -1).build()),
-                Arguments.of("accountLockout.windowSeconds", (Supplier<?>) () -> GateOptions.builder().layer(Layer.ACCOUNT_LOCKOUT, 3, 0).build()),
-                Arguments.of("credentialStuffing.windowSeconds", (Supplier<?>) () -> GateOptions.builder().layer(Layer.CREDENTIAL_STUFFING, 3, -60).build()),
-                Arguments.of("perIp.windowSeconds", (Supplier<?>) () -> GateOptions.builder().layer(Layer.PER_IP, 3, Long.MAX_VALUE / 1000).build()),
-                Arguments.of("credentialStuffing.windowSeconds", (Supplier<?>) () -> GateOptions.builder().layer(Layer.CREDENTIAL_STUFFING, 3, Integer.MAX_VALUE + 1L).build()),
-                Arguments.of("accountLockout.lockoutSeconds", (Supplier<?>) () -> GateOptions.builder().lockoutSeconds(Long.MAX_VALUE).build()),
-                Arguments.of("accountLockout.lockoutSeconds", (Supplier<?>) () -> GateOptions.builder().lockoutSeconds(0).build()),
-                Arguments.of("accountLockout.lockoutSeconds", (Supplier<?>) () -> GateOptions.builder().lockoutSeconds(-900).build()),
-                Arguments.of("perIp.failureMode", (Supplier<?>) () -> GateOptions.builder().failureMode(Layer.PER_IP, null).build()),
-                Arguments.of("captcha.factor", (Supplier<?>) () -> GateOptions.builder().captchaFactor(0.0).build()),
-                Arguments.of("captcha.factor", (Supplier<?>) () -> GateOptions.builder().captchaFactor(-0.5).build()),
-                Arguments.of("captcha.factor", (Supplier<?>) () -> GateOptions.builder().captchaFactor(1.0001).build()),
-                Arguments.of("captcha.factor", (Supplier<?>) () -> GateOptions.builder().captchaFactor(Double.NaN).build()),
-                Arguments.of("captcha.factor", (Supplier<?>) () -> GateOptions.builder().captchaFactor(Double.POSITIVE_INFINITY).build()),
-                Arguments.of("ipv6.prefixLength", (Supplier<?>) () -> GateOptions.builder().ipv6PrefixLength(0).build()),
-                Arguments.of("ipv6.prefixLength", (Supplier<?>) () -> GateOptions.builder().ipv6PrefixLength(129).build()),
-                Arguments.of("ipv6.prefixLength", (Supplier<?>) () -> GateOptions.builder().ipv6PrefixLength(-64).build()),
-                Arguments.of("ipv6.networkPrefixLength", (Supplier<?>) () -> GateOptions.builder().ipv6Network(15, 1000).build()),
-                Arguments.of("ipv6.networkPrefixLength", (Supplier<?>) () -> GateOptions.builder().ipv6Network(128, 1000).build()),
-                Arguments.of("ipv6.networkPrefixLength", (Supplier<?>) () -> GateOptions.builder().ipv6Network(64, 1000).build()),
-                Arguments.of("ipv6.networkPrefixLength", (Supplier<?>) () -> GateOptions.builder().ipv6PrefixLength(48).build()),
-                Arguments.of("perIp.ipv6NetworkThreshold", (Supplier<?>) () -> GateOptions.builder().ipv6Network(48, -1).build()));
+                Arguments.of("perIp.threshold", (Supplier<?>) () -> TestOptions.builder().layer(Layer.PER_IP, 0, 300).build()),
+                Arguments.of("perIp.threshold", (Supplier<?>) () -> TestOptions.builder().layer(Layer.PER_IP, -5, 300).build()),
+                Arguments.of("perIpAccount.threshold", (Supplier<?>) () -> TestOptions.builder().layer(Layer.PER_IP_ACCOUNT, 0, 900).build()),
+                Arguments.of("accountLockout.threshold", (Supplier<?>) () -> TestOptions.builder().layer(Layer.ACCOUNT_LOCKOUT, 0, 900).build()),
+                Arguments.of("credentialStuffing.threshold", (Supplier<?>) () -> TestOptions.builder().layer(Layer.CREDENTIAL_STUFFING, 0, 600).build()),
+                Arguments.of("perIp.windowSeconds", (Supplier<?>) () -> TestOptions.builder().layer(Layer.PER_IP, 3, 0).build()),
+                Arguments.of("perIpAccount.windowSeconds", (Supplier<?>) () -> TestOptions.builder().layer(Layer.PER_IP_ACCOUNT, 3, -1).build()),
+                Arguments.of("accountLockout.windowSeconds", (Supplier<?>) () -> TestOptions.builder().layer(Layer.ACCOUNT_LOCKOUT, 3, 0).build()),
+                Arguments.of("credentialStuffing.windowSeconds", (Supplier<?>) () -> TestOptions.builder().layer(Layer.CREDENTIAL_STUFFING, 3, -60).build()),
+                Arguments.of("perIp.windowSeconds", (Supplier<?>) () -> TestOptions.builder().layer(Layer.PER_IP, 3, Long.MAX_VALUE / 1000).build()),
+                Arguments.of("credentialStuffing.windowSeconds", (Supplier<?>) () -> TestOptions.builder().layer(Layer.CREDENTIAL_STUFFING, 3, Integer.MAX_VALUE + 1L).build()),
+                Arguments.of("accountLockout.lockoutSeconds", (Supplier<?>) () -> TestOptions.builder().lockoutSeconds(Long.MAX_VALUE).build()),
+                Arguments.of("accountLockout.lockoutSeconds", (Supplier<?>) () -> TestOptions.builder().lockoutSeconds(0).build()),
+                Arguments.of("accountLockout.lockoutSeconds", (Supplier<?>) () -> TestOptions.builder().lockoutSeconds(-900).build()),
+                Arguments.of("perIp.failureMode", (Supplier<?>) () -> TestOptions.builder().failureMode(Layer.PER_IP, null).build()),
+                Arguments.of("captcha.factor", (Supplier<?>) () -> TestOptions.builder().captchaFactor(0.0).build()),
+                Arguments.of("captcha.factor", (Supplier<?>) () -> TestOptions.builder().captchaFactor(-0.5).build()),
+                Arguments.of("captcha.factor", (Supplier<?>) () -> TestOptions.builder().captchaFactor(1.0001).build()),
+                Arguments.of("captcha.factor", (Supplier<?>) () -> TestOptions.builder().captchaFactor(Double.NaN).build()),
+                Arguments.of("captcha.factor", (Supplier<?>) () -> TestOptions.builder().captchaFactor(Double.POSITIVE_INFINITY).build()),
+                Arguments.of("ipv6.prefixLength", (Supplier<?>) () -> TestOptions.builder().ipv6PrefixLength(0).build()),
+                Arguments.of("ipv6.prefixLength", (Supplier<?>) () -> TestOptions.builder().ipv6PrefixLength(129).build()),
+                Arguments.of("ipv6.prefixLength", (Supplier<?>) () -> TestOptions.builder().ipv6PrefixLength(-64).build()),
+                Arguments.of("ipv6.networkPrefixLength", (Supplier<?>) () -> TestOptions.builder().ipv6Network(15, 1000).build()),
+                Arguments.of("ipv6.networkPrefixLength", (Supplier<?>) () -> TestOptions.builder().ipv6Network(128, 1000).build()),
+                Arguments.of("ipv6.networkPrefixLength", (Supplier<?>) () -> TestOptions.builder().ipv6Network(64, 1000).build()),
+                Arguments.of("ipv6.networkPrefixLength", (Supplier<?>) () -> TestOptions.builder().ipv6PrefixLength(48).build()),
+                Arguments.of("perIp.ipv6NetworkThreshold", (Supplier<?>) () -> TestOptions.builder().ipv6Network(48, -1).build()));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -94,25 +94,25 @@ class GateOptionsTest {
     @ParameterizedTest
     @ValueSource(doubles = {0.01, 0.5, 1.0})
     void factors_in_zero_exclusive_to_one_inclusive_are_accepted(double factor) {
-        assertThat(GateOptions.builder().captchaFactor(factor).build().captchaFactor()).isEqualTo(factor);
+        assertThat(TestOptions.builder().captchaFactor(factor).build().captchaFactor()).isEqualTo(factor);
     }
 
     @ParameterizedTest
     @ValueSource(ints = {1, 48, 64, 128})
     void prefix_lengths_from_1_to_128_are_accepted(int bits) {
         // a network prefix must be shorter: from /17 one of /16 can be counted, below that none
-        GateOptions.Builder b = GateOptions.builder().ipv6PrefixLength(bits).ipv6Network(16, bits > 16 ? 1000 : 0);
+        TestOptions b = TestOptions.builder().ipv6PrefixLength(bits).ipv6Network(16, bits > 16 ? 1000 : 0);
         assertThat(b.build().ipv6PrefixLength()).isEqualTo(bits);
     }
 
     @Test
     void the_network_prefix_must_be_shorter_than_the_address_prefix_while_networks_are_counted() {
-        assertThatThrownBy(() -> GateOptions.builder().ipv6Network(64, 10).build())
+        assertThatThrownBy(() -> TestOptions.builder().ipv6Network(64, 10).build())
                 .isInstanceOf(InvalidOptionException.class)
                 .hasMessage("ipv6.networkPrefixLength: must be shorter than ipv6.prefixLength (64), was 64");
-        assertThat(GateOptions.builder().ipv6Network(63, 10).build().ipv6NetworkPrefixCounted()).isEqualTo(63);
-        assertThat(GateOptions.builder().ipv6Network(16, 10).build().ipv6NetworkPrefixCounted()).isEqualTo(16);
-        GateOptions off = GateOptions.builder().ipv6PrefixLength(48).ipv6Network(48, 0).build();
+        assertThat(TestOptions.builder().ipv6Network(63, 10).build().ipv6NetworkPrefixCounted()).isEqualTo(63);
+        assertThat(TestOptions.builder().ipv6Network(16, 10).build().ipv6NetworkPrefixCounted()).isEqualTo(16);
+        GateOptions off = TestOptions.builder().ipv6PrefixLength(48).ipv6Network(48, 0).build();
         assertThat(off.ipv6NetworkPrefixCounted()).as("threshold 0: no network counted").isZero();
     }
 
@@ -136,7 +136,7 @@ class GateOptionsTest {
 
     @Test
     void threshold_one_and_one_second_windows_are_the_smallest_accepted() {
-        GateOptions o = GateOptions.builder().layer(Layer.PER_IP, 1, 1).layer(Layer.ACCOUNT_LOCKOUT, 1, 1)
+        GateOptions o = TestOptions.builder().layer(Layer.PER_IP, 1, 1).layer(Layer.ACCOUNT_LOCKOUT, 1, 1)
                 .lockoutSeconds(1).build();
         assertThat(o.policy(Layer.PER_IP).threshold()).isEqualTo(1);
         assertThat(o.policy(Layer.PER_IP).windowSeconds()).isEqualTo(1);
@@ -164,24 +164,35 @@ class GateOptionsTest {
 
     @Test
     void bad_progressive_values_are_rejected_naming_the_key() {
-        assertThatThrownBy(() -> GateOptions.builder().progressiveLockout(0.5, 600).build())
+        assertThatThrownBy(() -> TestOptions.builder().progressiveLockout(0.5, 600).build())
                 .isInstanceOf(InvalidOptionException.class).hasMessageContaining("accountLockout.progressiveFactor");
-        assertThatThrownBy(() -> GateOptions.builder().progressiveLockout(2, 0).build())
+        assertThatThrownBy(() -> TestOptions.builder().progressiveLockout(2, 0).build())
                 .isInstanceOf(InvalidOptionException.class).hasMessageContaining("accountLockout.maxLockoutSeconds");
-        assertThatThrownBy(() -> GateOptions.builder().deviceCookie(true, 0, 30).build())
+        assertThatThrownBy(() -> TestOptions.builder().deviceCookie(true, 0, 30).build())
                 .isInstanceOf(InvalidOptionException.class).hasMessageContaining("deviceCookie.threshold");
     }
 
     @Test
     void the_builder_keeps_unrelated_settings() {
-        GateOptions o = GateOptions.builder().layer(Layer.PER_IP, 7, 70).lockoutSeconds(1234)
+        GateOptions o = TestOptions.builder().layer(Layer.PER_IP, 7, 70).lockoutSeconds(1234)
                 .failureMode(Layer.CREDENTIAL_STUFFING, FailureMode.FAIL_CLOSED).disable(Layer.PER_IP_ACCOUNT).build();
         assertThat(o.policy(Layer.PER_IP).threshold()).isEqualTo(7);
         assertThat(o.policy(Layer.ACCOUNT_LOCKOUT).lockoutSeconds()).isEqualTo(1234);
         assertThat(o.policy(Layer.ACCOUNT_LOCKOUT).threshold()).isEqualTo(10);
         assertThat(o.policy(Layer.CREDENTIAL_STUFFING).failureMode()).isEqualTo(FailureMode.FAIL_CLOSED);
         assertThat(o.policy(Layer.PER_IP_ACCOUNT).enabled()).isFalse();
-        assertThat(o.toBuilder().build()).isEqualTo(o);
+        assertThat(TestOptions.from(o).build()).isEqualTo(o);
+    }
+
+    @Test
+    void switching_layers_off_keeps_everything_else() {
+        GateOptions o = TestOptions.builder().layer(Layer.PER_IP, 7, 70).lockoutSeconds(1234).captchaFactor(0.5).build();
+        GateOptions w = o.without(Layer.PER_IP, Layer.CREDENTIAL_STUFFING);
+        for (Layer layer : Layer.values()) {
+            boolean off = layer == Layer.PER_IP || layer == Layer.CREDENTIAL_STUFFING;
+            assertThat(w.policy(layer)).as(layer.label()).isEqualTo(off ? o.policy(layer).withEnabled(false) : o.policy(layer));
+        }
+        assertThat(w.values()).isEqualTo(o.values());
     }
 
     @Test

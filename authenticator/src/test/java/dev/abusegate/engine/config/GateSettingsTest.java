@@ -49,29 +49,33 @@ class GateSettingsTest {
                 (key, why, consequence) -> {
                     throw new AssertionError(key + ": " + why);
                 }));
-        assertThat(read).isEqualTo(GateOptions.builder().captchaEnabled(false).set(GateSettings.DEVICE_COOKIE_DAYS, 7).build());
+        assertThat(read).isEqualTo(TestOptions.builder().captchaEnabled(false).set(GateSettings.DEVICE_COOKIE_DAYS, 7).build());
         assertThat(read.deviceCookieDays()).isEqualTo(7);
+    }
+
+    private static LayerPolicy withWindow(LayerPolicy p, long seconds) {
+        return new LayerPolicy(p.layer(), p.enabled(), p.threshold(), seconds, p.lockoutSeconds(), p.failureMode());
     }
 
     @Test
     void the_builders_accept_exactly_the_descriptors_bounds() {
         Setting<?> window = GateSettings.of(Layer.PER_IP, GateSettings.WINDOW_SECONDS);
         LayerPolicy p = GateOptions.defaults().policy(Layer.PER_IP);
-        assertThat(p.withWindowSeconds((long) window.max()).windowSeconds()).isEqualTo(31_536_000L);
-        assertThatThrownBy(() -> p.withWindowSeconds((long) window.max() + 1))
+        assertThat(withWindow(p, (long) window.max()).windowSeconds()).isEqualTo(31_536_000L);
+        assertThatThrownBy(() -> withWindow(p, (long) window.max() + 1))
                 .isInstanceOf(InvalidOptionException.class).hasMessageStartingWith("perIp.windowSeconds");
         assertThat(LayerPolicy.MAX_SECONDS).isEqualTo((long) window.max());
 
         Setting<Integer> device = GateSettings.DEVICE_COOKIE_THRESHOLD;
-        assertThat(GateOptions.builder().deviceCookie(true, (int) device.max(), 90).build().deviceCookieThreshold()).isEqualTo(1000);
-        assertThatThrownBy(() -> GateOptions.builder().deviceCookie(true, (int) device.max() + 1, 90).build())
+        assertThat(TestOptions.builder().deviceCookie(true, (int) device.max(), 90).build().deviceCookieThreshold()).isEqualTo(1000);
+        assertThatThrownBy(() -> TestOptions.builder().deviceCookie(true, (int) device.max() + 1, 90).build())
                 .isInstanceOf(InvalidOptionException.class).hasMessageStartingWith("deviceCookie.threshold");
         assertThat(device.invalidReason("1001")).isNotNull();
 
-        assertThatThrownBy(() -> GateOptions.builder().progressiveLockout(1, GateSettings.MAX_SECONDS + 1).build())
+        assertThatThrownBy(() -> TestOptions.builder().progressiveLockout(1, GateSettings.MAX_SECONDS + 1).build())
                 .hasMessageStartingWith("accountLockout.maxLockoutSeconds");
-        assertThatThrownBy(() -> GateOptions.builder().captchaFactor(0).build()).hasMessageStartingWith("captcha.factor");
-        assertThatThrownBy(() -> GateOptions.builder().captchaFactor(Double.NaN).build()).hasMessageStartingWith("captcha.factor");
+        assertThatThrownBy(() -> TestOptions.builder().captchaFactor(0).build()).hasMessageStartingWith("captcha.factor");
+        assertThatThrownBy(() -> TestOptions.builder().captchaFactor(Double.NaN).build()).hasMessageStartingWith("captcha.factor");
     }
 
     @Test

@@ -4,6 +4,7 @@ import dev.abusegate.engine.GateFixture;
 import dev.abusegate.engine.Layer;
 import dev.abusegate.engine.Outcome;
 import dev.abusegate.engine.config.GateOptions;
+import dev.abusegate.engine.config.TestOptions;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
@@ -45,9 +46,9 @@ class AddressKeysTest {
 
     @Test
     void the_ipv6_prefix_is_configurable() {
-        GateOptions p48 = oneEach.toBuilder().ipv6PrefixLength(48).ipv6Network(32, 1000).build();
-        GateOptions p128 = oneEach.toBuilder().ipv6PrefixLength(128).build();
-        GateOptions p56 = oneEach.toBuilder().ipv6PrefixLength(56).build();
+        GateOptions p48 = TestOptions.from(oneEach).ipv6PrefixLength(48).ipv6Network(32, 1000).build();
+        GateOptions p128 = TestOptions.from(oneEach).ipv6PrefixLength(128).build();
+        GateOptions p56 = TestOptions.from(oneEach).ipv6PrefixLength(56).build();
         assertThat(shareACounter(p48, "2001:db8:1:2::1", "2001:db8:1:3::1")).isTrue();
         assertThat(shareACounter(p48, "2001:db8:1::1", "2001:db8:2::1")).isFalse();
         assertThat(shareACounter(p128, "2001:db8:1:2::1", "2001:db8:1:2::2")).isFalse();

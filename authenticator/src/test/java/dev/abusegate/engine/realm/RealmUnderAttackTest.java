@@ -14,6 +14,7 @@ import dev.abusegate.engine.MutableClock;
 import dev.abusegate.engine.Outcome;
 import dev.abusegate.engine.config.Allowlist;
 import dev.abusegate.engine.config.GateOptions;
+import dev.abusegate.engine.config.TestOptions;
 import dev.abusegate.engine.store.ReferenceCounterStore;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -34,8 +35,8 @@ class RealmUnderAttackTest {
     private final AbuseGate gate = new AbuseGate(new ReferenceCounterStore(clock), clock, GateFixture.SECRETS, 0, watch);
     private int sprayed;
 
-    private static GateOptions.Builder on(int threshold) {
-        return GateOptions.builder()
+    private static TestOptions on(int threshold) {
+        return TestOptions.builder()
                 .set(RealmSettings.ENABLED, true)
                 .set(RealmSettings.THRESHOLD, threshold)
                 .set(RealmSettings.WINDOW_SECONDS, 60L)

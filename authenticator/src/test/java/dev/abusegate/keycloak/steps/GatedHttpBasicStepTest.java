@@ -3,6 +3,7 @@ package dev.abusegate.keycloak.steps;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.abusegate.engine.config.GateOptions;
+import dev.abusegate.engine.config.TestOptions;
 import dev.abusegate.engine.Layer;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
@@ -64,14 +65,14 @@ class GatedHttpBasicStepTest {
 
     @Test
     void retry_after_is_the_longest_enabled_window_whichever_layer_answered() {
-        GateOptions options = GateOptions.builder()
+        GateOptions options = TestOptions.builder()
                 .layer(Layer.PER_IP, 10, 60)
                 .layer(Layer.PER_IP_ACCOUNT, 5, 120)
                 .layer(Layer.ACCOUNT_LOCKOUT, 3, 300).lockoutSeconds(900)
                 .disable(Layer.CREDENTIAL_STUFFING)
                 .build();
         assertThat(GatedHttpBasicStep.retryAfterSeconds(options)).isEqualTo(900);
-        GateOptions onlyPerIp = options.toBuilder().disable(Layer.PER_IP_ACCOUNT).disable(Layer.ACCOUNT_LOCKOUT).build();
+        GateOptions onlyPerIp = TestOptions.from(options).disable(Layer.PER_IP_ACCOUNT).disable(Layer.ACCOUNT_LOCKOUT).build();
         assertThat(GatedHttpBasicStep.retryAfterSeconds(onlyPerIp)).isEqualTo(60);
     }
 }

@@ -9,6 +9,7 @@ import dev.abusegate.engine.keys.CounterKey;
 import dev.abusegate.engine.Decision;
 import dev.abusegate.engine.keys.GateKeys;
 import dev.abusegate.engine.config.GateOptions;
+import dev.abusegate.engine.config.TestOptions;
 import dev.abusegate.engine.Layer;
 import dev.abusegate.engine.Outcome;
 import dev.abusegate.engine.keys.SecretSource;
@@ -50,7 +51,7 @@ class GateOnClusterTest {
     }
 
     private static GateOptions only(Layer layer, int threshold, boolean captcha) {
-        GateOptions.Builder b = GateOptions.builder().captchaEnabled(captcha);
+        TestOptions b = TestOptions.builder().captchaEnabled(captcha);
         for (Layer l : Layer.values()) {
             if (l != layer) {
                 b.disable(l);

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.abusegate.engine.MutableClock;
 import dev.abusegate.engine.config.GateOptions;
+import dev.abusegate.engine.config.TestOptions;
 import dev.abusegate.engine.realm.RealmSettings;
 import dev.abusegate.engine.realm.RealmWatch;
 import java.util.ArrayList;
@@ -30,7 +31,7 @@ class InfinispanRealmTalliesTest {
     private static EmbeddedCluster cluster;
     private static EmbeddedCacheManager local;
 
-    private static final GateOptions ON = GateOptions.builder().set(RealmSettings.ENABLED, true).set(RealmSettings.THRESHOLD, 30)
+    private static final GateOptions ON = TestOptions.builder().set(RealmSettings.ENABLED, true).set(RealmSettings.THRESHOLD, 30)
             .set(RealmSettings.BASELINE_MULTIPLE, 0.0).build();
 
     @BeforeAll
