@@ -18,7 +18,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.RepeatedTest;
 
 /**
@@ -26,6 +25,11 @@ import org.junit.jupiter.api.RepeatedTest;
  * distributed spray on two nodes crosses the realm's threshold while each node's owner ticks, as it does once a
  * second, and every attempt takes the node's change as the Keycloak side does after each decision. Each node enters
  * once, reports it once, never flaps, and every failure and every attempt turned away is in the count.
+ *
+ * <p>It once lost one count of 640 in 1-2 of 10 runs under load, through two races in {@link RealmWatch}, both fixed
+ * there: a tick read the "counted since the last publish" mark and cleared it in two steps, so that a mark set
+ * between them was lost (its count was in this node's snapshot but never published); and a tick that found the
+ * realm before its first attempt had set the options cleared the buckets, dropping a count made meanwhile.
  */
 class RealmUnderAttackConcurrencyTest {
 
@@ -61,15 +65,13 @@ class RealmUnderAttackConcurrencyTest {
             if (d.allowed()) {
                 gate.passwordFailed(d, 0L, List.of());
             }
-            RealmWatch.Change c = watch.takeChange(REALM);
-            if (c != null) {
+            for (RealmWatch.Change c; (c = watch.takeChange(REALM)) != null; ) {
                 changes.add(c);
             }
             return d;
         }
     }
 
-    @Disabled("fails 1-2 of 10 repetitions under load: one count of 640 missing on a node (639), cause in RealmWatch not yet found")
     @RepeatedTest(10)
     void simultaneous_failures_across_the_threshold_enter_once_without_flapping_and_lose_no_count() throws Exception {
         MutableClock clock = new MutableClock(); // the spray takes no time: one bucket, nothing leaves the window
@@ -111,8 +113,7 @@ class RealmUnderAttackConcurrencyTest {
         b.watch.tick();
         a.watch.tick();
         for (Node n : List.of(a, b)) {
-            RealmWatch.Change c = n.watch.takeChange(REALM);
-            if (c != null) {
+            for (RealmWatch.Change c; (c = n.watch.takeChange(REALM)) != null; ) {
                 n.changes.add(c);
             }
         }

@@ -7,9 +7,9 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 
@@ -43,8 +43,11 @@ public final class RealmWatch {
     /** Buckets kept: the longest window's, plus the one being filled. */
     private static final long KEPT_BUCKETS = (long) RealmSettings.WINDOW_SECONDS.max() * 1000 / BUCKET_MILLIS + 1;
 
-    /** Changes kept per realm until an attempt takes them. */
-    static final int MAX_PENDING = 8;
+    /**
+     * The most changes of a realm's state held for {@link #takeChange} (even, so that the ones held still start with
+     * the right kind): when more are unreported, the oldest are no longer reported.
+     */
+    public static final int MAX_PENDING_CHANGES = 8;
 
     /** A change of a realm's state, reported once to whoever takes it (see {@link #takeChange}). */
     public enum Change { ENTERED, LEFT }
@@ -103,13 +106,30 @@ public final class RealmWatch {
     }
 
     /**
-     * The realm's oldest change of state on this node not yet taken, once: each change goes to one caller, in the
-     * order they happened; null when none is waiting. A realm that enters and leaves between two attempts has both
-     * waiting. At most {@value #MAX_PENDING} wait (a node that decides no attempt for that long loses the oldest).
+     * The realm's oldest change of state on this node not yet taken, or null: each change is taken once, by one
+     * caller, and the changes in the order they happened (a realm that entered and left between two calls gives
+     * {@link Change#ENTERED}, then {@link Change#LEFT}, then null). Call it until it gives null. At most {@value
+     * #MAX_PENDING_CHANGES} changes are held: of a longer run of changes nobody took (a node that sees a realm flap
+     * on the other nodes' counts with no login of its own), only the last {@value #MAX_PENDING_CHANGES} are given.
+     * Holds no memory per change: the changes alternate, starting with {@link Change#ENTERED}, so their number says
+     * which each is.
      */
     public Change takeChange(String realm) {
         Realm r = realms.get(realm);
-        return r == null ? null : r.pending.poll();
+        if (r == null) {
+            return null;
+        }
+        for (;;) {
+            long made = r.changes;
+            long taken = r.taken.get();
+            if (taken >= made) {
+                return null;
+            }
+            long next = Math.max(taken, made - MAX_PENDING_CHANGES) + 1; // the n-th change (from 1): ENTERED when odd
+            if (r.taken.compareAndSet(taken, next)) {
+                return (next & 1) == 1 ? Change.ENTERED : Change.LEFT;
+            }
+        }
     }
 
     /** What this node holds about the realm. */
@@ -165,10 +185,13 @@ public final class RealmWatch {
     /** One realm on this node. Its decision fields are written by the tick only. */
     private final class Realm {
         private final Map<Long, LongAdder> buckets = new ConcurrentHashMap<>();
-        private final Queue<Change> pending = new ConcurrentLinkedQueue<>();
+        /** Changes of state made (by the tick only) and taken (by {@link #takeChange}). */
+        private volatile long changes;
+        private final AtomicLong taken = new AtomicLong();
         private volatile GateOptions options;
         private volatile boolean on;
-        private volatile boolean dirty;
+        /** Counted since the last publish; read and cleared at once, so that a count made meanwhile keeps it set. */
+        private final AtomicBoolean dirty = new AtomicBoolean();
         private volatile long count;
         private volatile long entryLevel;
         private volatile double baseline;
@@ -182,12 +205,17 @@ public final class RealmWatch {
                 a = buckets.computeIfAbsent(bucket, b -> new LongAdder());
             }
             a.increment();
-            dirty = true;
+            dirty.set(true);
+        }
+
+        /** Drops the buckets older than any window (a count that lands in one meanwhile is outside every window). */
+        void prune(long now) {
+            long oldest = Math.floorDiv(now, BUCKET_MILLIS) - KEPT_BUCKETS;
+            buckets.keySet().removeIf(b -> b < oldest);
         }
 
         long[] snapshot(long now) {
-            long oldest = Math.floorDiv(now, BUCKET_MILLIS) - KEPT_BUCKETS;
-            buckets.keySet().removeIf(b -> b < oldest);
+            prune(now);
             List<long[]> pairs = new ArrayList<>();
             buckets.forEach((b, a) -> pairs.add(new long[] {b, a.sum()}));
             long[] tally = new long[pairs.size() * 2];
@@ -200,25 +228,34 @@ public final class RealmWatch {
 
         void sync(String realm, long now) {
             GateOptions o = options;
-            if (o == null || !o.get(RealmSettings.ENABLED)) {
+            if (o == null) {
+                // no attempt has been decided in the realm yet (the realm was only counted, or its first attempt is
+                // being decided right now and counts in a moment): nothing to decide, and nothing to clear, since a
+                // clear here could drop the first attempt's count made between this read and the clear
+                prune(now);
+                return;
+            }
+            if (!o.get(RealmSettings.ENABLED)) {
                 // off for the realm: nothing is shared and nothing kept (the count starts afresh when it is turned on)
                 buckets.clear();
-                dirty = false;
+                dirty.set(false);
                 count = 0;
                 if (on) {
                     leave(now);
                 }
                 return;
             }
-            // cleared before the snapshot: a failure counted meanwhile is in it, or marks the tally for the next tick
-            boolean changed = dirty;
-            dirty = false;
+            // read and cleared at once, before the snapshot: a failure counted before it is in the snapshot (its
+            // increment precedes its mark), one counted after it marks the tally for the next tick. (Read, then
+            // cleared, a mark set between the two was lost: its count was in the snapshot but never published, and
+            // the other nodes lacked it for good.)
+            boolean changed = dirty.getAndSet(false);
             long[] own = snapshot(now);
             if (changed) {
                 try {
                     tallies.publish(realm, own);
                 } catch (RuntimeException e) {
-                    dirty = true; // published again on the next tick
+                    dirty.set(true); // published again on the next tick
                     onTallyFailure.accept(e);
                 }
             }
@@ -250,7 +287,7 @@ public final class RealmWatch {
                 entryLevel = level;
                 on = true;
                 since = now;
-                report(Change.ENTERED);
+                changes++; // the tick is the only writer
                 return;
             }
             long dt = learnedAt == 0 ? 0 : Math.max(0, now - learnedAt);
@@ -258,19 +295,11 @@ public final class RealmWatch {
             baseline += (sum - baseline) * Math.min(1.0, (double) dt / BASELINE_MILLIS);
         }
 
-        /** Run by the tick only, so the bound holds (a taker only shortens the queue). */
-        private void report(Change c) {
-            while (pending.size() >= MAX_PENDING) {
-                pending.poll();
-            }
-            pending.add(c);
-        }
-
         private void leave(long now) {
             on = false;
             since = now;
             learnedAt = now;
-            report(Change.LEFT);
+            changes++;
         }
     }
 }

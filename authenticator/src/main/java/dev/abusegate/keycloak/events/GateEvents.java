@@ -63,7 +63,8 @@ public final class GateEvents {
     /**
      * The fifth layer's visibility: the realm's gauge (registered once), and an event, with no identifier, when this
      * node saw the realm enter or leave "under attack" (each node decides on the shared tallies, so each node records
-     * its own change, with the first attempt it decides after it).
+     * its own changes, with the first attempt it decides after them: one event per change, in order, at most
+     * {@value RealmWatch#MAX_PENDING_CHANGES} of them).
      */
     public void realmWatched(RealmWatch watch) {
         if (watch == null) {
@@ -74,15 +75,16 @@ public final class GateEvents {
         if (runtime.firstGauge(id)) {
             GateMetrics.realmUnderAttack(realm.getName(), () -> watch.underAttack(id));
         }
-        for (RealmWatch.Change change = watch.takeChange(id); change != null; change = watch.takeChange(id)) {
+        // one event per change, in order: a realm that entered and left since the last attempt records both
+        for (RealmWatch.Change change; (change = watch.takeChange(id)) != null; ) {
+            String state = change == RealmWatch.Change.ENTERED ? "entered" : "left";
             ctx.getEvent().clone()
                     .detail(DETAIL_LAYER, LAYER_REALM)
-                    .detail(DETAIL_REALM_STATE, change == RealmWatch.Change.ENTERED ? "entered" : "left")
+                    .detail(DETAIL_REALM_STATE, state)
                     .error(EVENT_REALM);
             RealmWatch.State st = watch.state(id);
             org.jboss.logging.Logger.getLogger(GateEvents.class).infof("Abuse gate: realm '%s' %s 'under attack' on this node "
-                    + "(%d failed checks in the window, entry level %d)", realm.getName(),
-                    change == RealmWatch.Change.ENTERED ? "entered" : "left", st.count(), st.entryLevel());
+                    + "(now: %d failed checks in the window, entry level %d)", realm.getName(), state, st.count(), st.entryLevel());
         }
     }
 
