@@ -116,35 +116,44 @@ class RealmUnderAttackIT extends ServerTest {
     }
 
     @Test
-    void once_the_failures_stop_the_realm_leaves_by_itself_and_records_entering_and_leaving() {
-        Map<String, String> c = new java.util.HashMap<>(config());
-        c.put("realm.threshold", "4");
-        c.put("realm.windowSeconds", "10");
+    void after_quiet_the_realm_leaves_by_itself_and_its_next_login_records_both_changes() {
+        // a low threshold and the shortest window (one bucket of 10 s): it enters on 4 failures and leaves once the
+        // bucket that holds them is out of the window
+        Map<String, String> quick = Map.of("realm.enabled", "true", "realm.threshold", "4", "realm.windowSeconds", "10",
+                "realm.baselineMultiple", "0", "deviceCookie.enabled", "true");
         String realm = importRealm(RealmBuilder.named(RealmBuilder.uniqueName("realm-leaves"))
                 .user(BOB, BOB_PASSWORD)
-                .gatedDirectGrantFlow("abuse-gate-direct-grant", c));
-        TokenClient client = new TokenClient(server.baseUrl());
+                .gatedBrowserFlow(FORM, quick));
+
         for (int i = 0; i < 4; i++) {
-            TokenResponse r = client.passwordGrant(realm, "nobody-" + i, "guess-" + i, null, "10.29.1." + (i + 1));
-            assertThat(r.isKeycloakInvalidGrant()).as(r.toString()).isTrue();
+            GateIt.assertWrongPassword(server.newBrowser().login(realm, "nobody-" + i, "guess-" + i, "10.29.2." + (i + 1)));
         }
         GateIt.await("the realm under attack", Duration.ofSeconds(10), () -> Boolean.TRUE.equals(realmState(realm).get("underAttack")));
-        assertThat(client.passwordGrant(realm, BOB, BOB_PASSWORD, null, "10.29.2.1").json())
-                .as("under attack: a captcha asked for").containsEntry("error", "captcha_required");
+        assertThat(((Number) realmState(realm).get("entryLevel")).longValue()).isEqualTo(4);
 
-        // quiet from here on (the captcha answer above counts toward the state, as a turned-away attempt does): the
-        // window's count falls below half the entry level within one window plus one 10 s bucket
-        GateIt.await("the realm back to normal", Duration.ofSeconds(40), () -> Boolean.FALSE.equals(realmState(realm).get("underAttack")));
-        TokenResponse in = client.passwordGrant(realm, BOB, BOB_PASSWORD, null, "10.29.3.1");
-        assertThat(in.status()).as("no captcha once it left: %s", in).isEqualTo(200);
+        // quiet: no attempt at all (the admin endpoint counts nothing); it leaves within one window plus one bucket
+        GateIt.await("the realm out of 'under attack' by itself", Duration.ofSeconds(35),
+                () -> Boolean.FALSE.equals(realmState(realm).get("underAttack")));
+        Map<String, Object> state = realmState(realm);
+        assertThat(state).containsEntry("enabled", true).containsEntry("underAttack", false);
+        assertThat(((Number) state.get("failuresInWindow")).longValue()).as("below half the entry level").isLessThan(2);
 
-        // both changes are events: entering (with the captcha answer) and leaving (with the login after it)
-        for (String change : java.util.List.of("entered", "left")) {
-            Map<String, Object> e = admin.awaitEvent(realm, ev -> "abuse_gate_realm_under_attack".equals(ev.get("error"))
-                    && ev.get("details") instanceof Map<?, ?> d && change.equals(d.get("abuse_gate_realm_state")),
-                    Duration.ofSeconds(10), "LOGIN_ERROR");
-            assertThat(e.get("details")).asInstanceOf(org.assertj.core.api.InstanceOfAssertFactories.MAP)
-                    .containsEntry("abuse_gate_layer", "realm_under_attack");
-        }
+        // an attempt without a captcha is let through again
+        LoginResult in = server.newBrowser().login(realm, BOB, BOB_PASSWORD, "10.29.3.1");
+        assertThat(in.loginSucceeded()).as(in.toString()).isTrue();
+
+        // no attempt came between entering and leaving: this login records both, once each, entering first
+        Map<String, Object> left = admin.awaitEvent(realm, e -> isRealmEvent(e, "left"), Duration.ofSeconds(10), "LOGIN_ERROR");
+        Map<String, Object> entered = admin.awaitEvent(realm, e -> isRealmEvent(e, "entered"), Duration.ofSeconds(10), "LOGIN_ERROR");
+        assertThat(((Number) entered.get("time")).longValue()).isLessThanOrEqualTo(((Number) left.get("time")).longValue());
+        assertThat(admin.events(realm, "LOGIN_ERROR")).filteredOn(e -> "abuse_gate_realm_under_attack".equals(e.get("error")))
+                .as("one event per change").hasSize(2);
+        assertThat(admin.events(realm, "LOGIN_ERROR")).as("nothing asked for a captcha")
+                .noneMatch(e -> "abuse_gate_captcha_required".equals(e.get("error")));
+    }
+
+    private static boolean isRealmEvent(Map<String, Object> e, String state) {
+        return "abuse_gate_realm_under_attack".equals(e.get("error")) && e.get("details") instanceof Map<?, ?> d
+                && state.equals(d.get("abuse_gate_realm_state")) && "realm_under_attack".equals(d.get("abuse_gate_layer"));
     }
 }
