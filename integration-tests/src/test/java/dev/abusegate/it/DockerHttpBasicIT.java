@@ -2,12 +2,14 @@ package dev.abusegate.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.abusegate.it.support.AdminClient;
 import dev.abusegate.it.support.DedicatedServer;
 import dev.abusegate.it.support.GateIt;
 import dev.abusegate.it.support.GatedFlows;
 import dev.abusegate.it.support.Json;
 import dev.abusegate.it.support.RealmBuilder;
 import dev.abusegate.it.support.ServerTest;
+import dev.abusegate.it.support.TokenClient;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -72,6 +74,42 @@ class DockerHttpBasicIT extends ServerTest {
         });
         assertThat(blocked.body()).doesNotContain("\"token\"");
         assertThat(passwordChecks(realm)).as("no password was checked after the lock").isEqualTo(3);
+    }
+
+    /**
+     * The realm-wide layer only ever asks for a captcha, which an HTTP Basic client cannot give: the docker step
+     * does not apply it (layers 1 to 4 still do), so a registry login with the right password goes through while
+     * the realm is under attack, where the token endpoint asks for a captcha.
+     */
+    @Test
+    void a_realm_under_attack_does_not_shut_out_registry_logins() {
+        String[] layer = {"realm.enabled", "true", "realm.threshold", "4", "realm.windowSeconds", "60",
+                "realm.baselineMultiple", "0", "captcha.enabled", "true"};
+        String realm = importRealm(RealmBuilder.named(RealmBuilder.uniqueName("docker-attacked"))
+                .user("alice", PASSWORD)
+                .set("clients", List.of(Map.of("clientId", "registry", "protocol", "docker-v2", "enabled", true),
+                        Map.of("clientId", RealmBuilder.CLIENT_ID, "protocol", "openid-connect", "enabled", true,
+                                "publicClient", true, "directAccessGrantsEnabled", true)))
+                .gatedDirectGrantFlow("abuse-gate-direct-grant", GateIt.quietConfig(layer)));
+        GatedFlows.copyWithGatedStep(admin, realm, "docker auth", "gated docker auth", "docker-http-basic-authenticator",
+                "abuse-gate-docker-http-basic", GateIt.quietConfig(layer));
+        admin.updateRealm(realm, Map.of("dockerAuthenticationFlow", "gated docker auth"));
+
+        TokenClient api = new TokenClient(server.baseUrl());
+        for (int i = 0; i < 4; i++) {
+            TokenClient.TokenResponse r = api.passwordGrant(realm, "nobody-" + i, "guess-" + i, null, "198.51.100." + (120 + i));
+            assertThat(r.isKeycloakInvalidGrant()).as(r.toString()).isTrue();
+        }
+        GateIt.await("the realm under attack", Duration.ofSeconds(10), () -> Boolean.TRUE.equals(
+                admin.getMap("/admin/realms/" + AdminClient.seg(realm) + "/abuse-gate/realm-under-attack").get("underAttack")));
+        assertThat(api.passwordGrant(realm, "alice", PASSWORD, null, "198.51.100.130").json())
+                .as("the token endpoint asks for a captcha").containsEntry("error", "captcha_required");
+
+        HttpResponse<String> ok = token(realm, "alice", PASSWORD, "198.51.100.131");
+        assertThat(ok.statusCode()).as("a registry login while the realm is under attack: %s", ok.body()).isEqualTo(200);
+        assertThat(Json.parseMap(ok.body())).containsKey("token");
+        HttpResponse<String> wrong = token(realm, "alice", "wrong", "198.51.100.132");
+        assertThat(wrong.statusCode()).as("a wrong password: checked, and refused as usual: %s", wrong.body()).isEqualTo(401);
     }
 
     private long passwordChecks(String realm) {

@@ -71,7 +71,7 @@ public final class GatedAttempt {
         // With the band off the captcha is still offered where a shared count past a threshold asks for it (a store
         // at its bound): ALTCHA by default, which needs no keys, so that answer is never a refusal.
         // While the realm is under attack (the fifth layer), ALTCHA challenges are harder.
-        CaptchaConfig captcha = scope != LayerScope.BEFORE_LOOKUP && GateEvents.underAttack(g, realm, options)
+        CaptchaConfig captcha = scope.realmLayer() && GateEvents.underAttack(g, realm, options)
                 ? settings.captcha().harder(options.get(RealmSettings.ALTCHA_FACTOR)) : settings.captcha();
         String token = captchaToken.apply(captcha);
         boolean submitted = token != null && !token.isBlank();
@@ -84,7 +84,7 @@ public final class GatedAttempt {
             // The solution is verified only if the answer depends on it (see AbuseGate#evaluate).
             d = g.evaluate(options, new Attempt(realm.getId(), address, identifier, device),
                     submitted ? () -> rt.captcha().solved(session, realm, captcha, token, address, options.ipv6PrefixLength()) : null,
-                    scope != LayerScope.BEFORE_LOOKUP); // identity-first: the password step applies the realm layer
+                    scope.realmLayer()); // identity-first: the password step applies it; HTTP Basic: never
             events.storeUnavailable(d.unavailable());
             events.storeDegraded(d.degraded());
         } catch (RealmSecrets.NoRealmKey e) {

@@ -66,7 +66,7 @@ abstract class GatedHttpBasicStep extends GatedRequestStep {
             context.forceChallenge(wrongCredentials(context));
             return;
         }
-        GatedAttempt attempt = GatedAttempt.evaluate(context, credentials.username, captcha -> null, false, LayerScope.ALL);
+        GatedAttempt attempt = GatedAttempt.evaluate(context, credentials.username, captcha -> null, false, LayerScope.ALL_WITHOUT_CAPTCHA);
         if (!attempt.allowed()) {
             String message = LoginThemeMessages.message(context.getSession(), context.getRealm(), LoginThemeMessages.BLOCKED);
             context.forceChallenge(tooManyAttempts(context, attempt.code(), message, retryAfterSeconds(attempt.options())));
