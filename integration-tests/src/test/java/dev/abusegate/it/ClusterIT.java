@@ -303,8 +303,7 @@ class ClusterIT {
                 "realm.baselineMultiple", "0"));
         assertThat(nodeB.newBrowser().login(realm, "dave", PASSWORD, "10.29.1.1").loginSucceeded())
                 .as("dave logs in on node B before").isTrue();
-        String stateOnB = "/admin/realms/" + AdminClient.seg(realm) + "/abuse-gate/realm-under-attack";
-        assertThat(nodeB.admin().getMap(stateOnB)).containsEntry("underAttack", false);
+        assertThat(nodeB.admin().realmUnderAttack(realm)).containsEntry("underAttack", false);
 
         // unknown usernames, each from its own address, all through node A: below every per-address threshold
         for (int i = 0; i < threshold; i++) {
@@ -313,11 +312,11 @@ class ClusterIT {
         }
         long sprayed = System.nanoTime();
         GateIt.await("node B sees the realm under attack", Duration.ofSeconds(6),
-                () -> Boolean.TRUE.equals(nodeB.admin().getMap(stateOnB).get("underAttack")));
+                () -> Boolean.TRUE.equals(nodeB.admin().realmUnderAttack(realm).get("underAttack")));
         long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - sprayed);
         System.out.printf("ClusterIT: node B under attack %d ms after the last of %d failures on node A "
                 + "(stated bound: 2 s, plus the admin call)%n", millis, threshold);
-        assertThat(((Number) nodeB.admin().getMap(stateOnB).get("failuresInWindow")).longValue())
+        assertThat(((Number) nodeB.admin().realmUnderAttack(realm).get("failuresInWindow")).longValue())
                 .as("node B counts node A's failures").isGreaterThanOrEqualTo(threshold);
 
         BrowserLogin.LoginResult onB = nodeB.newBrowser().login(realm, "erin", PASSWORD, "10.29.3.1");

@@ -2,7 +2,6 @@ package dev.abusegate.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.abusegate.it.support.AdminClient;
 import dev.abusegate.it.support.DedicatedServer;
 import dev.abusegate.it.support.GateIt;
 import dev.abusegate.it.support.GatedFlows;
@@ -100,8 +99,8 @@ class DockerHttpBasicIT extends ServerTest {
             TokenClient.TokenResponse r = api.passwordGrant(realm, "nobody-" + i, "guess-" + i, null, "198.51.100." + (120 + i));
             assertThat(r.isKeycloakInvalidGrant()).as(r.toString()).isTrue();
         }
-        GateIt.await("the realm under attack", Duration.ofSeconds(10), () -> Boolean.TRUE.equals(
-                admin.getMap("/admin/realms/" + AdminClient.seg(realm) + "/abuse-gate/realm-under-attack").get("underAttack")));
+        GateIt.await("the realm under attack", Duration.ofSeconds(10),
+                () -> Boolean.TRUE.equals(admin.realmUnderAttack(realm).get("underAttack")));
         assertThat(api.passwordGrant(realm, "alice", PASSWORD, null, "198.51.100.130").json())
                 .as("the token endpoint asks for a captcha").containsEntry("error", "captcha_required");
 

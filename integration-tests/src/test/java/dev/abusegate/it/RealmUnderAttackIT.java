@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.abusegate.captcha.AltchaSolver;
-import dev.abusegate.it.support.AdminClient;
 import dev.abusegate.it.support.BrowserLogin;
 import dev.abusegate.it.support.BrowserLogin.LoginResult;
 import dev.abusegate.it.support.GateIt;
@@ -53,7 +52,7 @@ class RealmUnderAttackIT extends ServerTest {
     }
 
     private static Map<String, Object> realmState(String realm) {
-        return admin.getMap("/admin/realms/" + AdminClient.seg(realm) + "/abuse-gate/realm-under-attack");
+        return admin.realmUnderAttack(realm);
     }
 
     @Test

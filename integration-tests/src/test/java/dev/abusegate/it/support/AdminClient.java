@@ -92,6 +92,11 @@ public final class AdminClient {
         return r;
     }
 
+    /** The realm-wide layer's state on this node ({@code GET .../abuse-gate/realm-under-attack}). */
+    public Map<String, Object> realmUnderAttack(String realm) {
+        return getMap("/admin/realms/" + seg(realm) + "/abuse-gate/realm-under-attack");
+    }
+
     public Map<String, Object> getMap(String path) {
         return expectSuccess("GET", path, null).jsonMap();
     }
