@@ -399,7 +399,7 @@ public final class AbuseGate {
 
     /**
      * The one rule for a device cookie, for layer 3's device budget and the realm layer's exemption alike: the
-     * attempt's device (a verified cookie bound to the typed identifier, see {@link Attempt#device()}) counts only
+     * attempt's device (a verified cookie for the account the typed name belongs to, see {@link Attempt#device()}) counts only
      * while device cookies are on; otherwise null.
      */
     static String verifiedDevice(GateOptions options, Attempt attempt) {

@@ -7,7 +7,7 @@ package dev.abusegate.engine;
  * @param realm      an opaque realm id; counters of one realm never touch another's
  * @param address    the client address as the server resolved it (may be garbage; never trusted)
  * @param identifier the submitted username or e-mail, raw (may be null or empty)
- * @param device     the device id of a verified device cookie bound to this identifier, or null
+ * @param device     the device id of a verified device cookie for the account this identifier names, or null
  */
 public record Attempt(String realm, String address, String identifier, String device) {
     public Attempt {

@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** A device cookie keeps the owner in while strangers have the account locked, and gives a thief no more than its own small budget. */
@@ -19,13 +20,17 @@ class DeviceCookieLockoutTest {
     private final GateOptions options = only(Layer.ACCOUNT_LOCKOUT, 3, 900).lockoutSeconds(600)
             .deviceCookie(true, 2, 30).build();
 
+    /** The device id of a token presented for {@code identifier}, when it is genuine and binds that name. */
     private String deviceOf(String token, String identifier) {
-        return DeviceTokens.verify(DEVICE_KEY, token, f.gate.identifierTag(REALM, identifier), f.clock.millis() / 1000);
+        DeviceTokens.Verified v = DeviceTokens.verify(DEVICE_KEY, REALM, token, f.gate.identifierTag(REALM, identifier),
+                f.clock.millis() / 1000);
+        return v == null ? null : v.deviceId();
     }
 
+    /** A token for the account whose only login name is {@code identifier}. */
     private String issue(String identifier) {
-        return DeviceTokens.issue(DEVICE_KEY, f.gate.identifierTag(REALM, identifier),
-                f.clock.millis() / 1000 + 30 * 86_400, new SecureRandom());
+        return DeviceTokens.issue(DEVICE_KEY, REALM, DeviceTokens.accountTag(DEVICE_KEY, identifier + "-id"),
+                List.of(f.gate.identifierTag(REALM, identifier)), f.clock.millis() / 1000 + 30 * 86_400, new SecureRandom());
     }
 
     private Decision withDevice(String address, String identifier, String device) {
@@ -67,11 +72,11 @@ class DeviceCookieLockoutTest {
         String forged = token.substring(0, token.length() - 2) + (token.endsWith("AA") ? "BB" : "AA");
         assertThat(deviceOf(forged, "alice")).isNull();
         assertThat(deviceOf(token, "bob")).as("bound to alice, presented for bob").isNull();
-        assertThat(DeviceTokens.verify("another-realm-key-xxxxxxxxxxxxxx".getBytes(StandardCharsets.UTF_8), token,
+        assertThat(DeviceTokens.verify("another-realm-key-xxxxxxxxxxxxxx".getBytes(StandardCharsets.UTF_8), REALM, token,
                 f.gate.identifierTag(REALM, "alice"), f.clock.millis() / 1000)).isNull();
         f.clock.advanceSeconds(31 * 86_400L);
         assertThat(deviceOf(token, "alice")).as("expired").isNull();
-        for (String garbage : new String[] {"", "v1", "v1.a.b.c.d", "x".repeat(10_000), "v2.a.b.1.s"}) {
+        for (String garbage : new String[] {"", "v1", "v1.a.b.c.d", "x".repeat(10_000), "v2.a.b.1.s", "v2.a.b.c.1.s"}) {
             assertThat(deviceOf(garbage, "alice")).isNull();
         }
     }

@@ -82,9 +82,64 @@ class LockoutDosResistanceIT extends ServerTest {
                 .as("bob's device cookie presented for alice").contains("blocked");
 
         BrowserLogin forged = server.newBrowser();
-        String tampered = bobsCookie.replaceFirst("^v1\\.[^.]+", "v1.AAAAAAAAAAAAAAAAAAAAAA");
+        String tampered = bobsCookie.replaceFirst("^v2\\.[^.]+", "v2.AAAAAAAAAAAAAAAAAAAAAA");
         forged.setCookie(DEVICE_COOKIE, tampered);
         assertThat(forged.login(realm, "alice", PASSWORD, "192.0.2.4").gateCode()).as("forged").contains("blocked");
+    }
+
+    /** A realm where users may log in with their e-mail too. */
+    private String emailRealm(String prefix) {
+        return importRealm(RealmBuilder.named(RealmBuilder.uniqueName(prefix))
+                .user("alice", PASSWORD)
+                .user("bob", "bob-secret-1")
+                .set("loginWithEmailAllowed", true)
+                .gatedBrowserFlow(FORM, Map.of("captcha.enabled", "false", "accountLockout.threshold", "3",
+                        "deviceCookie.enabled", "true", "deviceCookie.threshold", "2")));
+    }
+
+    @Test
+    void a_device_cookie_from_a_username_login_lets_the_owner_in_under_the_email_too() {
+        String realm = emailRealm("device-email");
+        BrowserLogin owner = server.newBrowser();
+        assertThat(owner.login(realm, "alice", PASSWORD, "192.0.2.5").loginSucceeded()).isTrue();
+        assertThat(owner.cookie(DEVICE_COOKIE).orElseThrow()).doesNotContain("alice").doesNotContain("example.com");
+        owner.keepOnlyCookie(DEVICE_COOKIE);
+
+        lockAliceFromStrangers(realm, 3);
+        assertThat(server.newBrowser().login(realm, "alice@example.com", PASSWORD, "198.51.100.98").gateCode())
+                .as("the lock holds under the e-mail for strangers").contains("blocked");
+
+        BrowserLogin.LoginResult r = owner.login(realm, "alice@example.com", PASSWORD, "192.0.2.5");
+        assertThat(r.loginSucceeded()).as("the owner's browser, typing the e-mail: " + r).isTrue();
+    }
+
+    @Test
+    void a_device_cookie_does_not_follow_an_email_that_passed_to_another_account() {
+        String realm = emailRealm("device-moved");
+        BrowserLogin alicesBrowser = server.newBrowser();
+        assertThat(alicesBrowser.login(realm, "alice@example.com", PASSWORD, "192.0.2.6").loginSucceeded()).isTrue();
+        alicesBrowser.keepOnlyCookie(DEVICE_COOKIE);
+
+        // the address passes from alice to bob
+        setEmail(realm, "alice", "alice.new@example.com");
+        setEmail(realm, "bob", "alice@example.com");
+        for (int i = 1; i <= 3; i++) {
+            assertThat(server.newBrowser().login(realm, "bob", "guess-" + i, "198.51.100." + i).status()).isEqualTo(200);
+        }
+        assertThat(server.newBrowser().login(realm, "alice@example.com", "bob-secret-1", "198.51.100.99").gateCode())
+                .as("bob's account is locked, under his new e-mail too").contains("blocked");
+
+        BrowserLogin.LoginResult r = alicesBrowser.login(realm, "alice@example.com", "bob-secret-1", "192.0.2.6");
+        assertThat(r.gateCode()).as("alice's cookie, presented for the e-mail that is bob's now: " + r).contains("blocked");
+        BrowserLogin.LoginResult own = alicesBrowser.login(realm, "alice", PASSWORD, "192.0.2.6");
+        assertThat(own.loginSucceeded()).as("the cookie still serves alice: " + own).isTrue();
+    }
+
+    private static void setEmail(String realm, String username, String email) {
+        String id = admin.findUserId(realm, username).orElseThrow();
+        Map<String, Object> user = new java.util.HashMap<>(admin.getMap("/admin/realms/" + realm + "/users/" + id));
+        user.put("email", email);
+        admin.put("/admin/realms/" + realm + "/users/" + id, user);
     }
 
     @Test

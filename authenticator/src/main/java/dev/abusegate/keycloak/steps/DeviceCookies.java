@@ -7,15 +7,21 @@ import dev.abusegate.engine.keys.Hmac;
 import jakarta.ws.rs.core.Cookie;
 import jakarta.ws.rs.core.NewCookie;
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
 import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import org.keycloak.authentication.AuthenticationFlowContext;
+import org.keycloak.models.ModelDuplicateException;
 import org.keycloak.models.RealmModel;
+import org.keycloak.models.UserModel;
+import org.keycloak.models.utils.KeycloakModelUtils;
 
 /**
  * The device cookie: HttpOnly, Secure, SameSite=Strict, scoped to the realm's path, signed with a key
- * derived from the realm's own HMAC key. It carries the account's keyed identifier tag (never the
- * username) and a random device id; see {@link DeviceTokens}.
+ * derived from the realm's own HMAC key. It carries keyed tags of the account's id and login names (never a name or
+ * the id) and a random device id; see {@link DeviceTokens}.
  */
 final class DeviceCookies {
 
@@ -25,7 +31,12 @@ final class DeviceCookies {
     private DeviceCookies() {
     }
 
-    /** The device id of a genuine cookie bound to this identifier, or null. */
+    /**
+     * The device id of a genuine cookie for the account the typed name belongs to, or null. The name is looked for
+     * among the cookie's login names first, with no lookup; only a cookie that holds it costs a lookup of the
+     * account the name belongs to now, whose id must be the one the cookie was issued for (a name that has passed
+     * to another account does not carry the cookie over).
+     */
     static String deviceOf(AuthenticationFlowContext ctx, AbuseGate gate, byte[] key, String identifier) {
         if (identifier == null || identifier.isBlank()) {
             return null;
@@ -36,21 +47,44 @@ final class DeviceCookies {
             return null;
         }
         RealmModel realm = ctx.getRealm();
-        return DeviceTokens.verify(key, cookie.getValue(), gate.identifierTag(realm.getId(), identifier),
-                System.currentTimeMillis() / 1000);
+        DeviceTokens.Verified v = DeviceTokens.verify(key, realm.getId(), cookie.getValue(),
+                gate.identifierTag(realm.getId(), identifier), System.currentTimeMillis() / 1000);
+        if (v == null) {
+            return null;
+        }
+        UserModel user;
+        try {
+            user = ctx.getUser() != null ? ctx.getUser()
+                    : KeycloakModelUtils.findUserByNameOrEmail(ctx.getSession(), realm, identifier.trim());
+        } catch (ModelDuplicateException e) {
+            return null; // an e-mail two accounts share names neither: Keycloak's own check answers it
+        }
+        if (user == null || !MessageDigest.isEqual(DeviceTokens.accountTag(key, user.getId()).getBytes(StandardCharsets.US_ASCII),
+                v.accountTag().getBytes(StandardCharsets.US_ASCII))) {
+            return null;
+        }
+        return v.deviceId();
     }
 
-    /** Issues (or renews, keeping the device id) the cookie after a successful login. */
-    static void issue(AuthenticationFlowContext ctx, AbuseGate gate, byte[] key, String identifier, String device, int days) {
-        if (identifier == null || identifier.isBlank()) {
+    /**
+     * Issues (or renews, keeping the device id) the cookie after a successful login of {@code user}, bound to its id
+     * and to its login names now.
+     */
+    static void issue(AuthenticationFlowContext ctx, AbuseGate gate, byte[] key, UserModel user, String device, int days) {
+        RealmModel realm = ctx.getRealm();
+        List<String> names = AccountNames.of(realm, user);
+        if (names.isEmpty()) {
             return;
         }
-        RealmModel realm = ctx.getRealm();
-        String tag = gate.identifierTag(realm.getId(), identifier);
+        List<String> tags = new ArrayList<>(names.size());
+        for (String name : names) {
+            tags.add(gate.identifierTag(realm.getId(), name));
+        }
+        String account = DeviceTokens.accountTag(key, user.getId());
         long expires = System.currentTimeMillis() / 1000 + days * 86_400L;
         String token = device == null
-                ? DeviceTokens.issue(key, tag, expires, RANDOM)
-                : DeviceTokens.issue(key, tag, device, expires);
+                ? DeviceTokens.issue(key, realm.getId(), account, tags, expires, RANDOM)
+                : DeviceTokens.issue(key, realm.getId(), account, tags, device, expires);
         NewCookie cookie = new NewCookie.Builder(NAME)
                 .value(token)
                 .path(ctx.getSession().getContext().getUri().getBaseUriBuilder().path("realms").path(realm.getName())

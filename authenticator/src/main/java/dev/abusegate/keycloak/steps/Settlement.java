@@ -41,7 +41,7 @@ final class Settlement {
         switch (outcome) {
             case VERIFIED:
                 trouble = runtime.gate().passwordSucceeded(decision, AccountNames.ofCheckedAccount(ctx, identifier));
-                if (browser && options.deviceCookieEnabled() && decision.identifierTag() != null) {
+                if (browser && options.deviceCookieEnabled() && decision.identifierTag() != null && ctx.getUser() != null) {
                     issueDeviceCookie();
                 }
                 break;
@@ -62,7 +62,7 @@ final class Settlement {
     private void issueDeviceCookie() {
         try {
             DeviceCookies.issue(ctx, runtime.gate(), runtime.secrets().deviceKey(ctx.getSession(), ctx.getRealm()),
-                    identifier, device, options.deviceCookieDays());
+                    ctx.getUser(), device, options.deviceCookieDays());
         } catch (RuntimeException e) {
             runtime.warnEvery("device:" + ctx.getRealm().getId(), "Abuse gate: could not issue a device cookie in realm '"
                     + ctx.getRealm().getName() + "' (" + e.getClass().getSimpleName() + ")");
