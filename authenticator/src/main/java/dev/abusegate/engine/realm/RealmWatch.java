@@ -29,6 +29,10 @@ import java.util.function.Consumer;
  *   <li>the realm enters when the window's count reaches the entry level, and leaves when it falls below half of the
  *       level it entered at (so it does not flap).</li>
  * </ul>
+ * Entering does not wait for the next tick: each tick leaves the realm the headroom its count had to the entry
+ * level, and the failure on this node that uses it up puts the realm under attack on this node at once (one atomic
+ * decrement per failure); the next tick records the change. An attack on this node alone is met within the failure
+ * that reaches the level, not up to a tick later; the other nodes' failures since the tick count at the next one.
  * A realm with the layer off shares and keeps nothing. A tally that cannot be published or read fails open: the realm is decided on what this node has, and the failure
  * is reported to the owner; a tick never throws.
  */
@@ -91,13 +95,13 @@ public final class RealmWatch {
         if (r.options != options) {
             r.options = options;
         }
-        return r.on && options.get(RealmSettings.ENABLED);
+        return r.on() && options.get(RealmSettings.ENABLED);
     }
 
     /** Whether the realm is under attack on this node (as of the last tick). */
     public boolean underAttack(String realm) {
         Realm r = realms.get(realm);
-        return r != null && r.on;
+        return r != null && r.on();
     }
 
     /** An attempt turned away for want of a captcha while the realm is under attack: counted like a failure. */
@@ -139,7 +143,8 @@ public final class RealmWatch {
             return new State(false, false, 0, 0, 0, 0);
         }
         GateOptions o = r.options;
-        return new State(o != null && o.get(RealmSettings.ENABLED), r.on, r.count, r.on ? r.entryLevel : entryLevel(o, r.baseline),
+        boolean on = r.on();
+        return new State(o != null && o.get(RealmSettings.ENABLED), on, r.count, on ? r.entryLevel : entryLevel(o, r.baseline),
                 r.baseline, r.since);
     }
 
@@ -190,6 +195,12 @@ public final class RealmWatch {
         private final AtomicLong taken = new AtomicLong();
         private volatile GateOptions options;
         private volatile boolean on;
+        /**
+         * The failures this node may still count before the realm enters: the headroom the last tick found, less each
+         * failure counted since. {@link Long#MAX_VALUE} until a tick has decided the realm with the layer on, and
+         * while it is on.
+         */
+        private final AtomicLong untilEntry = new AtomicLong(Long.MAX_VALUE);
         /** Counted since the last publish; read and cleared at once, so that a count made meanwhile keeps it set. */
         private final AtomicBoolean dirty = new AtomicBoolean();
         private volatile long count;
@@ -206,6 +217,16 @@ public final class RealmWatch {
             }
             a.increment();
             dirty.set(true);
+            untilEntry.decrementAndGet();
+        }
+
+        /**
+         * Under attack: as the last tick decided, or since then by this node's own count (the headroom used up, to be
+         * recorded by the next tick). One flag of each kind, each written in one step, so no late write can leave a
+         * stale one behind.
+         */
+        boolean on() {
+            return on || untilEntry.get() <= 0;
         }
 
         /** Drops the buckets older than any window (a count that lands in one meanwhile is outside every window). */
@@ -240,6 +261,7 @@ public final class RealmWatch {
                 buckets.clear();
                 dirty.set(false);
                 count = 0;
+                untilEntry.set(Long.MAX_VALUE);
                 if (on) {
                     leave(now);
                 }
@@ -283,12 +305,23 @@ public final class RealmWatch {
                 return;
             }
             long level = entryLevel(o, baseline);
-            if (sum >= level) {
-                entryLevel = level;
-                on = true;
-                since = now;
-                changes++; // the tick is the only writer
-                return;
+            for (;;) {
+                long left = untilEntry.get();
+                // left <= 0: this node's own failures reached the level since the last tick (the count did reach it,
+                // even if older buckets have left the window since)
+                if (sum >= level || left <= 0) {
+                    entryLevel = level;
+                    on = true; // before the headroom is reset, so that on() never reads false in between
+                    untilEntry.set(Long.MAX_VALUE);
+                    since = now;
+                    changes++; // the tick is the only writer
+                    return;
+                }
+                // the headroom to the level; a failure counted after the snapshot and before this write is not taken
+                // off it (it is in the next tick's count), which can only make the entry later, never earlier
+                if (untilEntry.compareAndSet(left, level == Long.MAX_VALUE ? Long.MAX_VALUE : level - sum)) {
+                    break;
+                }
             }
             long dt = learnedAt == 0 ? 0 : Math.max(0, now - learnedAt);
             learnedAt = now;
@@ -296,6 +329,7 @@ public final class RealmWatch {
         }
 
         private void leave(long now) {
+            untilEntry.set(Long.MAX_VALUE); // the next tick gives the headroom again
             on = false;
             since = now;
             learnedAt = now;

@@ -343,4 +343,60 @@ class RealmUnderAttackTest {
         assertEquals(5, watch.state(REALM).count(), "the counts before the first decision are kept");
         assertTrue(watch.underAttack(REALM));
     }
+
+    @Test
+    void the_failure_that_reaches_the_level_on_this_node_enters_at_once_and_the_tick_records_it() {
+        GateOptions o = on(30).build();
+        spray(o, REALM, 10);
+        tick(); // the tick leaves 20 of headroom
+        spray(o, REALM, 19);
+        assertFalse(watch.underAttack(REALM), "one short of the level");
+        assertTrue(attempt(o, REALM, "192.0.2.80", "kim", null, false).allowed());
+
+        spray(o, REALM, 1); // the 30th failure, no tick in between
+        assertTrue(watch.underAttack(REALM), "under attack with the failure that reached the level");
+        Decision d = attempt(o, REALM, "192.0.2.81", "lee", null, false);
+        assertEquals(Outcome.CAPTCHA_REQUIRED, d.outcome());
+        assertTrue(d.realmUnderAttack());
+        assertNull(watch.takeChange(REALM), "the change is the tick's to record");
+
+        tick();
+        assertTrue(watch.state(REALM).underAttack());
+        assertEquals(30, watch.state(REALM).entryLevel());
+        assertEquals(RealmWatch.Change.ENTERED, watch.takeChange(REALM));
+        assertNull(watch.takeChange(REALM), "entered once");
+    }
+
+    @Test
+    void entering_early_needs_a_tick_with_the_layer_on_and_leaving_gives_the_headroom_back_only_at_the_next_tick() {
+        GateOptions o = on(10).build();
+        assertTrue(attempt(o, REALM, "192.0.2.90", "max", null, false).allowed()); // the options are known, no tick yet
+        spray(o, REALM, 15);
+        assertFalse(watch.underAttack(REALM), "no headroom before a tick has decided the realm");
+        tick();
+        assertTrue(watch.underAttack(REALM));
+        watch.takeChange(REALM);
+
+        // quiet until it leaves; the tick after that gives the headroom again
+        for (int s = 0; s < 80 && watch.underAttack(REALM); s++) {
+            tick();
+        }
+        assertFalse(watch.underAttack(REALM));
+        assertEquals(RealmWatch.Change.LEFT, watch.takeChange(REALM));
+        tick();
+        spray(o, REALM, 9);
+        assertFalse(watch.underAttack(REALM));
+        spray(o, REALM, 1);
+        assertTrue(watch.underAttack(REALM), "the 10th failure of the new window enters at once again");
+    }
+
+    @Test
+    void with_the_layer_off_no_count_enters_early() {
+        GateOptions off = TestOptions.builder().set(RealmSettings.ENABLED, false).set(RealmSettings.THRESHOLD, 5).build();
+        spray(off, REALM, 1);
+        tick();
+        spray(off, REALM, 20);
+        assertFalse(watch.underAttack(REALM));
+        assertTrue(attempt(off, REALM, "192.0.2.91", "ned", null, false).allowed());
+    }
 }
