@@ -61,7 +61,8 @@ public final class RealmWatch {
      *
      * @param enabled     the layer is on for the realm (as of the last attempt decided in it)
      * @param underAttack the realm is under attack
-     * @param count       the window's count at the last tick, summed over the nodes
+     * @param count       the window's count at the last tick, summed over the nodes; while not under attack as of that
+     *                    tick, plus this node's failures since
      * @param entryLevel  the count at which it enters now; while under attack, the level it entered at
      * @param baseline    the learned baseline (a count per window)
      * @param sinceMillis when the state last changed (0: never on this node)
@@ -143,8 +144,11 @@ public final class RealmWatch {
             return new State(false, false, 0, 0, 0, 0);
         }
         GateOptions o = r.options;
-        boolean on = r.on();
-        return new State(o != null && o.get(RealmSettings.ENABLED), on, r.count, on ? r.entryLevel : entryLevel(o, r.baseline),
+        boolean decided = r.on;
+        // not yet under attack as of the tick (or entered since by this node's own count): the tick's count plus this
+        // node's failures since, and the level they are measured against
+        long count = decided ? r.count : r.count + r.sinceTick();
+        return new State(o != null && o.get(RealmSettings.ENABLED), r.on(), count, decided ? r.entryLevel : entryLevel(o, r.baseline),
                 r.baseline, r.since);
     }
 
@@ -201,6 +205,8 @@ public final class RealmWatch {
          * while it is on.
          */
         private final AtomicLong untilEntry = new AtomicLong(Long.MAX_VALUE);
+        /** The headroom the last tick gave ({@link Long#MAX_VALUE}: none). */
+        private volatile long headroom = Long.MAX_VALUE;
         /** Counted since the last publish; read and cleared at once, so that a count made meanwhile keeps it set. */
         private final AtomicBoolean dirty = new AtomicBoolean();
         private volatile long count;
@@ -227,6 +233,12 @@ public final class RealmWatch {
          */
         boolean on() {
             return on || untilEntry.get() <= 0;
+        }
+
+        /** This node's failures since the last tick gave the headroom (0 when it gave none). */
+        long sinceTick() {
+            long h = headroom;
+            return h == Long.MAX_VALUE ? 0 : Math.max(0, h - untilEntry.get());
         }
 
         /** Drops the buckets older than any window (a count that lands in one meanwhile is outside every window). */
@@ -262,6 +274,7 @@ public final class RealmWatch {
                 dirty.set(false);
                 count = 0;
                 untilEntry.set(Long.MAX_VALUE);
+                headroom = Long.MAX_VALUE;
                 if (on) {
                     leave(now);
                 }
@@ -313,13 +326,16 @@ public final class RealmWatch {
                     entryLevel = level;
                     on = true; // before the headroom is reset, so that on() never reads false in between
                     untilEntry.set(Long.MAX_VALUE);
+                    headroom = Long.MAX_VALUE;
                     since = now;
                     changes++; // the tick is the only writer
                     return;
                 }
                 // the headroom to the level; a failure counted after the snapshot and before this write is not taken
                 // off it (it is in the next tick's count), which can only make the entry later, never earlier
-                if (untilEntry.compareAndSet(left, level == Long.MAX_VALUE ? Long.MAX_VALUE : level - sum)) {
+                long h = level == Long.MAX_VALUE ? Long.MAX_VALUE : level - sum;
+                if (untilEntry.compareAndSet(left, h)) {
+                    headroom = h;
                     break;
                 }
             }
@@ -330,6 +346,7 @@ public final class RealmWatch {
 
         private void leave(long now) {
             untilEntry.set(Long.MAX_VALUE); // the next tick gives the headroom again
+            headroom = Long.MAX_VALUE;
             on = false;
             since = now;
             learnedAt = now;

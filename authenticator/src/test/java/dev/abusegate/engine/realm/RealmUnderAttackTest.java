@@ -351,6 +351,7 @@ class RealmUnderAttackTest {
         tick(); // the tick leaves 20 of headroom
         spray(o, REALM, 19);
         assertFalse(watch.underAttack(REALM), "one short of the level");
+        assertEquals(29, watch.state(REALM).count(), "the tick's count and this node's failures since");
         assertTrue(attempt(o, REALM, "192.0.2.80", "kim", null, false).allowed());
 
         spray(o, REALM, 1); // the 30th failure, no tick in between
@@ -359,6 +360,7 @@ class RealmUnderAttackTest {
         assertEquals(Outcome.CAPTCHA_REQUIRED, d.outcome());
         assertTrue(d.realmUnderAttack());
         assertNull(watch.takeChange(REALM), "the change is the tick's to record");
+        assertEquals(30, watch.state(REALM).entryLevel());
 
         tick();
         assertTrue(watch.state(REALM).underAttack());
