@@ -50,8 +50,8 @@ HTTPS_PORT=$(free_port "$HTTP_PORT" "$MGMT_PORT")
 KC="http://127.0.0.1:$HTTP_PORT"
 KC_LOG="$WORK/keycloak.log"
 
-echo "==> kc.sh build (--cache=local, dev-file database)"
-"$KC_HOME/bin/kc.sh" build --cache=local --db=dev-file > "$WORK/keycloak-build.log" 2>&1
+echo "==> kc.sh build (--cache=local, dev-file database, metrics on)"
+"$KC_HOME/bin/kc.sh" build --cache=local --db=dev-file --metrics-enabled=true > "$WORK/keycloak-build.log" 2>&1
 # The HTTP access log (one line per request, with its status) is the count of answers independent of
 # the events; --proxy-headers lets the owner's own login come from another address (X-Forwarded-For).
 echo "==> Starting Keycloak on 127.0.0.1:$HTTP_PORT (log: $KC_LOG)"
@@ -76,6 +76,13 @@ adm() { # adm METHOD PATH [JSON-FILE]
   local args=(-sf -X "$1" -H "Authorization: Bearer $(admin_token)")
   [ $# -ge 3 ] && args+=(-H "Content-Type: application/json" --data-binary "@$3")
   curl "${args[@]}" "$KC/admin$2"
+}
+# the gate's refusals so far in REALM with OUTCOME (blocked or captcha_required), from its metric: every refusal
+# counts there, while its events are bounded (events.refusalsPerMinute)
+refusals() { # refusals REALM OUTCOME
+  curl -sf "http://127.0.0.1:$MGMT_PORT/metrics" \
+    | awk -v r="realm=\"$1\"" -v o="outcome=\"$2\"" 'index($0, "abuse_gate_decisions_total{") == 1 && index($0, r) && index($0, o) \
+      {s += $NF} END {printf "%d", s}'
 }
 # status of one password-grant login of the owner from ADDRESS (empty: no forwarding header, i.e. 127.0.0.1)
 owner_login() { # owner_login REALM ADDRESS
@@ -150,6 +157,7 @@ run_attack() { # run_attack REALM KIND
   local realm=$1 kind=$2 key="$1.$2" form start secs
   reset_realm "$realm"
   local mark; mark=$(wc -l < "$KC_LOG")
+  local blocked0 captcha0; blocked0=$(refusals "$realm" blocked); captcha0=$(refusals "$realm" captcha_required)
   form="/realms/$realm/protocol/openid-connect/token:grant_type=password&client_id=hydra-target&username=^USER^&password=^PASS^:g=:S=access_token"
   local creds=(-L "$WORK/spray-users.txt" -p "$SPRAY_PASSWORD")
   [ "$kind" = guess ] && creds=(-l owner -P "$WORK/guesses.txt")
@@ -168,15 +176,16 @@ run_attack() { # run_attack REALM KIND
   echo "    Keycloak answered (HTTP status=count, access log): ${R[$key.statuses]}"
   echo "    events: $(jq -c 'group_by(.type + " " + (.error // "")) | map({(.[0].type + " " + (.[0].error // "")): length}) | add // {}' "$WORK/events-$key.json")"
   if [ "$realm" = gated ]; then
-    echo "    gate answers by layer: $(jq -c '[.[] | select(.error // "" | startswith("abuse_gate")) | .details.abuse_gate_layer + " " + .error]
+    echo "    gate answers by layer (recorded refusal events only, at most events.refusalsPerMinute a minute): $(jq -c '[.[] | select(.error // "" | startswith("abuse_gate")) | .details.abuse_gate_layer + " " + .error]
       | group_by(.) | map({(.[0]): length}) | add // {}' "$WORK/events-$key.json")"
   fi
   count() { jq "[.[] | select($1)] | length" "$WORK/events-$key.json"; }
   R[$key.verified]=$(count '.type == "LOGIN" or .error == "invalid_user_credentials"')
   R[$key.success]=$(count '.type == "LOGIN"')
   R[$key.kclock]=$(count '.error == "user_temporarily_disabled"')
-  R[$key.gate]=$(count '.error == "abuse_gate_blocked" or .error == "abuse_gate_captcha_required"')
-  R[$key.captcha]=$(count '.error == "abuse_gate_captcha_required"')
+  local blocked1 captcha1; blocked1=$(refusals "$realm" blocked); captcha1=$(refusals "$realm" captcha_required)
+  R[$key.captcha]=$(( captcha1 - captcha0 ))
+  R[$key.gate]=$(( blocked1 - blocked0 + captcha1 - captcha0 ))
   R[$key.other]=$(count '.type == "LOGIN_ERROR" and ((.error // "") | IN("invalid_user_credentials", "user_temporarily_disabled", "abuse_gate_blocked", "abuse_gate_captcha_required") | not)')
   R[$key.requests]=$(echo "${R[$key.statuses]}" | tr ' ' '\n' | awk -F= '{n += $2} END {print n + 0}')
   R[$key.s429]=$(echo "${R[$key.statuses]}" | tr ' ' '\n' | awk -F= '$1 == 429 {print $2}'); R[$key.s429]=${R[$key.s429]:-0}
@@ -221,7 +230,7 @@ row "passwords Keycloak verified (LOGIN + LOGIN_ERROR invalid_user_credentials)"
 row "... of which right (LOGIN)" success
 row "valid logins hydra reported" found
 row "refused by Keycloak's brute-force lock, password not checked (user_temporarily_disabled)" kclock
-row "refused by the gate (abuse_gate_blocked + abuse_gate_captcha_required events)" gate
+row "refused by the gate (abuse_gate_decisions_total blocked + captcha_required)" gate
 row "... of which captcha_required" captcha
 row "HTTP 429 answers (Keycloak's access log)" s429
 row "other LOGIN_ERROR events" other

@@ -2,13 +2,14 @@ package dev.abusegate.captcha;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.util.Base64;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import dev.abusegate.engine.keys.Hmac;
@@ -57,20 +58,42 @@ public final class Altcha {
         return Hmac.sha256(secret, binding.getBytes(StandardCharsets.UTF_8));
     }
 
-    /** A new signed challenge as the JSON the widget's {@code challengejson} attribute takes. */
-    public static String challengeJson(byte[] hmacKey, long maxNumber, long expiresAtSeconds, SecureRandom random) {
+    /**
+     * A signed challenge's fields, as the widget and API clients get them: in this order, under these names
+     * ({@code algorithm}, {@code challenge}, {@code maxnumber}, {@code salt}, {@code signature}).
+     */
+    public record Challenge(String algorithm, String challenge, long maxNumber, String salt, String signature) {
+
+        /** The fields by name, in order: for a JSON body that embeds the challenge as an object. */
+        public Map<String, Object> fields() {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("algorithm", algorithm);
+            m.put("challenge", challenge);
+            m.put("maxnumber", maxNumber);
+            m.put("salt", salt);
+            m.put("signature", signature);
+            return m;
+        }
+
+        /** The JSON the widget's {@code challengejson} attribute takes. */
+        public String json() {
+            return JSON.valueToTree(fields()).toString();
+        }
+    }
+
+    /** A new signed challenge. */
+    public static Challenge challenge(byte[] hmacKey, long maxNumber, long expiresAtSeconds, SecureRandom random) {
         byte[] saltBytes = new byte[12];
         random.nextBytes(saltBytes);
         String salt = HEX.formatHex(saltBytes) + "?expires=" + expiresAtSeconds + "&";
         long number = (long) (random.nextDouble() * (maxNumber + 1));
         String challenge = sha256Hex(salt + number);
-        ObjectNode node = JSON.createObjectNode();
-        node.put("algorithm", ALGORITHM);
-        node.put("challenge", challenge);
-        node.put("maxnumber", maxNumber);
-        node.put("salt", salt);
-        node.put("signature", hmacHex(hmacKey, signed(ALGORITHM, maxNumber, salt, challenge)));
-        return node.toString();
+        return new Challenge(ALGORITHM, challenge, maxNumber, salt, hmacHex(hmacKey, signed(ALGORITHM, maxNumber, salt, challenge)));
+    }
+
+    /** A new signed challenge as the JSON the widget's {@code challengejson} attribute takes. */
+    public static String challengeJson(byte[] hmacKey, long maxNumber, long expiresAtSeconds, SecureRandom random) {
+        return challenge(hmacKey, maxNumber, expiresAtSeconds, random).json();
     }
 
     /**

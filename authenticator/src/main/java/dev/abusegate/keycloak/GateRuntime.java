@@ -1,6 +1,7 @@
 package dev.abusegate.keycloak;
 
 import dev.abusegate.engine.AbuseGate;
+import dev.abusegate.engine.EventBudget;
 import dev.abusegate.engine.store.CounterStore;
 import dev.abusegate.engine.TimeSource;
 import dev.abusegate.engine.realm.RealmTallies;
@@ -20,8 +21,8 @@ import org.keycloak.models.RealmModel;
 
 /**
  * What the gate keeps for the life of the server: the engine on the server's one store, the realms' derived
- * keys, their parsed settings, the captcha verification budgets, and the rate limits of its warnings (the one WARN
- * limiter: {@link #warnEvery}). Built once, in one place, by the store's provider factory (see
+ * keys, their parsed settings, the captcha verification budgets, the realms' budgets of refusal events
+ * ({@link #refusalEvents()}), and the rate limits of its warnings (the one WARN limiter: {@link #warnEvery}). Built once, in one place, by the store's provider factory (see
  * {@code InfinispanGateStoreProviderFactory}) and handed to each request through {@link #of(KeycloakSession)}:
  * nothing static survives a reload.
  */
@@ -41,6 +42,8 @@ public final class GateRuntime {
     private final ScheduledExecutorService realmTicks;
     /** Realms whose "under attack" gauge is registered. */
     private final Set<String> realmGauges = ConcurrentHashMap.newKeySet();
+    /** Each realm's refusal events per minute on this node ({@code events.refusalsPerMinute}). */
+    private final EventBudget refusalEvents;
 
     /** {@code blockedHoldMillis}: see {@link AbuseGate#AbuseGate(CounterStore, TimeSource, dev.abusegate.engine.keys.SecretSource, long)}. */
     public GateRuntime(CounterStore store, long blockedHoldMillis) {
@@ -53,6 +56,7 @@ public final class GateRuntime {
      */
     public GateRuntime(CounterStore store, long blockedHoldMillis, RealmTallies tallies) {
         this.secrets = new RealmSecrets();
+        this.refusalEvents = new EventBudget(TimeSource.SYSTEM);
         if (tallies == null) {
             this.gate = new AbuseGate(store, TimeSource.SYSTEM, secrets, blockedHoldMillis);
             this.captcha = new CaptchaService(this);
@@ -75,6 +79,11 @@ public final class GateRuntime {
     /** Whether the realm's gauge still needs registering (true once per realm). */
     public boolean firstGauge(String realmId) {
         return !realmGauges.contains(realmId) && realmGauges.add(realmId);
+    }
+
+    /** The realms' budgets of refusal events (see {@link EventBudget}). */
+    public EventBudget refusalEvents() {
+        return refusalEvents;
     }
 
     /** Stops the fifth layer's tick. */

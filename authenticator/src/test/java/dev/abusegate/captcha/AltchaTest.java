@@ -179,4 +179,18 @@ class AltchaTest {
                     .isEqualTo(Altcha.Status.MALFORMED);
         }
     }
+
+    @Test
+    void the_challenge_fields_serialise_as_the_challenge_json_parsed_back_did() throws Exception {
+        // The token endpoint's 429 body embeds these fields; it used to embed the JSON parsed back into a map.
+        Altcha.Challenge c = Altcha.challenge(KEY, MAX, NOW + 60, random);
+        java.util.Map<String, Object> before = new java.util.LinkedHashMap<>();
+        before.put("captcha_challenge", JSON.readValue(c.json(), java.util.Map.class));
+        java.util.Map<String, Object> after = new java.util.LinkedHashMap<>();
+        after.put("captcha_challenge", c.fields());
+        assertThat(JSON.writeValueAsString(after))
+                .isEqualTo(JSON.writeValueAsString(before))
+                .contains("\"algorithm\":\"SHA-256\",\"challenge\":\"");
+        assertThat(AltchaSolver.solve(c.json())).satisfies(p -> assertThat(Altcha.verify(KEY, MAX, p, NOW).ok()).isTrue());
+    }
 }

@@ -138,6 +138,30 @@ class BrowserGateAnswerIT extends ServerTest {
         }
     }
 
+    @Test
+    void refusals_past_the_realms_event_budget_leave_no_login_error_of_the_gate_or_of_keycloak_but_are_counted()
+            throws Exception {
+        String realm = realm(users("evt-budget", "alice").gatedBrowserFlow(GateIt.USERNAME_PASSWORD_FORM,
+                quietConfig("perIp.threshold", "1", "events.refusalsPerMinute", "2")));
+        String address = "203.0.113.78";
+        Map<String, String> blockedLabels = Map.of("realm", realm, "outcome", "blocked");
+        double before = server.metricValue("abuse_gate_decisions_total", blockedLabels);
+        assertThat(attempt(realm, "alice", PW, address).loginSucceeded()).isTrue();
+        for (int i = 0; i < 5; i++) {
+            assertBlocked(attempt(realm, "alice", PW, address));
+        }
+        assertThat(server.metricValue("abuse_gate_decisions_total", blockedLabels) - before).isEqualTo(5.0);
+        admin.awaitEvent(realm, e -> "abuse_gate_blocked".equals(e.get("error")), EVENT_WAIT, "LOGIN_ERROR");
+        long deadline = System.nanoTime() + EVENT_WAIT.toNanos();
+        while (admin.events(realm, "LOGIN_ERROR").size() < 2 && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+        }
+        Thread.sleep(1_000);
+        assertThat(admin.events(realm, "LOGIN_ERROR")).as("the budget's 2; the 3 past it leave no event of any kind")
+                .hasSize(2)
+                .allSatisfy(e -> assertThat(e.get("error")).isEqualTo("abuse_gate_blocked"));
+    }
+
     @SuppressWarnings("unchecked")
     private static Map<String, Object> details(Map<String, Object> event) {
         Object d = event.get("details");

@@ -3,7 +3,9 @@ package dev.abusegate.it;
 import dev.abusegate.captcha.AltchaSolver;
 import dev.abusegate.it.support.CrossVersion;
 import dev.abusegate.it.support.AdminClient;
+import dev.abusegate.it.support.GateIt;
 import dev.abusegate.it.support.Json;
+import dev.abusegate.it.support.Metrics;
 import dev.abusegate.it.support.RealmBuilder;
 import dev.abusegate.it.support.ServerTest;
 import dev.abusegate.it.support.TokenClient;
@@ -250,6 +252,70 @@ class DirectGrantIT extends ServerTest {
         assertThat(cb.get("maxnumber")).isEqualTo(ca.get("maxnumber"));
         // each answer has its own challenge
         assertThat(cb.get("challenge")).isNotEqualTo(ca.get("challenge"));
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // Refusal events within the realm's budget (events.refusalsPerMinute)
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void refusal_events_stay_within_the_realms_budget_the_metric_counts_every_refusal_and_the_next_event_counts_those_left_out()
+            throws Exception {
+        Map<String, String> config = new java.util.HashMap<>(Map.of(
+                "captcha.enabled", "false",
+                "perIp.threshold", "1",
+                "perIpAccount.enabled", "false",
+                "accountLockout.enabled", "false",
+                "credentialStuffing.enabled", "false",
+                "events.refusalsPerMinute", "3"));
+        String realm = importRealm(RealmBuilder.named(RealmBuilder.uniqueName("dg-events")).user("alice", "alice-secret-1")
+                .gatedDirectGrantFlow(GATED_PROVIDER, config));
+        String ip = "192.0.2.140";
+        Map<String, String> blockedLabels = Map.of("realm", realm, "outcome", "blocked");
+        double before = Metrics.sum(server.metrics(), "abuse_gate_decisions_total", blockedLabels);
+        assertStatus(grant(realm, "alice", "alice-secret-1", ip), 200);
+        for (int i = 0; i < 10; i++) {
+            assertBlocked(grant(realm, "alice", "alice-secret-1", ip));
+        }
+        assertThat(Metrics.sum(server.metrics(), "abuse_gate_decisions_total", blockedLabels) - before)
+                .as("the metric counts every refusal").isEqualTo(10.0);
+        // events are stored when each request's transaction ends: wait for the third, then give stragglers a moment
+        long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
+        while (GateIt.eventsWithError(admin, realm, "LOGIN_ERROR", "abuse_gate_blocked").size() < 3 && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+        }
+        Thread.sleep(1_000);
+        List<Map<String, Object>> errors = admin.events(realm, "LOGIN_ERROR");
+        assertThat(errors).as("3 refusal events; for the 7 left out Keycloak records nothing of its own either")
+                .hasSize(3)
+                .allSatisfy(e -> {
+                    assertThat(e.get("error")).isEqualTo("abuse_gate_blocked");
+                    assertThat((Map<String, Object>) e.get("details")).containsEntry("abuse_gate_layer", "per_ip")
+                            .doesNotContainKey("abuse_gate_refusals_not_recorded");
+                });
+
+        // 0 records every refusal: the next one is recorded at once and says how many were left out
+        Map<String, Object> exec = admin.executions(realm, RealmBuilder.GATED_DIRECT_GRANT_FLOW).stream()
+                .filter(e -> GATED_PROVIDER.equals(e.get("providerId"))).findFirst().orElseThrow();
+        String configPath = "/admin/realms/" + AdminClient.seg(realm) + "/authentication/config/"
+                + AdminClient.seg((String) exec.get("authenticationConfig"));
+        Map<String, Object> stepConfig = new java.util.HashMap<>(admin.getMap(configPath));
+        config.put("events.refusalsPerMinute", "0");
+        stepConfig.put("config", config);
+        admin.put(configPath, stepConfig);
+        assertBlocked(grant(realm, "alice", "alice-secret-1", ip));
+        assertBlocked(grant(realm, "alice", "alice-secret-1", ip));
+        deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
+        List<Map<String, Object>> blocked;
+        do {
+            Thread.sleep(100);
+            blocked = GateIt.eventsWithError(admin, realm, "LOGIN_ERROR", "abuse_gate_blocked");
+        } while (blocked.size() < 5 && System.nanoTime() < deadline);
+        assertThat(blocked).hasSize(5);
+        assertThat(blocked.stream().map(e -> ((Map<String, Object>) e.get("details")).get("abuse_gate_refusals_not_recorded")))
+                .as("the first event after the left-out refusals carries their count, once")
+                .containsExactlyInAnyOrder("7", null, null, null, null);
+        assertThat(Metrics.sum(server.metrics(), "abuse_gate_decisions_total", blockedLabels) - before).isEqualTo(12.0);
     }
 
     // ------------------------------------------------------------------------------------------

@@ -175,6 +175,11 @@ public record GateOptions(Map<Layer, LayerPolicy> policies, Map<String, Object> 
         return get(GateSettings.MAX_LOCKOUT_SECONDS);
     }
 
+    /** Most refusal events the realm records per minute on a node; 0: every refusal is recorded. */
+    public int refusalEventsPerMinute() {
+        return get(GateSettings.REFUSAL_EVENTS_PER_MINUTE);
+    }
+
     @Override
     public String toString() {
         return "GateOptions" + policies.values() + values;

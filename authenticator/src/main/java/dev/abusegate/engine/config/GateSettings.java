@@ -103,6 +103,12 @@ public final class GateSettings {
             "IPv4 and IPv6 addresses or CIDRs, separated by commas, exempt from the per-address, per-address-and-account and "
                     + "credential-stuffing layers (office NAT, monitoring). Account lockout still applies. Example: "
                     + "203.0.113.0/24, 2001:db8:1::/48"));
+    public static final Setting<Integer> REFUSAL_EVENTS_PER_MINUTE = option(Setting.integer("events.refusalsPerMinute", 60, 0,
+            1_000_000, "Refusal events per minute",
+            "Most 'abuse_gate_blocked' and 'abuse_gate_captcha_required' login events the realm records per minute on each "
+                    + "node, so that a flood of refused attempts does not write one event per request. Refusals past it are "
+                    + "not recorded as events; the next one recorded carries 'abuse_gate_refusals_not_recorded', how many "
+                    + "were left out since the last. The metrics count every refusal. 0: every refusal is recorded."));
 
     static {
         // the fifth, realm-wide layer's keys (described in dev.abusegate.engine.realm.RealmSettings)

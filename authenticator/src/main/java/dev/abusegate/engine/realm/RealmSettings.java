@@ -12,7 +12,7 @@ public final class RealmSettings {
     public static final Setting<Boolean> ENABLED = Setting.bool("realm.enabled", false, "Realm under attack",
             "When on, the realm's failed password checks (unknown usernames included) are counted over a sliding window. "
                     + "Past the entry level every attempt in the realm must carry a solved captcha, except one with a "
-                    + "valid device cookie for the typed username or from an allowlisted address. It never blocks, and "
+                    + "valid device cookie for the account of the typed name or from an allowlisted address. It never blocks, and "
                     + "goes back to normal by itself once the rate falls below half the entry level.");
     public static final Setting<Integer> THRESHOLD = Setting.integer("realm.threshold", 100, 1, 100_000_000,
             "Realm under attack: failures per window",

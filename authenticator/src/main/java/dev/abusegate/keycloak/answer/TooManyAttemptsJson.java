@@ -1,5 +1,6 @@
 package dev.abusegate.keycloak.answer;
 
+import dev.abusegate.captcha.Altcha;
 import dev.abusegate.captcha.CaptchaProvider;
 import dev.abusegate.keycloak.CaptchaConfig;
 import dev.abusegate.keycloak.GateRuntime;
@@ -34,13 +35,10 @@ public final class TooManyAttemptsJson {
             body.put("captcha_provider", captcha.provider().id());
             body.put("captcha_site_key", captcha.siteKey() == null ? "" : captcha.siteKey());
             if (captcha.provider() == CaptchaProvider.ALTCHA) {
-                try {
-                    String challenge = GateRuntime.of(ctx.getSession()).captcha().altchaChallenge(ctx.getSession(), ctx.getRealm(), captcha);
-                    if (challenge != null) { // null: no key to sign with, no ALTCHA offered
-                        body.put("captcha_challenge", JsonSerialization.readValue(challenge, Map.class));
-                    }
-                } catch (IOException e) {
-                    throw new IllegalStateException("cannot build the ALTCHA challenge", e);
+                Altcha.Challenge challenge = GateRuntime.of(ctx.getSession()).captcha()
+                        .altchaChallengeFields(ctx.getSession(), ctx.getRealm(), captcha);
+                if (challenge != null) { // null: no key to sign with, no ALTCHA offered
+                    body.put("captcha_challenge", challenge.fields());
                 }
             }
         }

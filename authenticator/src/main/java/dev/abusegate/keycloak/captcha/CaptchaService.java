@@ -201,14 +201,20 @@ public final class CaptchaService {
         return w;
     }
 
-    /** A fresh ALTCHA challenge as JSON (for the page and for API clients); null when there is no key to sign it. */
+    /** A fresh ALTCHA challenge as JSON (for the page); null when there is no key to sign it. */
     public String altchaChallenge(KeycloakSession session, RealmModel realm, CaptchaConfig cfg) {
+        Altcha.Challenge c = altchaChallengeFields(session, realm, cfg);
+        return c == null ? null : c.json();
+    }
+
+    /** A fresh ALTCHA challenge's fields (for API clients' JSON answers); null when there is no key to sign it. */
+    public Altcha.Challenge altchaChallengeFields(KeycloakSession session, RealmModel realm, CaptchaConfig cfg) {
         byte[] key = altchaKey(session, realm, cfg);
         if (key == null) {
             return null;
         }
         long expires = System.currentTimeMillis() / 1000 + cfg.altchaExpirySeconds();
-        return Altcha.challengeJson(key, cfg.altchaMaxNumber(), expires, RANDOM);
+        return Altcha.challenge(key, cfg.altchaMaxNumber(), expires, RANDOM);
     }
 
     /**

@@ -2,6 +2,7 @@ package dev.abusegate.keycloak.events;
 
 import dev.abusegate.engine.AbuseGate;
 import dev.abusegate.engine.Decision;
+import dev.abusegate.engine.EventBudget;
 import dev.abusegate.engine.Layer;
 import dev.abusegate.engine.Outcome;
 import dev.abusegate.engine.config.GateOptions;
@@ -33,6 +34,11 @@ public final class GateEvents {
     /** The realm entered or left "under attack" (on this node); detail {@value #DETAIL_REALM_STATE}. */
     public static final String EVENT_REALM = "abuse_gate_realm_under_attack";
     public static final String DETAIL_REALM_STATE = "abuse_gate_realm_state";
+    /**
+     * On a refusal event: how many of the realm's refusals this node left out (past {@code events.refusalsPerMinute})
+     * since the refusal event before it; absent when none were.
+     */
+    public static final String DETAIL_NOT_RECORDED = "abuse_gate_refusals_not_recorded";
 
     private final AuthenticationFlowContext ctx;
     private final GateRuntime runtime;
@@ -42,16 +48,30 @@ public final class GateEvents {
         this.runtime = runtime;
     }
 
-    /** The gate's answer: a metric each time, and a login event when it did not let the attempt through. */
-    public void decided(Decision d) {
+    /**
+     * The gate's answer: a metric each time, and a login event when it did not let the attempt through, within the
+     * realm's budget of {@code refusalEventsPerMinute} ({@link EventBudget}; 0: every refusal). A refusal past the
+     * budget records no event (Keycloak records none of its own for a forced challenge); the next recorded one
+     * carries {@value #DETAIL_NOT_RECORDED}.
+     */
+    public void decided(Decision d, int refusalEventsPerMinute) {
+        RealmModel realm = ctx.getRealm();
         String layer = d.realmUnderAttack() ? LAYER_REALM : d.layer() == null ? "none" : d.layer().label();
-        GateMetrics.decision(ctx.getRealm().getName(), d.outcome(), layer);
-        if (!d.allowed()) {
-            ctx.getEvent()
-                    .detail(DETAIL_LAYER, layer)
-                    .detail(DETAIL_OUTCOME, d.outcome().code())
-                    .error(d.outcome() == Outcome.BLOCKED ? EVENT_BLOCKED : EVENT_CAPTCHA);
+        GateMetrics.decision(realm.getName(), d.outcome(), layer);
+        if (d.allowed()) {
+            return;
         }
+        long leftOut = runtime.refusalEvents().take(realm.getId(), refusalEventsPerMinute);
+        if (leftOut == EventBudget.LEAVE_OUT) {
+            return;
+        }
+        EventBuilder event = ctx.getEvent()
+                .detail(DETAIL_LAYER, layer)
+                .detail(DETAIL_OUTCOME, d.outcome().code());
+        if (leftOut > 0) {
+            event.detail(DETAIL_NOT_RECORDED, Long.toString(leftOut));
+        }
+        event.error(d.outcome() == Outcome.BLOCKED ? EVENT_BLOCKED : EVENT_CAPTCHA);
     }
 
     /** Whether the realm is under attack (on this node) for an attempt with {@code options}: for its harder ALTCHA. */

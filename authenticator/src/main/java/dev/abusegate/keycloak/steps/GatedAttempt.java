@@ -96,7 +96,7 @@ public final class GatedAttempt {
             d = g.unavailable(options);
             device = null;
         }
-        events.decided(d);
+        events.decided(d, options.refusalEventsPerMinute());
         events.realmWatched(g.realmWatch());
         return new GatedAttempt(ctx, rt, d, captcha, submitted, options, identifier, device, browser);
     }

@@ -53,6 +53,23 @@ class GateSettingsTest {
         assertThat(read.deviceCookieDays()).isEqualTo(7);
     }
 
+    @Test
+    void the_refusal_events_budget_defaults_to_60_takes_0_for_every_refusal_and_refuses_bad_input_naming_the_key() {
+        Setting<Integer> s = GateSettings.REFUSAL_EVENTS_PER_MINUTE;
+        assertThat(s.key()).isEqualTo("events.refusalsPerMinute");
+        assertThat(GateOptions.defaults().refusalEventsPerMinute()).isEqualTo(60);
+        assertThat(s.invalidReason("0")).isNull();
+        assertThat(s.invalidReason("-1")).isEqualTo("expected a whole number from 0 to 1000000");
+        assertThat(s.invalidReason("lots")).isEqualTo("expected a whole number from 0 to 1000000");
+        java.util.List<String> reported = new java.util.ArrayList<>();
+        GateOptions read = GateOptions.read(new SettingReader(java.util.Map.of(s.key(), "ten"),
+                (key, why, consequence) -> reported.add(key + ": " + why + "; " + consequence)));
+        assertThat(read.refusalEventsPerMinute()).isEqualTo(60);
+        assertThat(reported).singleElement().asString().startsWith("events.refusalsPerMinute: expected a whole number");
+        assertThatThrownBy(() -> TestOptions.builder().set(s, -1).build()).isInstanceOf(InvalidOptionException.class)
+                .hasMessageContaining("events.refusalsPerMinute");
+    }
+
     private static LayerPolicy withWindow(LayerPolicy p, long seconds) {
         return new LayerPolicy(p.layer(), p.enabled(), p.threshold(), seconds, p.lockoutSeconds(), p.failureMode());
     }

@@ -265,7 +265,9 @@ final class Report {
             + "the attack's `LOGIN_ERROR` events with error `invalid_user_credentials` or `user_not_found` (both endpoints), and on "
             + "the password grant also `user_temporarily_disabled`, `user_disabled` (Keycloak's brute-force lock: the password "
             + "grant hashes a dummy there, the form does not) and `invalid_user` (a service account); and any `LOGIN`. Not counted: "
-            + "the gate's `abuse_gate_blocked` and `abuse_gate_captcha_required` (refused before the lookup). Events are told "
+            + "the gate's `abuse_gate_blocked` and `abuse_gate_captcha_required` (refused before the lookup; a realm records at "
+            + "most `events.refusalsPerMinute` of them a minute per node, so the events per phase do not count refusals: the "
+            + "table's 429 answers come from the HTTP status of each attempt). Events are told "
             + "apart by address: real users come from 172.16.0.0/12, the attack from 198.18.0.0/15, 10.0.0.0/8 and 2001:db8::/32. "
             + "The attack's usernames exist in neither realm, so every hash it causes is a `user_not_found` dummy hash.\n";
 
