@@ -1,6 +1,7 @@
 package dev.abusegate.it;
 
 import dev.abusegate.it.support.CrossVersion;
+import dev.abusegate.it.support.GateIt;
 import dev.abusegate.it.support.AdminClient;
 import dev.abusegate.it.support.Json;
 import dev.abusegate.it.support.RealmBuilder;
@@ -10,11 +11,6 @@ import dev.abusegate.it.support.TokenClient.TokenResponse;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -32,7 +28,6 @@ class AdminResourceIT extends ServerTest {
     private static final int LOCKOUT_SECONDS = 600;
 
     private static TokenClient tokens;
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     private static String realm;
     private static String otherRealm;
@@ -271,12 +266,8 @@ class AdminResourceIT extends ServerTest {
         assertThat(state("GET", "address=203.0.113.51&identifier=zed-lookup", null).status()).isEqualTo(200);
         assertThat(state("DELETE", "address=203.0.113.51&identifier=zed-secret-name", null).status()).isEqualTo(200);
 
-        long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
+        GateIt.await("the clear's admin event", Duration.ofSeconds(15), () -> clearEvents().size() >= before + 1);
         List<Map<String, Object>> events = clearEvents();
-        while (events.size() < before + 1 && System.nanoTime() < deadline) {
-            sleep(200);
-            events = clearEvents();
-        }
         assertThat(events).hasSize(before + 1);
         Map<String, Object> event = events.get(0); // newest first
         assertThat(event.get("operationType")).isEqualTo("DELETE");
@@ -366,23 +357,7 @@ class AdminResourceIT extends ServerTest {
 
     /** The state endpoint of {@code realmName} with the given bearer token (none when null). */
     private static AdminClient.Response call(String method, String realmName, String query, String bearer) {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(server.baseUrl() + "/admin/realms/" + seg(realmName)
-                        + "/abuse-gate/state?" + query))
-                .timeout(Duration.ofSeconds(60))
-                .header("Accept", "application/json")
-                .method(method, HttpRequest.BodyPublishers.noBody());
-        if (bearer != null) {
-            b.header("Authorization", "Bearer " + bearer);
-        }
-        try {
-            HttpResponse<String> r = HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
-            return new AdminClient.Response(r.statusCode(), r.body(), r.headers().map());
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        return admin.sendAs(method, "/admin/realms/" + seg(realmName) + "/abuse-gate/state?" + query, bearer);
     }
 
     /** Admin events of the test realm with resource type CUSTOM (newest first). */
@@ -401,7 +376,7 @@ class AdminResourceIT extends ServerTest {
                 return hit.get();
             }
             assertThat(System.nanoTime()).as("a clear event matching; events: %s", clearEvents()).isLessThan(deadline);
-            sleep(200);
+            GateIt.sleep(200);
         }
     }
 
@@ -417,15 +392,6 @@ class AdminResourceIT extends ServerTest {
         Object v = m.get(key);
         assertThat(v).as(key + " in " + m).isInstanceOf(Number.class);
         return ((Number) v).longValue();
-    }
-
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
     }
 
     private static void assertStatus(TokenResponse r, int status) {
