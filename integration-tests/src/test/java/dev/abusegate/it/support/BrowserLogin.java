@@ -208,16 +208,14 @@ public final class BrowserLogin {
 
     /** Value (unescaped) of {@code attribute} on the element with the given id. */
     public static Optional<String> attributeOfElement(String html, String id, String attribute) {
-        return elementStartTag(html, id).flatMap(tag -> attribute(tag, attribute));
+        Matcher m = startTag(html, id);
+        return m == null ? Optional.empty() : attribute(m.group(), attribute);
     }
 
     /** Text content (tags stripped, entities decoded, whitespace collapsed) of the element with the given id. */
     public static Optional<String> elementText(String html, String id) {
-        if (html == null) {
-            return Optional.empty();
-        }
-        Matcher m = Pattern.compile("<([a-zA-Z0-9]+)\\b[^>]*\\bid\\s*=\\s*[\"']" + Pattern.quote(id) + "[\"'][^>]*>").matcher(html);
-        if (!m.find()) {
+        Matcher m = startTag(html, id);
+        if (m == null) {
             return Optional.empty();
         }
         // find the matching end tag, counting nested elements of the same name
@@ -261,12 +259,13 @@ public final class BrowserLogin {
         return out.toString();
     }
 
-    private static Optional<String> elementStartTag(String html, String id) {
+    /** The start tag of the element with the given id (group 1 its name), or null. */
+    private static Matcher startTag(String html, String id) {
         if (html == null) {
-            return Optional.empty();
+            return null;
         }
-        Matcher m = Pattern.compile("<[a-zA-Z0-9]+\\b[^>]*\\bid\\s*=\\s*[\"']" + Pattern.quote(id) + "[\"'][^>]*>").matcher(html);
-        return m.find() ? Optional.of(m.group()) : Optional.empty();
+        Matcher m = Pattern.compile("<([a-zA-Z0-9]+)\\b[^>]*\\bid\\s*=\\s*[\"']" + Pattern.quote(id) + "[\"'][^>]*>").matcher(html);
+        return m.find() ? m : null;
     }
 
     private static Optional<String> attribute(String tag, String name) {
