@@ -1,6 +1,7 @@
 package dev.abusegate.it;
 
 import dev.abusegate.it.support.CrossVersion;
+import dev.abusegate.it.support.GateIt;
 import dev.abusegate.it.support.AdminClient;
 import dev.abusegate.it.support.Json;
 import dev.abusegate.it.support.RealmBuilder;
@@ -10,11 +11,6 @@ import dev.abusegate.it.support.TokenClient.TokenResponse;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -32,7 +28,6 @@ class AdminResourceIT extends ServerTest {
     private static final int LOCKOUT_SECONDS = 600;
 
     private static TokenClient tokens;
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     private static String realm;
     private static String otherRealm;
@@ -169,6 +164,88 @@ class AdminResourceIT extends ServerTest {
         assertThat(after.status()).as(after.toString()).isEqualTo(200);
     }
 
+    /** The direct grant step's IPv6 prefixes in the realms below: not the defaults (64 and 48). */
+    private static final Map<String, String> PREFIX_56 = Map.of("captcha.enabled", "false",
+            "ipv6.prefixLength", "56", "ipv6.networkPrefixLength", "40");
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void without_prefix_parameters_an_ipv6_address_is_looked_up_and_cleared_under_the_realms_prefixes() {
+        String v6 = importRealm(RealmBuilder.named(RealmBuilder.uniqueName("admin-v6")).user("dave", "dave-secret-1")
+                .gatedDirectGrantFlow("abuse-gate-direct-grant", PREFIX_56));
+        // two addresses of one /56: the gate counts them together
+        for (String ip : List.of("2001:db8:77:1::5", "2001:db8:77:1::5", "2001:db8:77:2::9")) {
+            assertKeycloakRejected(tokens.passwordGrant(v6, "dave", "wrong", null, ip));
+        }
+        String query = "address=" + seg("2001:db8:77:1::5") + "&identifier=dave";
+
+        Map<String, Object> s = stateOf(v6, "GET", query).jsonMap();
+        assertThat(s.keySet()).containsExactly("address", "network", "identifier", "pair");
+        Map<String, Object> addr = (Map<String, Object>) s.get("address");
+        assertThat(addr.get("key")).isEqualTo("2001:db8:77:0:0:0:0:0/56");
+        assertThat(num(addr, "attempts")).isEqualTo(3);
+        Map<String, Object> network = (Map<String, Object>) s.get("network");
+        assertThat(network.get("key")).isEqualTo("2001:db8:0:0:0:0:0:0/40");
+        assertThat(num(network, "attempts")).isEqualTo(3);
+        assertThat(num((Map<String, Object>) s.get("pair"), "attempts")).isEqualTo(3);
+        assertThat(num((Map<String, Object>) s.get("identifier"), "failures")).isEqualTo(3);
+
+        // a prefix the operator names still wins: nothing is counted under the /64
+        Map<String, Object> at64 = stateOf(v6, "GET", query + "&ipv6Prefix=64").jsonMap();
+        assertThat(((Map<String, Object>) at64.get("address")).get("key")).isEqualTo("2001:db8:77:1:0:0:0:0/64");
+        assertThat(num((Map<String, Object>) at64.get("address"), "attempts")).isZero();
+
+        AdminClient.Response cleared = stateOf(v6, "DELETE", "address=" + seg("2001:db8:77:1::5"));
+        assertThat(cleared.status()).as(cleared.body()).isEqualTo(200);
+        assertThat(cleared.jsonMap()).isEqualTo(Map.of("cleared", Map.of("address", true, "network", true)));
+        Map<String, Object> after = stateOf(v6, "GET", query).jsonMap();
+        assertThat(num((Map<String, Object>) after.get("address"), "attempts")).isZero();
+        assertThat(num((Map<String, Object>) after.get("network"), "attempts")).isZero();
+        assertThat(num((Map<String, Object>) after.get("pair"), "attempts")).as("an address-only clear keeps the pair").isEqualTo(3);
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void where_the_realms_gated_steps_disagree_on_a_prefix_each_is_looked_up_and_cleared() {
+        String mixed = importRealm(RealmBuilder.named(RealmBuilder.uniqueName("admin-v6-mixed")).user("erin", "erin-secret-1")
+                .gatedBrowserFlow("abuse-gate-username-password-form", Map.of("captcha.enabled", "false"))
+                .gatedDirectGrantFlow("abuse-gate-direct-grant", PREFIX_56));
+        String ip = "2001:db8:78:1::5";
+        assertKeycloakRejected(tokens.passwordGrant(mixed, "erin", "wrong-1", null, ip));
+        assertKeycloakRejected(tokens.passwordGrant(mixed, "erin", "wrong-2", null, ip));
+
+        Map<String, Object> s = stateOf(mixed, "GET", "address=" + seg(ip)).jsonMap();
+        assertThat(s).as("no single answer is guessed").doesNotContainKeys("address", "network");
+        Map<Object, Map<String, Object>> byPrefix = byPrefix(s);
+        assertThat(byPrefix.keySet()).containsExactlyInAnyOrder(56, 64);
+        assertThat(byPrefix.get(56)).containsEntry("ipv6NetworkPrefix", 40);
+        assertThat(((Map<String, Object>) byPrefix.get(56).get("address")).get("key")).isEqualTo("2001:db8:78:0:0:0:0:0/56");
+        assertThat(num((Map<String, Object>) byPrefix.get(56).get("address"), "attempts")).isEqualTo(2);
+        assertThat(num((Map<String, Object>) byPrefix.get(56).get("network"), "attempts")).isEqualTo(2);
+        assertThat(byPrefix.get(64)).containsEntry("ipv6NetworkPrefix", 48);
+        assertThat(((Map<String, Object>) byPrefix.get(64).get("address")).get("key")).isEqualTo("2001:db8:78:1:0:0:0:0/64");
+        assertThat(num((Map<String, Object>) byPrefix.get(64).get("address"), "attempts")).isZero();
+
+        AdminClient.Response cleared = stateOf(mixed, "DELETE", "address=" + seg(ip));
+        assertThat(cleared.status()).as(cleared.body()).isEqualTo(200);
+        assertThat(cleared.jsonMap().get("cleared")).isEqualTo(Map.of("address", true, "network", true));
+        assertThat(byPrefix(cleared.jsonMap()).keySet()).containsExactlyInAnyOrder(56, 64);
+        Map<String, Object> after = byPrefix(stateOf(mixed, "GET", "address=" + seg(ip)).jsonMap()).get(56);
+        assertThat(num((Map<String, Object>) after.get("address"), "attempts")).isZero();
+        assertThat(num((Map<String, Object>) after.get("network"), "attempts")).isZero();
+    }
+
+    /** The {@code byPrefix} entries of an answer by their {@code ipv6Prefix}. */
+    @SuppressWarnings("unchecked")
+    private static Map<Object, Map<String, Object>> byPrefix(Map<String, Object> answer) {
+        assertThat(answer).as("per-prefix entries").containsKey("byPrefix");
+        Map<Object, Map<String, Object>> out = new java.util.HashMap<>();
+        for (Map<String, Object> e : (List<Map<String, Object>>) answer.get("byPrefix")) {
+            out.put(((Number) e.get("ipv6Prefix")).intValue(), e);
+        }
+        return out;
+    }
+
     @Test
     void missing_parameters_and_a_bad_ipv6_prefix_are_400() {
         for (String method : List.of("GET", "DELETE")) {
@@ -189,12 +266,8 @@ class AdminResourceIT extends ServerTest {
         assertThat(state("GET", "address=203.0.113.51&identifier=zed-lookup", null).status()).isEqualTo(200);
         assertThat(state("DELETE", "address=203.0.113.51&identifier=zed-secret-name", null).status()).isEqualTo(200);
 
-        long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
+        GateIt.await("the clear's admin event", Duration.ofSeconds(15), () -> clearEvents().size() >= before + 1);
         List<Map<String, Object>> events = clearEvents();
-        while (events.size() < before + 1 && System.nanoTime() < deadline) {
-            sleep(200);
-            events = clearEvents();
-        }
         assertThat(events).hasSize(before + 1);
         Map<String, Object> event = events.get(0); // newest first
         assertThat(event.get("operationType")).isEqualTo("DELETE");
@@ -277,25 +350,14 @@ class AdminResourceIT extends ServerTest {
         return admin.send(method, "/admin/realms/" + seg(realm) + "/abuse-gate/state" + (query.isEmpty() ? "" : "?" + query), body);
     }
 
+    /** The state endpoint of {@code realmName} as the bootstrap admin. */
+    private static AdminClient.Response stateOf(String realmName, String method, String query) {
+        return admin.send(method, "/admin/realms/" + seg(realmName) + "/abuse-gate/state?" + query, null);
+    }
+
     /** The state endpoint of {@code realmName} with the given bearer token (none when null). */
     private static AdminClient.Response call(String method, String realmName, String query, String bearer) {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(server.baseUrl() + "/admin/realms/" + seg(realmName)
-                        + "/abuse-gate/state?" + query))
-                .timeout(Duration.ofSeconds(60))
-                .header("Accept", "application/json")
-                .method(method, HttpRequest.BodyPublishers.noBody());
-        if (bearer != null) {
-            b.header("Authorization", "Bearer " + bearer);
-        }
-        try {
-            HttpResponse<String> r = HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
-            return new AdminClient.Response(r.statusCode(), r.body(), r.headers().map());
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        return admin.sendAs(method, "/admin/realms/" + seg(realmName) + "/abuse-gate/state?" + query, bearer);
     }
 
     /** Admin events of the test realm with resource type CUSTOM (newest first). */
@@ -314,7 +376,7 @@ class AdminResourceIT extends ServerTest {
                 return hit.get();
             }
             assertThat(System.nanoTime()).as("a clear event matching; events: %s", clearEvents()).isLessThan(deadline);
-            sleep(200);
+            GateIt.sleep(200);
         }
     }
 
@@ -330,15 +392,6 @@ class AdminResourceIT extends ServerTest {
         Object v = m.get(key);
         assertThat(v).as(key + " in " + m).isInstanceOf(Number.class);
         return ((Number) v).longValue();
-    }
-
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
     }
 
     private static void assertStatus(TokenResponse r, int status) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.abusegate.it.support.DedicatedServer;
 import dev.abusegate.it.support.GateIt;
+import dev.abusegate.it.support.Http;
 import dev.abusegate.it.support.GatedFlows;
 import dev.abusegate.it.support.Json;
 import dev.abusegate.it.support.RealmBuilder;
@@ -30,7 +31,7 @@ import org.junit.jupiter.api.Test;
 class DockerHttpBasicIT extends ServerTest {
 
     private static final String PASSWORD = "docker-Passw0rd!";
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http = Http.client();
 
     @Test
     void the_start_up_warning_names_the_realm_the_flow_and_the_ungated_step() {
@@ -127,10 +128,6 @@ class DockerHttpBasicIT extends ServerTest {
                 .header("X-Forwarded-For", address)
                 .GET()
                 .build();
-        try {
-            return http.send(req, HttpResponse.BodyHandlers.ofString());
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
+        return Http.send(http, req);
     }
 }

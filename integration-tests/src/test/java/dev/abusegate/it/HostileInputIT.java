@@ -1,6 +1,6 @@
 package dev.abusegate.it;
 
-import dev.abusegate.it.support.AdminClient;
+import dev.abusegate.it.support.GateIt;
 import dev.abusegate.it.support.KeycloakServer;
 import dev.abusegate.it.support.BrowserLogin;
 import dev.abusegate.it.support.RealmBuilder;
@@ -163,20 +163,15 @@ class HostileInputIT extends ServerTest {
     }
 
     /** The bystander's counters (no times, which tick down): identifier, address and their pair. */
-    @SuppressWarnings("unchecked")
     private static Map<String, Object> bystanderState() {
-        Map<String, Object> s = admin.getMap("/admin/realms/" + AdminClient.seg(realm) + "/abuse-gate/state?address="
-                + BYSTANDER_ADDRESS + "&identifier=" + BYSTANDER);
-        Map<String, Object> address = (Map<String, Object>) s.get("address");
-        Map<String, Object> identifier = (Map<String, Object>) s.get("identifier");
-        Map<String, Object> pair = (Map<String, Object>) s.get("pair");
+        Map<String, Object> s = GateIt.state(admin, realm, BYSTANDER_ADDRESS, BYSTANDER);
         Map<String, Object> out = new LinkedHashMap<>();
-        out.put("attempts", ((Number) address.get("attempts")).longValue());
-        out.put("distinctIdentifiers", ((Number) address.get("distinctIdentifiers")).longValue());
-        out.put("failures", ((Number) identifier.get("failures")).longValue());
-        out.put("locked", identifier.get("locked"));
-        out.put("pairAttempts", ((Number) pair.get("attempts")).longValue());
-        out.put("identifierSeenFromAddress", pair.get("identifierSeenFromAddress"));
+        out.put("attempts", GateIt.stateNumber(s, "address", "attempts"));
+        out.put("distinctIdentifiers", GateIt.stateNumber(s, "address", "distinctIdentifiers"));
+        out.put("failures", GateIt.stateNumber(s, "identifier", "failures"));
+        out.put("locked", GateIt.stateValue(s, "identifier", "locked"));
+        out.put("pairAttempts", GateIt.stateNumber(s, "pair", "attempts"));
+        out.put("identifierSeenFromAddress", GateIt.stateValue(s, "pair", "identifierSeenFromAddress"));
         return out;
     }
 }

@@ -3,6 +3,7 @@ package dev.abusegate.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.abusegate.it.support.GateIt;
+import dev.abusegate.it.support.Http;
 import dev.abusegate.it.support.GatedFlows;
 import dev.abusegate.it.support.RealmBuilder;
 import dev.abusegate.it.support.ServerTest;
@@ -34,7 +35,7 @@ class SamlEcpIT extends ServerTest {
     private static final String SP = "ecp-sp";
     private static final String ACS = "http://localhost/ecp-acs";
     private static final String SUCCESS = "urn:oasis:names:tc:SAML:2.0:status:Success";
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http = Http.client();
     private String realm;
 
     @BeforeEach
@@ -121,11 +122,7 @@ class SamlEcpIT extends ServerTest {
                 .header("X-Forwarded-For", address)
                 .POST(HttpRequest.BodyPublishers.ofString(envelope))
                 .build();
-        try {
-            return http.send(req, HttpResponse.BodyHandlers.ofString());
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
+        return Http.send(http, req);
     }
 
     private long passwordChecks(String username) {

@@ -1,9 +1,9 @@
 package dev.abusegate.it;
 
 import dev.abusegate.it.support.ProcessBackendOnly;
-import dev.abusegate.it.support.AdminClient;
 import dev.abusegate.it.support.BrowserLogin;
 import dev.abusegate.it.support.DedicatedServer;
+import dev.abusegate.it.support.GateIt;
 import dev.abusegate.it.support.RealmBuilder;
 import dev.abusegate.it.support.ServerTest;
 import dev.abusegate.it.support.TokenClient;
@@ -73,10 +73,8 @@ class TrustedProxyIT extends ServerTest {
         assertThat(((Map<String, Object>) blocked.get("details")).get("abuse_gate_layer")).isEqualTo("per_ip");
 
         // the operator sees the peer's counter, and nothing under the claimed addresses
-        Map<String, Object> peer = admin.getMap("/admin/realms/" + AdminClient.seg(realm) + "/abuse-gate/state?address=127.0.0.1");
-        assertThat(((Number) ((Map<String, Object>) peer.get("address")).get("attempts")).longValue()).isGreaterThanOrEqualTo(10);
-        Map<String, Object> claimed = admin.getMap("/admin/realms/" + AdminClient.seg(realm) + "/abuse-gate/state?address=198.51.100.1");
-        assertThat(((Number) ((Map<String, Object>) claimed.get("address")).get("attempts")).longValue()).isZero();
+        assertThat(GateIt.stateNumber(GateIt.state(admin, realm, "127.0.0.1", null), "address", "attempts")).isGreaterThanOrEqualTo(10);
+        assertThat(GateIt.stateNumber(GateIt.state(admin, realm, "198.51.100.1", null), "address", "attempts")).isZero();
         assertThat(server.abuseGateErrorLines()).isEmpty();
     }
 }

@@ -1,6 +1,6 @@
 package dev.abusegate.keycloak.admin;
 
-import dev.abusegate.engine.keys.AddressKeys;
+import dev.abusegate.keycloak.GateConfig;
 import dev.abusegate.keycloak.GateRuntime;
 import dev.abusegate.keycloak.RealmSecrets;
 import dev.abusegate.keycloak.steps.AccountNames;
@@ -16,11 +16,15 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import org.keycloak.events.admin.OperationType;
 import org.keycloak.events.admin.ResourceType;
+import org.keycloak.models.AuthenticationExecutionModel;
+import org.keycloak.models.AuthenticatorConfigModel;
 import org.keycloak.models.KeycloakSession;
 import org.keycloak.models.RealmModel;
 import org.keycloak.models.UserModel;
@@ -33,6 +37,10 @@ import org.keycloak.services.resources.admin.fgap.AdminPermissionEvaluator;
  * identifier, or the pair. Needs manage-users in the realm (or an equivalent fine-grained permission).
  * Each clear is an admin event whose representation records the address and identifier as the operator
  * typed them and the counters that were reset. Responses never echo the identifier.
+ * <p>
+ * An IPv6 address is keyed under the prefixes the realm's gated steps use ({@code ipv6.prefixLength},
+ * {@code ipv6.networkPrefixLength}, each step's effective settings) unless the operator names them; where the steps
+ * disagree, the answer has one entry per prefix ({@code byPrefix}) and a clear clears under each.
  */
 public class GateAdminResource {
 
@@ -58,41 +66,55 @@ public class GateAdminResource {
         if (bad != null) {
             return bad;
         }
+        String addr = present(address) ? address : null;
+        String id = present(identifier) ? identifier : null;
         Map<String, Object> out = new LinkedHashMap<>();
         try {
-            SubjectState st = GateRuntime.of(session).gate().state(realm.getId(), present(address) ? address : null,
-                    present(identifier) ? identifier : null, prefix(ipv6Prefix), networkPrefix(ipv6NetworkPrefix));
-            if (st.address() != null) {
-                Map<String, Object> a = new LinkedHashMap<>();
-                String canonical = AddressKeys.canonical(address, prefix(ipv6Prefix));
-                a.put("key", canonical == null ? "(not an IP address; keyed as itself)" : canonical);
-                a.put("attempts", st.address().attempts());
-                a.put("attemptsSecondsLeft", seconds(st.address().attemptsRemainingMillis()));
-                a.put("distinctIdentifiers", st.address().distinctIdentifiers());
-                a.put("distinctIdentifiersSecondsLeft", seconds(st.address().distinctRemainingMillis()));
-                out.put("address", a);
+            List<KeyPrefixes> keyed = prefixes(addr, ipv6Prefix, ipv6NetworkPrefix);
+            List<Map<String, Object>> byPrefix = new ArrayList<>();
+            Map<String, Object> identifierPart = null;
+            for (KeyPrefixes kp : keyed) {
+                SubjectState st = GateRuntime.of(session).gate().state(realm.getId(), addr, id, kp.address(), kp.network());
+                Map<String, Object> entry = keyed.size() == 1 ? out : kp.describe();
+                if (st.address() != null) {
+                    Map<String, Object> a = new LinkedHashMap<>();
+                    String canonical = kp.addressKey(address);
+                    a.put("key", canonical == null ? "(not an IP address; keyed as itself)" : canonical);
+                    a.put("attempts", st.address().attempts());
+                    a.put("attemptsSecondsLeft", seconds(st.address().attemptsRemainingMillis()));
+                    a.put("distinctIdentifiers", st.address().distinctIdentifiers());
+                    a.put("distinctIdentifiersSecondsLeft", seconds(st.address().distinctRemainingMillis()));
+                    entry.put("address", a);
+                }
+                if (st.network() != null) {
+                    Map<String, Object> n = new LinkedHashMap<>();
+                    n.put("key", kp.networkKey(address));
+                    n.put("attempts", st.network().attempts());
+                    n.put("attemptsSecondsLeft", seconds(st.network().attemptsRemainingMillis()));
+                    entry.put("network", n);
+                }
+                if (st.identifier() != null && identifierPart == null) {
+                    identifierPart = new LinkedHashMap<>();
+                    identifierPart.put("failures", st.identifier().taken());
+                    identifierPart.put("failuresSecondsLeft", seconds(st.identifier().failuresRemainingMillis()));
+                    identifierPart.put("locked", st.identifier().locked());
+                    identifierPart.put("lockSecondsLeft", seconds(st.identifier().lockRemainingMillis()));
+                    out.put("identifier", identifierPart);
+                }
+                if (st.pair() != null) {
+                    Map<String, Object> p = new LinkedHashMap<>();
+                    p.put("attempts", st.pair().attempts());
+                    p.put("attemptsSecondsLeft", seconds(st.pair().remainingMillis()));
+                    p.put("identifierSeenFromAddress", st.pair().identifierSeenFromAddress());
+                    entry.put("pair", p);
+                }
+                if (entry != out) {
+                    byPrefix.add(entry);
+                }
             }
-            if (st.network() != null) {
-                Map<String, Object> n = new LinkedHashMap<>();
-                n.put("key", AddressKeys.canonical(address, networkPrefix(ipv6NetworkPrefix)));
-                n.put("attempts", st.network().attempts());
-                n.put("attemptsSecondsLeft", seconds(st.network().attemptsRemainingMillis()));
-                out.put("network", n);
-            }
-            if (st.identifier() != null) {
-                Map<String, Object> i = new LinkedHashMap<>();
-                i.put("failures", st.identifier().taken());
-                i.put("failuresSecondsLeft", seconds(st.identifier().failuresRemainingMillis()));
-                i.put("locked", st.identifier().locked());
-                i.put("lockSecondsLeft", seconds(st.identifier().lockRemainingMillis()));
-                out.put("identifier", i);
-            }
-            if (st.pair() != null) {
-                Map<String, Object> p = new LinkedHashMap<>();
-                p.put("attempts", st.pair().attempts());
-                p.put("attemptsSecondsLeft", seconds(st.pair().remainingMillis()));
-                p.put("identifierSeenFromAddress", st.pair().identifierSeenFromAddress());
-                out.put("pair", p);
+            if (!byPrefix.isEmpty()) {
+                // the realm's gated steps key this address under different prefixes: each is shown, none is guessed
+                out.put("byPrefix", byPrefix);
             }
         } catch (RealmSecrets.NoRealmKey e) {
             return noKey(e);
@@ -133,34 +155,29 @@ public class GateAdminResource {
         if (bad != null) {
             return bad;
         }
+        String addr = present(address) ? address : null;
+        String id = present(identifier) ? identifier : null;
         Map<String, Object> cleared = new LinkedHashMap<>();
-        List<String> reset = new ArrayList<>();
+        Set<String> reset = new LinkedHashSet<>();
+        List<KeyPrefixes> keyed;
+        List<Map<String, Object>> byPrefix = new ArrayList<>();
         try {
-            for (SubjectState.Part part : GateRuntime.of(session).gate().clear(realm.getId(), present(address) ? address : null,
-                    present(identifier) ? identifier : null, prefix(ipv6Prefix), networkPrefix(ipv6NetworkPrefix))) {
-                cleared.put(part.name().toLowerCase(Locale.ROOT), true);
-                switch (part) {
-                    case ADDRESS:
-                        reset.add("per_ip.attempts");
-                        reset.add("credential_stuffing.distinct_identifiers");
-                        break;
-                    case NETWORK:
-                        reset.add("per_ip.network_attempts");
-                        break;
-                    case IDENTIFIER:
-                        reset.add("account_lockout.failures");
-                        reset.add("account_lockout.lock");
-                        reset.add("account_lockout.consecutive_locks");
-                        reset.add("account_lockout.recent_wrong_passwords");
-                        break;
-                    default:
-                        reset.add("per_ip_account.attempts");
+            keyed = prefixes(addr, ipv6Prefix, ipv6NetworkPrefix);
+            for (KeyPrefixes kp : keyed) {
+                Map<String, Object> partsCleared = new LinkedHashMap<>();
+                for (SubjectState.Part part : GateRuntime.of(session).gate().clear(realm.getId(), addr, id, kp.address(), kp.network())) {
+                    partsCleared.put(part.name().toLowerCase(Locale.ROOT), true);
+                    reset.addAll(RESET.get(part));
                 }
+                cleared.putAll(partsCleared);
+                Map<String, Object> entry = kp.describe();
+                entry.put("cleared", partsCleared);
+                byPrefix.add(entry);
             }
             // Layer 3 keeps one budget per account under each of its login names (docs/lockout.md): lifting
             // the lock under the name the operator typed lifts it under the account's other name too.
             for (String other : otherLoginNames(identifier)) {
-                GateRuntime.of(session).gate().clear(realm.getId(), null, other, prefix(ipv6Prefix));
+                GateRuntime.of(session).gate().clear(realm.getId(), null, other, keyed.get(0).address());
             }
         } catch (RealmSecrets.NoRealmKey e) {
             return noKey(e);
@@ -171,12 +188,20 @@ public class GateAdminResource {
         // Keycloak's admin event store (shown to realm administrators only when "Include representation" is
         // on), not a log line; the HTTP answer still never echoes the identifier.
         Map<String, Object> audit = new LinkedHashMap<>();
-        if (present(address)) {
+        if (addr != null) {
             audit.put("address", address);
-            String canonical = AddressKeys.canonical(address, prefix(ipv6Prefix));
-            audit.put("addressKey", canonical == null ? address : canonical);
+            List<String> keys = new ArrayList<>();
+            for (KeyPrefixes kp : keyed) {
+                String canonical = kp.addressKey(address);
+                keys.add(canonical == null ? address : canonical);
+            }
+            if (keys.size() == 1) {
+                audit.put("addressKey", keys.get(0));
+            } else {
+                audit.put("addressKeys", keys);
+            }
         }
-        if (present(identifier)) {
+        if (id != null) {
             audit.put("identifier", identifier);
         }
         if (ipv6Prefix != null) {
@@ -185,12 +210,18 @@ public class GateAdminResource {
         if (ipv6NetworkPrefix != null) {
             audit.put("ipv6NetworkPrefix", ipv6NetworkPrefix);
         }
-        audit.put("reset", reset);
+        audit.put("reset", List.copyOf(reset));
         adminEvent.operation(OperationType.DELETE)
                 .resourcePath(session.getContext().getUri())
                 .representation(audit)
                 .success();
-        return Response.ok(Map.of("cleared", cleared)).build();
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("cleared", cleared);
+        if (keyed.size() > 1) {
+            // the realm's gated steps key this address under different prefixes: each was cleared
+            out.put("byPrefix", byPrefix);
+        }
+        return Response.ok(out).build();
     }
 
     /**
@@ -232,12 +263,25 @@ public class GateAdminResource {
                 "The realm has no active HMAC key; add or enable an HMAC key provider in Realm settings > Keys.");
     }
 
-    private static int prefix(Integer ipv6Prefix) {
-        return ipv6Prefix == null ? GateOptions.DEFAULT_IPV6_PREFIX : ipv6Prefix;
-    }
-
-    private static int networkPrefix(Integer ipv6NetworkPrefix) {
-        return ipv6NetworkPrefix == null ? GateOptions.DEFAULT_IPV6_NETWORK_PREFIX : ipv6NetworkPrefix;
+    /**
+     * The prefixes to look up or clear {@code address} under: the operator's where given, else those of the realm's
+     * gated steps (each step's effective settings: the realm's overlaid with the step's), or the realm's settings
+     * where no bound flow has a gated step. One entry per distinct set of keys.
+     */
+    private List<KeyPrefixes> prefixes(String address, Integer ipv6Prefix, Integer ipv6NetworkPrefix) {
+        List<GateOptions> inUse = new ArrayList<>();
+        if (address != null && (ipv6Prefix == null || ipv6NetworkPrefix == null)) {
+            GateConfig.Cache config = GateRuntime.of(session).config();
+            for (AuthenticationExecutionModel step : PasswordCoverage.gated(session, realm)) {
+                String configId = step.getAuthenticatorConfig();
+                AuthenticatorConfigModel stepConfig = configId == null ? null : realm.getAuthenticatorConfigById(configId);
+                inUse.add(config.effective(realm, stepConfig).options());
+            }
+            if (inUse.isEmpty()) {
+                inUse.add(config.effective(realm, null).options());
+            }
+        }
+        return KeyPrefixes.of(ipv6Prefix, ipv6NetworkPrefix, inUse, address);
     }
 
     /** The account's login names other than the one typed (its username, its e-mail where e-mail login is on). */
@@ -270,6 +314,14 @@ public class GateAdminResource {
         }
         return null;
     }
+
+    /** What a cleared part resets, by counter name. */
+    private static final Map<SubjectState.Part, List<String>> RESET = Map.of(
+            SubjectState.Part.ADDRESS, List.of("per_ip.attempts", "credential_stuffing.distinct_identifiers"),
+            SubjectState.Part.NETWORK, List.of("per_ip.network_attempts"),
+            SubjectState.Part.IDENTIFIER, List.of("account_lockout.failures", "account_lockout.lock",
+                    "account_lockout.consecutive_locks", "account_lockout.recent_wrong_passwords"),
+            SubjectState.Part.PAIR, List.of("per_ip_account.attempts"));
 
     private static boolean present(String s) {
         return s != null && !s.isBlank();

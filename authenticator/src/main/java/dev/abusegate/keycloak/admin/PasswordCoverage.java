@@ -6,6 +6,7 @@ import dev.abusegate.keycloak.steps.AbuseGateDockerHttpBasic;
 import dev.abusegate.keycloak.steps.AbuseGateHttpBasic;
 import dev.abusegate.keycloak.steps.AbuseGateIdpUsernamePasswordFormFactory;
 import dev.abusegate.keycloak.steps.AbuseGatePasswordFormFactory;
+import dev.abusegate.keycloak.steps.AbuseGateUsernameFormFactory;
 import dev.abusegate.keycloak.steps.AbuseGateUsernamePasswordFormFactory;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -13,6 +14,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.jboss.logging.Logger;
 import org.keycloak.authentication.Authenticator;
 import org.keycloak.authentication.AuthenticatorFactory;
@@ -45,6 +49,9 @@ final class PasswordCoverage {
             "idp-username-password-form", AbuseGateIdpUsernamePasswordFormFactory.ID,
             "http-basic-authenticator", AbuseGateHttpBasic.ID,
             "docker-http-basic-authenticator", AbuseGateDockerHttpBasic.ID);
+    /** Every gated step's provider id: the replacements above and the identity-first username step. */
+    static final Set<String> GATED = Stream.concat(UNGATED.values().stream(), Stream.of(AbuseGateUsernameFormFactory.ID))
+            .collect(Collectors.toUnmodifiableSet());
     /** Most realms named at start-up, one WARN each; the rest are counted in one line. */
     private static final int MAX_REALMS_WARNED = 50;
     private static final Logger LOG = Logger.getLogger(PasswordCoverage.class);
@@ -62,6 +69,33 @@ final class PasswordCoverage {
 
     /** The realm's bound flows that check passwords with an ungated step, in binding order; empty when gated everywhere. */
     static List<Flow> ungated(KeycloakSession session, RealmModel realm) {
+        List<Flow> out = new ArrayList<>();
+        for (Map.Entry<String, List<String>> e : bindings(session, realm).entrySet()) {
+            AuthenticationFlowModel flow = realm.getAuthenticationFlowById(e.getKey());
+            List<AuthenticationExecutionModel> found = new ArrayList<>();
+            collect(realm, flow.getId(), UNGATED::containsKey, new HashSet<>(), found);
+            List<Step> steps = found.stream()
+                    .map(x -> new Step(x.getAuthenticator(), displayName(session, x), UNGATED.get(x.getAuthenticator())))
+                    .toList();
+            if (!steps.isEmpty()) {
+                out.add(new Flow(flow.getAlias(), List.copyOf(e.getValue()), steps));
+            }
+        }
+        return out;
+    }
+
+    /** The enabled gated steps of the realm's bound flows (the flows {@link #ungated} looks at), in binding order. */
+    static List<AuthenticationExecutionModel> gated(KeycloakSession session, RealmModel realm) {
+        List<AuthenticationExecutionModel> out = new ArrayList<>();
+        Set<String> seen = new HashSet<>();
+        for (String flowId : bindings(session, realm).keySet()) {
+            collect(realm, flowId, GATED::contains, seen, out);
+        }
+        return out;
+    }
+
+    /** The realm's bound flows by id, each with where Keycloak runs it, in binding order. */
+    private static Map<String, List<String>> bindings(KeycloakSession session, RealmModel realm) {
         Map<String, List<String>> bindings = new LinkedHashMap<>();
         bind(bindings, realm.getBrowserFlow(), "browser flow");
         boolean directGrants = realm.getClientsStream().anyMatch(ClientModel::isDirectAccessGrantsEnabled);
@@ -102,16 +136,7 @@ final class PasswordCoverage {
         if (ecp) {
             bind(bindings, realm.getFlowByAlias(ECP_FLOW), "SAML ECP (the flow named '" + ECP_FLOW + "')");
         }
-        List<Flow> out = new ArrayList<>();
-        for (Map.Entry<String, List<String>> e : bindings.entrySet()) {
-            AuthenticationFlowModel flow = realm.getAuthenticationFlowById(e.getKey());
-            List<Step> steps = new ArrayList<>();
-            collect(session, realm, flow.getId(), new HashSet<>(), steps);
-            if (!steps.isEmpty()) {
-                out.add(new Flow(flow.getAlias(), List.copyOf(e.getValue()), List.copyOf(steps)));
-            }
-        }
-        return out;
+        return bindings;
     }
 
     private static void bind(Map<String, List<String>> bindings, AuthenticationFlowModel flow, String where) {
@@ -120,18 +145,19 @@ final class PasswordCoverage {
         }
     }
 
-    /** The enabled steps of a flow and its enabled sub-flows that are Keycloak's password steps. */
-    private static void collect(KeycloakSession session, RealmModel realm, String flowId, Set<String> seen, List<Step> out) {
+    /** The enabled steps of a flow and its enabled sub-flows whose provider id matches (flows in {@code seen} skipped). */
+    private static void collect(RealmModel realm, String flowId, Predicate<String> providerId, Set<String> seen,
+                                List<AuthenticationExecutionModel> out) {
         if (!seen.add(flowId)) {
             return;
         }
         realm.getAuthenticationExecutionsStream(flowId).filter(e -> !e.isDisabled()).forEach(e -> {
             if (e.isAuthenticatorFlow()) {
                 if (e.getFlowId() != null) {
-                    collect(session, realm, e.getFlowId(), seen, out);
+                    collect(realm, e.getFlowId(), providerId, seen, out);
                 }
-            } else if (UNGATED.containsKey(e.getAuthenticator())) {
-                out.add(new Step(e.getAuthenticator(), displayName(session, e), UNGATED.get(e.getAuthenticator())));
+            } else if (providerId.test(e.getAuthenticator())) {
+                out.add(e);
             }
         });
     }

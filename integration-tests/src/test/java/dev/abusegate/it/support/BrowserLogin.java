@@ -42,20 +42,12 @@ public final class BrowserLogin {
     private static final Pattern ENTITY = Pattern.compile("&(#x[0-9a-fA-F]+|#[0-9]+|amp|lt|gt|quot|apos|#39);");
 
     private final String baseUrl;
-    private final String clientId;
-    private final String redirectUri;
     private final CookieManager cookies = new CookieManager(null, CookiePolicy.ACCEPT_ALL);
     private final HttpClient http;
 
     /** A browser for {@link RealmBuilder#CLIENT_ID} and {@link RealmBuilder#REDIRECT_URI}. */
     public BrowserLogin(String baseUrl) {
-        this(baseUrl, RealmBuilder.CLIENT_ID, RealmBuilder.REDIRECT_URI);
-    }
-
-    public BrowserLogin(String baseUrl, String clientId, String redirectUri) {
         this.baseUrl = baseUrl;
-        this.clientId = clientId;
-        this.redirectUri = redirectUri;
         this.http = Http.builder().cookieHandler(new LoopbackCookieHandler(cookies)).build();
     }
 
@@ -74,11 +66,11 @@ public final class BrowserLogin {
     }
 
     /** The answer to a form POST. */
-    public record LoginResult(int status, String body, String location, String redirectUri) {
+    public record LoginResult(int status, String body, String location) {
 
         /** True for a 302 to the client's redirect URI carrying an authorization code. */
         public boolean loginSucceeded() {
-            return status == 302 && location != null && location.startsWith(redirectUri)
+            return status == 302 && location != null && location.startsWith(RealmBuilder.REDIRECT_URI)
                     && queryParam(location, "code").isPresent();
         }
 
@@ -180,7 +172,7 @@ public final class BrowserLogin {
     }
 
     private LoginResult result(HttpResponse<String> r) {
-        return new LoginResult(r.statusCode(), r.body(), r.headers().firstValue("Location").orElse(null), redirectUri);
+        return new LoginResult(r.statusCode(), r.body(), r.headers().firstValue("Location").orElse(null));
     }
 
     /** The cookies this browser holds. */
@@ -216,16 +208,14 @@ public final class BrowserLogin {
 
     /** Value (unescaped) of {@code attribute} on the element with the given id. */
     public static Optional<String> attributeOfElement(String html, String id, String attribute) {
-        return elementStartTag(html, id).flatMap(tag -> attribute(tag, attribute));
+        Matcher m = startTag(html, id);
+        return m == null ? Optional.empty() : attribute(m.group(), attribute);
     }
 
     /** Text content (tags stripped, entities decoded, whitespace collapsed) of the element with the given id. */
     public static Optional<String> elementText(String html, String id) {
-        if (html == null) {
-            return Optional.empty();
-        }
-        Matcher m = Pattern.compile("<([a-zA-Z0-9]+)\\b[^>]*\\bid\\s*=\\s*[\"']" + Pattern.quote(id) + "[\"'][^>]*>").matcher(html);
-        if (!m.find()) {
+        Matcher m = startTag(html, id);
+        if (m == null) {
             return Optional.empty();
         }
         // find the matching end tag, counting nested elements of the same name
@@ -269,12 +259,13 @@ public final class BrowserLogin {
         return out.toString();
     }
 
-    private static Optional<String> elementStartTag(String html, String id) {
+    /** The start tag of the element with the given id (group 1 its name), or null. */
+    private static Matcher startTag(String html, String id) {
         if (html == null) {
-            return Optional.empty();
+            return null;
         }
-        Matcher m = Pattern.compile("<[a-zA-Z0-9]+\\b[^>]*\\bid\\s*=\\s*[\"']" + Pattern.quote(id) + "[\"'][^>]*>").matcher(html);
-        return m.find() ? Optional.of(m.group()) : Optional.empty();
+        Matcher m = Pattern.compile("<([a-zA-Z0-9]+)\\b[^>]*\\bid\\s*=\\s*[\"']" + Pattern.quote(id) + "[\"'][^>]*>").matcher(html);
+        return m.find() ? m : null;
     }
 
     private static Optional<String> attribute(String tag, String name) {
@@ -372,8 +363,8 @@ public final class BrowserLogin {
 
     /** The authorization endpoint URL of {@code realm} for this browser's client and redirect URI. */
     public String authUrl(String realm) {
-        return baseUrl + "/realms/" + Http.enc(realm) + "/protocol/openid-connect/auth?client_id=" + Http.enc(clientId)
-                + "&response_type=code&scope=openid&redirect_uri=" + Http.enc(redirectUri);
+        return baseUrl + "/realms/" + Http.enc(realm) + "/protocol/openid-connect/auth?client_id=" + Http.enc(RealmBuilder.CLIENT_ID)
+                + "&response_type=code&scope=openid&redirect_uri=" + Http.enc(RealmBuilder.REDIRECT_URI);
     }
 
     /** Like {@link #post} but returns the whole response, headers included. */

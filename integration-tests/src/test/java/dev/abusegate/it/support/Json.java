@@ -40,11 +40,6 @@ public final class Json {
         return parse(json, new TypeReference<>() { });
     }
 
-    /** Parses any JSON value into maps, lists, strings, numbers and booleans. */
-    public static Object parseAny(String json) {
-        return parse(json, new TypeReference<Object>() { });
-    }
-
     private static <T> T parse(String json, TypeReference<T> type) {
         try {
             return MAPPER.readValue(json, type);

@@ -7,21 +7,19 @@ abstract class KeycloakServerBase implements KeycloakServer {
 
     /** For the server's own endpoints (readiness, metrics); never follows a redirect. */
     protected final HttpClient http = Http.client();
-    private volatile AdminClient admin;
+    /** Its own lock: a backend's close() may hold the server's monitor while it stops. */
+    private final Object adminLock = new Object();
+    private AdminClient admin;
 
     /** Admin REST client logged in as the bootstrap admin of master (one per server, thread-safe). */
     @Override
     public AdminClient admin() {
-        AdminClient a = admin;
-        if (a == null) {
-            synchronized (this) {
-                if (admin == null) {
-                    admin = new AdminClient(baseUrl(), ADMIN_USERNAME, ADMIN_PASSWORD);
-                }
-                a = admin;
+        synchronized (adminLock) {
+            if (admin == null) {
+                admin = new AdminClient(baseUrl(), ADMIN_USERNAME, ADMIN_PASSWORD);
             }
+            return admin;
         }
-        return a;
     }
 
     /** The Prometheus text of the management port's {@code /metrics}. */

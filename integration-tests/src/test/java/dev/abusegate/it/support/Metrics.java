@@ -63,16 +63,10 @@ public final class Metrics {
         return out;
     }
 
-    /** Samples of {@code name} whose labels contain all of {@code labels}. */
-    public static List<Sample> samples(String text, String name, Map<String, String> labels) {
-        return parse(text).stream()
-                .filter(s -> s.name().equals(name))
-                .filter(s -> s.labels().entrySet().containsAll(labels.entrySet()))
-                .toList();
-    }
-
-    /** Sum of the matching samples' values; 0 if none. */
+    /** Sum of the values of the samples of {@code name} whose labels contain all of {@code labels}; 0 if none. */
     public static double sum(String text, String name, Map<String, String> labels) {
-        return samples(text, name, labels).stream().mapToDouble(Sample::value).sum();
+        return parse(text).stream()
+                .filter(s -> s.name().equals(name) && s.labels().entrySet().containsAll(labels.entrySet()))
+                .mapToDouble(Sample::value).sum();
     }
 }

@@ -154,15 +154,15 @@ public final class RealmBuilder {
             if (identityFirst) {
                 boolean stock = "auth-username-form".equals(usernameStepProviderId);
                 String usernameConfig = stock || browserConfig == null ? null : GATED_BROWSER_FLOW + " username config";
-                formExecutions.add(execution(usernameStepProviderId, "REQUIRED", 10, usernameConfig));
+                formExecutions.add(execution(usernameStepProviderId, false, "REQUIRED", 10, usernameConfig));
                 if (usernameConfig != null) {
                     configs.add(config(usernameConfig, browserConfig));
                 }
             }
-            formExecutions.add(execution(browserProviderId, "REQUIRED", 20, configAlias));
+            formExecutions.add(execution(browserProviderId, false, "REQUIRED", 20, configAlias));
             flows.add(flow(GATED_BROWSER_FLOW, true, List.of(
-                    execution("auth-cookie", "ALTERNATIVE", 10, null),
-                    subFlow(forms, "ALTERNATIVE", 30))));
+                    execution("auth-cookie", false, "ALTERNATIVE", 10, null),
+                    execution(forms, true, "ALTERNATIVE", 30, null))));
             flows.add(flow(forms, false, formExecutions));
             if (configAlias != null) {
                 configs.add(config(configAlias, browserConfig));
@@ -172,7 +172,7 @@ public final class RealmBuilder {
         if (directGrantProviderId != null) {
             String configAlias = directGrantConfig == null ? null : GATED_DIRECT_GRANT_FLOW + " config";
             flows.add(flow(GATED_DIRECT_GRANT_FLOW, true, List.of(
-                    execution(directGrantProviderId, "REQUIRED", 10, configAlias))));
+                    execution(directGrantProviderId, false, "REQUIRED", 10, configAlias))));
             if (configAlias != null) {
                 configs.add(config(configAlias, directGrantConfig));
             }
@@ -215,26 +215,17 @@ public final class RealmBuilder {
         return f;
     }
 
-    private static Map<String, Object> execution(String authenticator, String requirement, int priority, String configAlias) {
+    /** An execution of the authenticator {@code step} (with its config, or none), or of the sub-flow of that alias. */
+    private static Map<String, Object> execution(String step, boolean subFlow, String requirement, int priority, String configAlias) {
         Map<String, Object> e = new LinkedHashMap<>();
-        e.put("authenticator", authenticator);
-        e.put("authenticatorFlow", false);
+        e.put(subFlow ? "flowAlias" : "authenticator", step);
+        e.put("authenticatorFlow", subFlow);
         e.put("requirement", requirement);
         e.put("priority", priority);
         e.put("userSetupAllowed", false);
         if (configAlias != null) {
             e.put("authenticatorConfig", configAlias);
         }
-        return e;
-    }
-
-    private static Map<String, Object> subFlow(String alias, String requirement, int priority) {
-        Map<String, Object> e = new LinkedHashMap<>();
-        e.put("flowAlias", alias);
-        e.put("authenticatorFlow", true);
-        e.put("requirement", requirement);
-        e.put("priority", priority);
-        e.put("userSetupAllowed", false);
         return e;
     }
 
