@@ -9,7 +9,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * budget is a fixed minute from the first refusal a realm records after its last minute ended; past the budget
  * refusals are left out, and the next refusal the realm records carries how many were left out since the one
  * before it ({@link #take}). Counts are exact under concurrent requests (each realm's state changes under its own
- * lock, held for a few field updates).
+ * lock, held for a few field updates). A request that read the time just before another started the minute comes in
+ * with a slightly earlier time: that is the same minute; only a clock set back by {@link #SET_BACK_MILLIS} or more
+ * starts a new one.
  * <p>
  * Bounded: at most {@value #MAX_REALMS} realms tracked. At the bound, realms whose minute has ended and that have
  * nothing left out are forgotten (they carry no information); a realm that still finds no room is not limited
@@ -18,6 +20,11 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class EventBudget {
 
     public static final long MINUTE_MILLIS = 60_000;
+    /**
+     * A time this far before the minute's start is a clock set back, and starts a new minute; a nearer one is a
+     * request that read the time before another started the minute (or a small clock step), and is in it.
+     */
+    static final long SET_BACK_MILLIS = 5 * MINUTE_MILLIS;
     /** Realms tracked at once. Realms are made by administrators, not by clients: the bound is a net. */
     static final int MAX_REALMS = 10_000;
     /** At most one sweep of forgotten realms per this long. */
@@ -110,7 +117,7 @@ public final class EventBudget {
                 return RETIRED;
             }
             if (perMinute > 0) {
-                if (!started || now - start >= MINUTE_MILLIS || now < start) {
+                if (!started || now - start >= MINUTE_MILLIS || start - now >= SET_BACK_MILLIS) {
                     started = true;
                     start = now;
                     recorded = 0;
@@ -131,7 +138,7 @@ public final class EventBudget {
          * used again, so no count is lost to a take that found it in the map just before its removal.
          */
         synchronized boolean retire(long now) {
-            if (!retired && leftOut == 0 && (!started || now - start >= MINUTE_MILLIS || now < start)) {
+            if (!retired && leftOut == 0 && (!started || now - start >= MINUTE_MILLIS || start - now >= SET_BACK_MILLIS)) {
                 retired = true;
             }
             return retired;

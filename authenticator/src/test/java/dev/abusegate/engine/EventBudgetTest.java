@@ -63,6 +63,15 @@ class EventBudgetTest {
     }
 
     @Test
+    void a_time_read_just_before_the_minute_started_is_in_that_minute() {
+        assertThat(budget.take("r1", 1)).isZero();
+        clock.advanceSeconds(60);
+        assertThat(budget.take("r1", 1)).as("a new minute").isZero();
+        clock.advanceMillis(-5); // a request that read the time before the one that started the minute
+        assertThat(budget.take("r1", 1)).as("the same minute: its budget is spent").isEqualTo(EventBudget.LEAVE_OUT);
+    }
+
+    @Test
     void a_clock_set_back_starts_a_new_minute_and_loses_no_count() {
         take("r1", 1, 4); // 1 recorded, 3 left out
         clock.advanceSeconds(-3_600);
