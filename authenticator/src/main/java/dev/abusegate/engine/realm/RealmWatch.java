@@ -30,9 +30,10 @@ import java.util.function.Consumer;
  *       level it entered at (so it does not flap).</li>
  * </ul>
  * Entering does not wait for the next tick: each tick leaves the realm the headroom its count had to the entry
- * level, and the failure on this node that uses it up puts the realm under attack on this node at once (one atomic
- * decrement per failure); the next tick records the change. An attack on this node alone is met within the failure
- * that reaches the level, not up to a tick later; the other nodes' failures since the tick count at the next one.
+ * level, and the failure on this node that uses it up enters the realm on this node at once (one atomic decrement
+ * per failure; the one failure that reaches zero records the change, as the tick would). An attack on this node
+ * alone is met with the failure that reaches the level, not up to a tick later; the other nodes' failures since the
+ * tick count at the next one.
  * A realm with the layer off shares and keeps nothing. A tally that cannot be published or read fails open: the realm is decided on what this node has, and the failure
  * is reported to the owner; a tick never throws.
  */
@@ -61,8 +62,7 @@ public final class RealmWatch {
      *
      * @param enabled     the layer is on for the realm (as of the last attempt decided in it)
      * @param underAttack the realm is under attack
-     * @param count       the window's count at the last tick, summed over the nodes; while not under attack as of that
-     *                    tick, plus this node's failures since
+     * @param count       the window's count at the last tick, summed over the nodes, plus this node's failures since
      * @param entryLevel  the count at which it enters now; while under attack, the level it entered at
      * @param baseline    the learned baseline (a count per window)
      * @param sinceMillis when the state last changed (0: never on this node)
@@ -145,11 +145,9 @@ public final class RealmWatch {
         }
         GateOptions o = r.options;
         boolean decided = r.on;
-        // not yet under attack as of the tick (or entered since by this node's own count): the tick's count plus this
-        // node's failures since, and the level they are measured against
-        long count = decided ? r.count : r.count + r.sinceTick();
-        return new State(o != null && o.get(RealmSettings.ENABLED), r.on(), count, decided ? r.entryLevel : entryLevel(o, r.baseline),
-                r.baseline, r.since);
+        // the tick's count plus this node's failures since
+        return new State(o != null && o.get(RealmSettings.ENABLED), r.on(), r.count + r.sinceTick.sum(),
+                decided ? r.entryLevel : entryLevel(o, r.baseline), r.baseline, r.since);
     }
 
     /** Publishes, reads and decides every realm this node knows. Run once a second; never throws. */
@@ -191,10 +189,13 @@ public final class RealmWatch {
         return sum;
     }
 
-    /** One realm on this node. Its decision fields are written by the tick only. */
+    /**
+     * One realm on this node. Its decision fields are written under its lock: by the tick, and by the one failure that
+     * uses the headroom up.
+     */
     private final class Realm {
         private final Map<Long, LongAdder> buckets = new ConcurrentHashMap<>();
-        /** Changes of state made (by the tick only) and taken (by {@link #takeChange}). */
+        /** Changes of state made (under the lock) and taken (by {@link #takeChange}). */
         private volatile long changes;
         private final AtomicLong taken = new AtomicLong();
         private volatile GateOptions options;
@@ -205,8 +206,10 @@ public final class RealmWatch {
          * while it is on.
          */
         private final AtomicLong untilEntry = new AtomicLong(Long.MAX_VALUE);
-        /** The headroom the last tick gave ({@link Long#MAX_VALUE}: none). */
-        private volatile long headroom = Long.MAX_VALUE;
+        /** The entry level the last tick's headroom was measured to ({@link Long#MAX_VALUE}: none). */
+        private volatile long headroomLevel = Long.MAX_VALUE;
+        /** This node's failures since the last tick's snapshot (for the state's count between ticks). */
+        private final LongAdder sinceTick = new LongAdder();
         /** Counted since the last publish; read and cleared at once, so that a count made meanwhile keeps it set. */
         private final AtomicBoolean dirty = new AtomicBoolean();
         private volatile long count;
@@ -222,23 +225,36 @@ public final class RealmWatch {
                 a = buckets.computeIfAbsent(bucket, b -> new LongAdder());
             }
             a.increment();
+            sinceTick.increment();
             dirty.set(true);
-            untilEntry.decrementAndGet();
+            if (untilEntry.decrementAndGet() == 0) {
+                enterNow(now); // this failure used the headroom up: exactly one failure sees zero
+            }
+        }
+
+        /** Enters on this node's own count, between ticks (unless a tick has just entered or reset the headroom). */
+        private synchronized void enterNow(long now) {
+            if (on || untilEntry.get() > 0 || headroomLevel == Long.MAX_VALUE) {
+                return;
+            }
+            enter(headroomLevel, now);
+        }
+
+        private void enter(long level, long now) {
+            entryLevel = level;
+            on = true; // before the headroom is reset, so that on() never reads false in between
+            untilEntry.set(Long.MAX_VALUE);
+            headroomLevel = Long.MAX_VALUE;
+            since = now;
+            changes++; // under the lock: the tick and enterNow are the only writers
         }
 
         /**
-         * Under attack: as the last tick decided, or since then by this node's own count (the headroom used up, to be
-         * recorded by the next tick). One flag of each kind, each written in one step, so no late write can leave a
-         * stale one behind.
+         * Under attack: as decided, or by this node's own count in the instant before the failure that used the
+         * headroom up has recorded it.
          */
         boolean on() {
             return on || untilEntry.get() <= 0;
-        }
-
-        /** This node's failures since the last tick gave the headroom (0 when it gave none). */
-        long sinceTick() {
-            long h = headroom;
-            return h == Long.MAX_VALUE ? 0 : Math.max(0, h - untilEntry.get());
         }
 
         /** Drops the buckets older than any window (a count that lands in one meanwhile is outside every window). */
@@ -269,15 +285,7 @@ public final class RealmWatch {
                 return;
             }
             if (!o.get(RealmSettings.ENABLED)) {
-                // off for the realm: nothing is shared and nothing kept (the count starts afresh when it is turned on)
-                buckets.clear();
-                dirty.set(false);
-                count = 0;
-                untilEntry.set(Long.MAX_VALUE);
-                headroom = Long.MAX_VALUE;
-                if (on) {
-                    leave(now);
-                }
+                disable(now);
                 return;
             }
             // read and cleared at once, before the snapshot: a failure counted before it is in the snapshot (its
@@ -285,6 +293,7 @@ public final class RealmWatch {
             // cleared, a mark set between the two was lost: its count was in the snapshot but never published, and
             // the other nodes lacked it for good.)
             boolean changed = dirty.getAndSet(false);
+            sinceTick.reset(); // before the snapshot: a failure in between is in both until the next tick (the state only)
             long[] own = snapshot(now);
             if (changed) {
                 try {
@@ -310,7 +319,20 @@ public final class RealmWatch {
             decide(o, sum, now);
         }
 
-        private void decide(GateOptions o, long sum, long now) {
+        /** Off for the realm: nothing is shared and nothing kept (the count starts afresh when it is turned on). */
+        private synchronized void disable(long now) {
+            buckets.clear();
+            dirty.set(false);
+            count = 0;
+            sinceTick.reset();
+            untilEntry.set(Long.MAX_VALUE);
+            headroomLevel = Long.MAX_VALUE;
+            if (on) {
+                leave(now);
+            }
+        }
+
+        private synchronized void decide(GateOptions o, long sum, long now) {
             if (on) {
                 if (sum * 2 < entryLevel) {
                     leave(now);
@@ -323,19 +345,14 @@ public final class RealmWatch {
                 // left <= 0: this node's own failures reached the level since the last tick (the count did reach it,
                 // even if older buckets have left the window since)
                 if (sum >= level || left <= 0) {
-                    entryLevel = level;
-                    on = true; // before the headroom is reset, so that on() never reads false in between
-                    untilEntry.set(Long.MAX_VALUE);
-                    headroom = Long.MAX_VALUE;
-                    since = now;
-                    changes++; // the tick is the only writer
+                    enter(level, now);
                     return;
                 }
                 // the headroom to the level; a failure counted after the snapshot and before this write is not taken
                 // off it (it is in the next tick's count), which can only make the entry later, never earlier
                 long h = level == Long.MAX_VALUE ? Long.MAX_VALUE : level - sum;
+                headroomLevel = level; // before the headroom: the failure that uses it up reads the level
                 if (untilEntry.compareAndSet(left, h)) {
-                    headroom = h;
                     break;
                 }
             }
@@ -346,7 +363,7 @@ public final class RealmWatch {
 
         private void leave(long now) {
             untilEntry.set(Long.MAX_VALUE); // the next tick gives the headroom again
-            headroom = Long.MAX_VALUE;
+            headroomLevel = Long.MAX_VALUE;
             on = false;
             since = now;
             learnedAt = now;

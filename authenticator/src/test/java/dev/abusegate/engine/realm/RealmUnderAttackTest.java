@@ -345,7 +345,7 @@ class RealmUnderAttackTest {
     }
 
     @Test
-    void the_failure_that_reaches_the_level_on_this_node_enters_at_once_and_the_tick_records_it() {
+    void the_failure_that_reaches_the_level_on_this_node_enters_and_records_the_change_at_once() {
         GateOptions o = on(30).build();
         spray(o, REALM, 10);
         tick(); // the tick leaves 20 of headroom
@@ -359,14 +359,14 @@ class RealmUnderAttackTest {
         Decision d = attempt(o, REALM, "192.0.2.81", "lee", null, false);
         assertEquals(Outcome.CAPTCHA_REQUIRED, d.outcome());
         assertTrue(d.realmUnderAttack());
-        assertNull(watch.takeChange(REALM), "the change is the tick's to record");
         assertEquals(30, watch.state(REALM).entryLevel());
+        assertEquals(RealmWatch.Change.ENTERED, watch.takeChange(REALM), "recorded with the failure, for the next attempt's event");
+        assertNull(watch.takeChange(REALM), "entered once");
 
         tick();
         assertTrue(watch.state(REALM).underAttack());
         assertEquals(30, watch.state(REALM).entryLevel());
-        assertEquals(RealmWatch.Change.ENTERED, watch.takeChange(REALM));
-        assertNull(watch.takeChange(REALM), "entered once");
+        assertNull(watch.takeChange(REALM), "the tick does not enter it again");
     }
 
     @Test
