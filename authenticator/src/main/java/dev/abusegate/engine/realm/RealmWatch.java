@@ -292,6 +292,7 @@ public final class RealmWatch {
             // increment precedes its mark), one counted after it marks the tally for the next tick. (Read, then
             // cleared, a mark set between the two was lost: its count was in the snapshot but never published, and
             // the other nodes lacked it for good.)
+            long seen = changes; // a change made after this point (a failure entering) voids this tick's decision
             boolean changed = dirty.getAndSet(false);
             sinceTick.reset(); // before the snapshot: a failure in between is in both until the next tick (the state only)
             long[] own = snapshot(now);
@@ -316,7 +317,7 @@ public final class RealmWatch {
                 sum += inWindow(t, now, window);
             }
             count = sum;
-            decide(o, sum, now);
+            decide(o, sum, now, seen);
         }
 
         /** Off for the realm: nothing is shared and nothing kept (the count starts afresh when it is turned on). */
@@ -332,7 +333,15 @@ public final class RealmWatch {
             }
         }
 
-        private synchronized void decide(GateOptions o, long sum, long now) {
+        /**
+         * Decides on {@code sum}, counted after the realm had made {@code seen} changes. If a failure has entered the
+         * realm since (between this tick's snapshot and now), the sum predates that entry and may be below half its
+         * level: nothing is decided on it (the next tick decides on a fresh count).
+         */
+        private synchronized void decide(GateOptions o, long sum, long now, long seen) {
+            if (changes != seen) {
+                return;
+            }
             if (on) {
                 if (sum * 2 < entryLevel) {
                     leave(now);

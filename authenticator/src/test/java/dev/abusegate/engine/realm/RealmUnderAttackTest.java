@@ -401,4 +401,47 @@ class RealmUnderAttackTest {
         assertFalse(watch.underAttack(REALM));
         assertTrue(attempt(off, REALM, "192.0.2.91", "ned", null, false).allowed());
     }
+
+    @Test
+    void a_tick_whose_count_predates_an_entry_made_meanwhile_decides_nothing_on_it() {
+        // the tick reads the other nodes' tallies after its own snapshot: the failures that enter the realm come then
+        java.util.concurrent.atomic.AtomicReference<Runnable> duringRead = new java.util.concurrent.atomic.AtomicReference<>();
+        RealmTallies shared = new RealmTallies() {
+            @Override
+            public void publish(String realm, long[] tally) {
+                tallies.publish(realm, tally);
+            }
+
+            @Override
+            public java.util.Collection<long[]> others(String realm) {
+                Runnable r = duringRead.getAndSet(null);
+                if (r != null) {
+                    r.run();
+                }
+                return tallies.others(realm);
+            }
+        };
+        RealmWatch w = new RealmWatch(shared, clock, null);
+        GateOptions o = on(100).build();
+        w.underAttack(REALM, o);
+        for (int i = 0; i < 10; i++) {
+            w.failed(REALM);
+        }
+        clock.advanceMillis(RealmWatch.TICK_MILLIS);
+        w.tick(); // headroom 90
+        duringRead.set(() -> {
+            for (int i = 0; i < 90; i++) {
+                w.failed(REALM);
+            }
+        });
+        clock.advanceMillis(RealmWatch.TICK_MILLIS);
+        w.tick(); // its snapshot holds 10, below half the level; the 90 enter the realm before it decides
+        assertTrue(w.underAttack(REALM), "not left on a count from before the entry");
+        assertEquals(RealmWatch.Change.ENTERED, w.takeChange(REALM));
+        assertNull(w.takeChange(REALM), "no flap");
+        clock.advanceMillis(RealmWatch.TICK_MILLIS);
+        w.tick();
+        assertTrue(w.underAttack(REALM), "the next tick counts 100");
+        assertEquals(100, w.state(REALM).count());
+    }
 }
