@@ -3,6 +3,7 @@ package dev.abusegate.engine.keys;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
 
@@ -42,12 +43,18 @@ public final class DeviceTokens {
 
     /** A genuine, unexpired token presented for one of its names: its device id and the account tag it binds. */
     public record Verified(String deviceId, String accountTag) {
+
+        /** Whether the token was issued for the account with this id (compared in constant time). */
+        public boolean boundTo(byte[] key, String accountId) {
+            return MessageDigest.isEqual(DeviceTokens.accountTag(key, accountId).getBytes(StandardCharsets.US_ASCII),
+                    accountTag.getBytes(StandardCharsets.US_ASCII));
+        }
     }
 
     /** The keyed tag of an account's id (what a token binds the account by): never the id itself. */
     public static String accountTag(byte[] key, String accountId) {
         byte[] d = Hmac.sha256(key, ACCOUNT_LABEL, new byte[] {0}, accountId.getBytes(StandardCharsets.UTF_8));
-        return B64.encodeToString(java.util.Arrays.copyOf(d, 16));
+        return B64.encodeToString(Arrays.copyOf(d, 16));
     }
 
     /** A new token for a fresh random device id. */

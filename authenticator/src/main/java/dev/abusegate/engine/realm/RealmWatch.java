@@ -99,7 +99,7 @@ public final class RealmWatch {
         return r.on() && options.get(RealmSettings.ENABLED);
     }
 
-    /** Whether the realm is under attack on this node (as of the last tick). */
+    /** Whether the realm is under attack on this node. */
     public boolean underAttack(String realm) {
         Realm r = realms.get(realm);
         return r != null && r.on();
@@ -359,9 +359,8 @@ public final class RealmWatch {
                 }
                 // the headroom to the level; a failure counted after the snapshot and before this write is not taken
                 // off it (it is in the next tick's count), which can only make the entry later, never earlier
-                long h = level == Long.MAX_VALUE ? Long.MAX_VALUE : level - sum;
                 headroomLevel = level; // before the headroom: the failure that uses it up reads the level
-                if (untilEntry.compareAndSet(left, h)) {
+                if (untilEntry.compareAndSet(left, level - sum)) {
                     break;
                 }
             }

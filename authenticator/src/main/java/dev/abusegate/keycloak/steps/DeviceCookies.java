@@ -7,7 +7,6 @@ import dev.abusegate.engine.keys.Hmac;
 import jakarta.ws.rs.core.Cookie;
 import jakarta.ws.rs.core.NewCookie;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.List;
@@ -59,11 +58,7 @@ final class DeviceCookies {
         } catch (ModelDuplicateException e) {
             return null; // an e-mail two accounts share names neither: Keycloak's own check answers it
         }
-        if (user == null || !MessageDigest.isEqual(DeviceTokens.accountTag(key, user.getId()).getBytes(StandardCharsets.US_ASCII),
-                v.accountTag().getBytes(StandardCharsets.US_ASCII))) {
-            return null;
-        }
-        return v.deviceId();
+        return user != null && v.boundTo(key, user.getId()) ? v.deviceId() : null;
     }
 
     /**

@@ -36,6 +36,8 @@ class DeviceTokensTest {
             assertThat(v).isNotNull();
             assertThat(v.deviceId()).isEqualTo(DEVICE);
             assertThat(v.accountTag()).isEqualTo(ACCOUNT);
+            assertThat(v.boundTo(KEY, "user-id-1")).isTrue();
+            assertThat(v.boundTo(KEY, "user-id-2")).as("another account").isFalse();
         }
         assertThat(DeviceTokens.verify(KEY, REALM, token(), tag(3), NOW)).as("a name the token does not hold").isNull();
     }
