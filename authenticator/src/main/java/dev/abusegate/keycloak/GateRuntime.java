@@ -44,6 +44,8 @@ public final class GateRuntime {
     private final Set<String> realmGauges = ConcurrentHashMap.newKeySet();
     /** Each realm's refusal events per minute on this node ({@code events.refusalsPerMinute}). */
     private final EventBudget refusalEvents;
+    /** Each realm's counter-store failure events per minute on this node ({@code events.storeFailuresPerMinute}). */
+    private final EventBudget storeFailureEvents;
 
     /** {@code blockedHoldMillis}: see {@link AbuseGate#AbuseGate(CounterStore, TimeSource, dev.abusegate.engine.keys.SecretSource, long)}. */
     public GateRuntime(CounterStore store, long blockedHoldMillis) {
@@ -57,6 +59,7 @@ public final class GateRuntime {
     public GateRuntime(CounterStore store, long blockedHoldMillis, RealmTallies tallies) {
         this.secrets = new RealmSecrets();
         this.refusalEvents = new EventBudget(TimeSource.SYSTEM);
+        this.storeFailureEvents = new EventBudget(TimeSource.SYSTEM);
         if (tallies == null) {
             this.gate = new AbuseGate(store, TimeSource.SYSTEM, secrets, blockedHoldMillis);
             this.captcha = new CaptchaService(this);
@@ -84,6 +87,11 @@ public final class GateRuntime {
     /** The realms' budgets of refusal events (see {@link EventBudget}). */
     public EventBudget refusalEvents() {
         return refusalEvents;
+    }
+
+    /** The realms' budgets of counter-store failure events (see {@link EventBudget}). */
+    public EventBudget storeFailureEvents() {
+        return storeFailureEvents;
     }
 
     /** Stops the fifth layer's tick. */

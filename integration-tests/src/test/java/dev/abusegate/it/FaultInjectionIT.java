@@ -3,6 +3,7 @@ package dev.abusegate.it;
 import dev.abusegate.it.support.AdminClient;
 import dev.abusegate.it.support.BrowserLogin;
 import dev.abusegate.it.support.DedicatedServer;
+import dev.abusegate.it.support.GateIt;
 import dev.abusegate.it.support.KeycloakServer;
 import dev.abusegate.it.support.RealmBuilder;
 import dev.abusegate.it.support.ServerTest;
@@ -33,6 +34,7 @@ class FaultInjectionIT extends ServerTest {
     private static TokenClient tokens;
     private static String openRealm;
     private static String closedRealm;
+    private static String budgetRealm;
 
     @BeforeAll
     static void importRealms() {
@@ -52,6 +54,11 @@ class FaultInjectionIT extends ServerTest {
                 .user("alice", "alice-secret-1")
                 .gatedBrowserFlow(FORM, closed)
                 .gatedDirectGrantFlow(DIRECT, closed));
+        Map<String, String> budget = new HashMap<>(open);
+        budget.put("events.storeFailuresPerMinute", "2");
+        budgetRealm = importClassRealm(RealmBuilder.named(RealmBuilder.uniqueName("faulty-budget"))
+                .user("alice", "alice-secret-1")
+                .gatedDirectGrantFlow(DIRECT, budget));
     }
 
     @Test
@@ -118,6 +125,26 @@ class FaultInjectionIT extends ServerTest {
         long allWarns = server.logLines("WARN", "dev.abusegate").stream().filter(l -> l.contains(WARN_TEXT)).count();
         assertThat(allWarns).as("per_ip WARN lines since the server started (the store failure is reported)")
                 .isGreaterThanOrEqualTo(1);
+        assertNoServerErrors();
+    }
+
+    @Test
+    void store_failure_events_stop_at_the_realms_budget_while_the_metric_counts_every_failure() {
+        // Budget 2 a minute: five logins while the store is down record two counter_store_unavailable events, not
+        // five (or ten: the check and its settlement each fail), and every login still gets Keycloak's answer.
+        double failuresBefore = server.metricValue("abuse_gate_store_failures_total", Map.of("realm", budgetRealm));
+        long start = System.nanoTime();
+        for (int i = 0; i < 5; i++) {
+            TokenResponse r = tokens.passwordGrant(budgetRealm, "alice", "alice-secret-1", null, "192.0.2." + (60 + i));
+            assertThat(r.status()).as(r.toString()).isEqualTo(200);
+        }
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).as("one budget minute").isLessThan(Duration.ofSeconds(50));
+        admin.awaitEvent(budgetRealm, e -> "counter_store_unavailable".equals(e.get("error")), Duration.ofSeconds(15), "LOGIN_ERROR");
+        GateIt.sleep(1_000); // events are stored as each request ends; give the last one time to land
+        assertThat(admin.events(budgetRealm, "LOGIN_ERROR")).filteredOn(e -> "counter_store_unavailable".equals(e.get("error")))
+                .as("store failure events in one minute with a budget of 2").hasSize(2);
+        assertThat(server.metricValue("abuse_gate_store_failures_total", Map.of("realm", budgetRealm)) - failuresBefore)
+                .as("failures counted by the metric").isGreaterThanOrEqualTo(5 * 4);
         assertNoServerErrors();
     }
 

@@ -180,6 +180,11 @@ public record GateOptions(Map<Layer, LayerPolicy> policies, Map<String, Object> 
         return get(GateSettings.REFUSAL_EVENTS_PER_MINUTE);
     }
 
+    /** Most counter-store failure events the realm records per minute on a node; 0: every failure is recorded. */
+    public int storeFailureEventsPerMinute() {
+        return get(GateSettings.STORE_FAILURE_EVENTS_PER_MINUTE);
+    }
+
     @Override
     public String toString() {
         return "GateOptions" + policies.values() + values;

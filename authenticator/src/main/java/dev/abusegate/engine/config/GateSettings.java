@@ -109,6 +109,12 @@ public final class GateSettings {
                     + "node, so that a flood of refused attempts does not write one event per request. Refusals past it are "
                     + "not recorded as events; the next one recorded carries 'abuse_gate_refusals_not_recorded', how many "
                     + "were left out since the last. The metrics count every refusal. 0: every refusal is recorded."));
+    public static final Setting<Integer> STORE_FAILURE_EVENTS_PER_MINUTE = option(Setting.integer("events.storeFailuresPerMinute",
+            60, 0, 1_000_000, "Store failure events per minute",
+            "Most 'counter_store_unavailable' login events the realm records per minute on each node, so that while the "
+                    + "counter store is down every login does not add an event. Failures past it are not recorded as events; "
+                    + "the next one recorded carries 'abuse_gate_store_failures_not_recorded', how many were left out since "
+                    + "the last. The metric abuse_gate_store_failures_total counts every failure. 0: every failure is recorded."));
 
     static {
         // the fifth, realm-wide layer's keys (described in dev.abusegate.engine.realm.RealmSettings)

@@ -39,6 +39,11 @@ public final class GateEvents {
      * since the refusal event before it; absent when none were.
      */
     public static final String DETAIL_NOT_RECORDED = "abuse_gate_refusals_not_recorded";
+    /**
+     * On a {@value #EVENT_STORE_DOWN} event: how many of the realm's store failures this node left out (past
+     * {@code events.storeFailuresPerMinute}) since the one before it; absent when none were.
+     */
+    public static final String DETAIL_STORE_NOT_RECORDED = "abuse_gate_store_failures_not_recorded";
 
     private final AuthenticationFlowContext ctx;
     private final GateRuntime runtime;
@@ -127,8 +132,12 @@ public final class GateEvents {
                 + "suppressed for 60 s)");
     }
 
-    /** Layers whose store failed: a metric and an event each time, a WARN at most once a minute per realm and layer. */
-    public void storeUnavailable(Set<Layer> layers) {
+    /**
+     * Layers whose store failed: a metric each time; a login event within the realm's budget of
+     * {@code eventsPerMinute} ({@link EventBudget}; 0: every failure), the next recorded one carrying
+     * {@value #DETAIL_STORE_NOT_RECORDED}; a WARN at most once a minute per realm and layer.
+     */
+    public void storeUnavailable(Set<Layer> layers, int eventsPerMinute) {
         if (layers.isEmpty()) {
             return;
         }
@@ -139,9 +148,16 @@ public final class GateEvents {
                     + layer.label() + " in realm '" + realm.getName() + "'; its failure mode decided "
                     + "(further warnings for this realm and layer suppressed for 60 s)");
         }
+        long leftOut = runtime.storeFailureEvents().take(realm.getId(), eventsPerMinute);
+        if (leftOut == EventBudget.LEAVE_OUT) {
+            return;
+        }
         EventBuilder event = ctx.getEvent().clone();
         event.detail(DETAIL_LAYER, layers.stream().map(Layer::label).collect(Collectors.joining(",")))
-                .detail(DETAIL_REASON, REASON_DOWN)
-                .error(EVENT_STORE_DOWN);
+                .detail(DETAIL_REASON, REASON_DOWN);
+        if (leftOut > 0) {
+            event.detail(DETAIL_STORE_NOT_RECORDED, Long.toString(leftOut));
+        }
+        event.error(EVENT_STORE_DOWN);
     }
 }

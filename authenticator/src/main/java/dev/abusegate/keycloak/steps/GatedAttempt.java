@@ -85,7 +85,7 @@ public final class GatedAttempt {
             d = g.evaluate(options, new Attempt(realm.getId(), address, identifier, device),
                     submitted ? () -> rt.captcha().solved(session, realm, captcha, token, address, options.ipv6PrefixLength()) : null,
                     scope.realmLayer()); // identity-first: the password step applies it; HTTP Basic: never
-            events.storeUnavailable(d.unavailable());
+            events.storeUnavailable(d.unavailable(), options.storeFailureEventsPerMinute());
             events.storeDegraded(d.degraded());
         } catch (RealmSecrets.NoRealmKey e) {
             // The realm's key material could not be had: no key can be derived (and none is ever derived

@@ -51,7 +51,7 @@ final class Settlement {
             default:
                 trouble = runtime.gate().notVerified(decision);
         }
-        new GateEvents(ctx, runtime).storeUnavailable(trouble);
+        new GateEvents(ctx, runtime).storeUnavailable(trouble, options.storeFailureEventsPerMinute());
     }
 
     /** No password was verified (a missing one, or the check threw): give the reservation back. */

@@ -70,6 +70,17 @@ class GateSettingsTest {
                 .hasMessageContaining("events.refusalsPerMinute");
     }
 
+    @Test
+    void the_store_failure_events_budget_defaults_to_60_takes_0_for_every_failure_and_refuses_bad_input_naming_the_key() {
+        Setting<Integer> s = GateSettings.STORE_FAILURE_EVENTS_PER_MINUTE;
+        assertThat(s.key()).isEqualTo("events.storeFailuresPerMinute");
+        assertThat(GateOptions.defaults().storeFailureEventsPerMinute()).isEqualTo(60);
+        assertThat(TestOptions.builder().set(s, 0).build().storeFailureEventsPerMinute()).isZero();
+        assertThat(s.invalidReason("-1")).isEqualTo("expected a whole number from 0 to 1000000");
+        assertThatThrownBy(() -> TestOptions.builder().set(s, -1).build()).isInstanceOf(InvalidOptionException.class)
+                .hasMessageContaining("events.storeFailuresPerMinute");
+    }
+
     private static LayerPolicy withWindow(LayerPolicy p, long seconds) {
         return new LayerPolicy(p.layer(), p.enabled(), p.threshold(), seconds, p.lockoutSeconds(), p.failureMode());
     }
