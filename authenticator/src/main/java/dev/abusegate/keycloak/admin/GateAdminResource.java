@@ -61,65 +61,56 @@ public class GateAdminResource {
     @Produces(MediaType.APPLICATION_JSON)
     public Response state(@QueryParam("address") String address, @QueryParam("identifier") String identifier,
                           @QueryParam("ipv6Prefix") Integer ipv6Prefix, @QueryParam("ipv6NetworkPrefix") Integer ipv6NetworkPrefix) {
-        auth.users().requireManage();
-        Response bad = validate(address, identifier, ipv6Prefix, ipv6NetworkPrefix);
-        if (bad != null) {
-            return bad;
-        }
-        String addr = present(address) ? address : null;
-        String id = present(identifier) ? identifier : null;
+        return forSubject(address, identifier, ipv6Prefix, ipv6NetworkPrefix, this::describe);
+    }
+
+    /** The state of the named subject under each of {@code keyed} (an entry per prefix when there are several). */
+    private Response describe(String addr, String id, List<KeyPrefixes> keyed) {
         Map<String, Object> out = new LinkedHashMap<>();
-        try {
-            List<KeyPrefixes> keyed = prefixes(addr, ipv6Prefix, ipv6NetworkPrefix);
-            List<Map<String, Object>> byPrefix = new ArrayList<>();
-            Map<String, Object> identifierPart = null;
-            for (KeyPrefixes kp : keyed) {
-                SubjectState st = GateRuntime.of(session).gate().state(realm.getId(), addr, id, kp.address(), kp.network());
-                Map<String, Object> entry = keyed.size() == 1 ? out : kp.describe();
-                if (st.address() != null) {
-                    Map<String, Object> a = new LinkedHashMap<>();
-                    String canonical = kp.addressKey(address);
-                    a.put("key", canonical == null ? "(not an IP address; keyed as itself)" : canonical);
-                    a.put("attempts", st.address().attempts());
-                    a.put("attemptsSecondsLeft", seconds(st.address().attemptsRemainingMillis()));
-                    a.put("distinctIdentifiers", st.address().distinctIdentifiers());
-                    a.put("distinctIdentifiersSecondsLeft", seconds(st.address().distinctRemainingMillis()));
-                    entry.put("address", a);
-                }
-                if (st.network() != null) {
-                    Map<String, Object> n = new LinkedHashMap<>();
-                    n.put("key", kp.networkKey(address));
-                    n.put("attempts", st.network().attempts());
-                    n.put("attemptsSecondsLeft", seconds(st.network().attemptsRemainingMillis()));
-                    entry.put("network", n);
-                }
-                if (st.identifier() != null && identifierPart == null) {
-                    identifierPart = new LinkedHashMap<>();
-                    identifierPart.put("failures", st.identifier().taken());
-                    identifierPart.put("failuresSecondsLeft", seconds(st.identifier().failuresRemainingMillis()));
-                    identifierPart.put("locked", st.identifier().locked());
-                    identifierPart.put("lockSecondsLeft", seconds(st.identifier().lockRemainingMillis()));
-                    out.put("identifier", identifierPart);
-                }
-                if (st.pair() != null) {
-                    Map<String, Object> p = new LinkedHashMap<>();
-                    p.put("attempts", st.pair().attempts());
-                    p.put("attemptsSecondsLeft", seconds(st.pair().remainingMillis()));
-                    p.put("identifierSeenFromAddress", st.pair().identifierSeenFromAddress());
-                    entry.put("pair", p);
-                }
-                if (entry != out) {
-                    byPrefix.add(entry);
-                }
+        List<Map<String, Object>> byPrefix = new ArrayList<>();
+        Map<String, Object> identifierPart = null;
+        for (KeyPrefixes kp : keyed) {
+            SubjectState st = GateRuntime.of(session).gate().state(realm.getId(), addr, id, kp.address(), kp.network());
+            Map<String, Object> entry = keyed.size() == 1 ? out : kp.describe();
+            if (st.address() != null) {
+                Map<String, Object> a = new LinkedHashMap<>();
+                String canonical = kp.addressKey(addr);
+                a.put("key", canonical == null ? "(not an IP address; keyed as itself)" : canonical);
+                a.put("attempts", st.address().attempts());
+                a.put("attemptsSecondsLeft", seconds(st.address().attemptsRemainingMillis()));
+                a.put("distinctIdentifiers", st.address().distinctIdentifiers());
+                a.put("distinctIdentifiersSecondsLeft", seconds(st.address().distinctRemainingMillis()));
+                entry.put("address", a);
             }
-            if (!byPrefix.isEmpty()) {
-                // the realm's gated steps key this address under different prefixes: each is shown, none is guessed
-                out.put("byPrefix", byPrefix);
+            if (st.network() != null) {
+                Map<String, Object> n = new LinkedHashMap<>();
+                n.put("key", kp.networkKey(addr));
+                n.put("attempts", st.network().attempts());
+                n.put("attemptsSecondsLeft", seconds(st.network().attemptsRemainingMillis()));
+                entry.put("network", n);
             }
-        } catch (RealmSecrets.NoRealmKey e) {
-            return noKey(e);
-        } catch (RuntimeException e) {
-            return error(Response.Status.SERVICE_UNAVAILABLE, "counter_store_unavailable", "The counter store cannot answer right now.");
+            if (st.identifier() != null && identifierPart == null) {
+                identifierPart = new LinkedHashMap<>();
+                identifierPart.put("failures", st.identifier().taken());
+                identifierPart.put("failuresSecondsLeft", seconds(st.identifier().failuresRemainingMillis()));
+                identifierPart.put("locked", st.identifier().locked());
+                identifierPart.put("lockSecondsLeft", seconds(st.identifier().lockRemainingMillis()));
+                out.put("identifier", identifierPart);
+            }
+            if (st.pair() != null) {
+                Map<String, Object> p = new LinkedHashMap<>();
+                p.put("attempts", st.pair().attempts());
+                p.put("attemptsSecondsLeft", seconds(st.pair().remainingMillis()));
+                p.put("identifierSeenFromAddress", st.pair().identifierSeenFromAddress());
+                entry.put("pair", p);
+            }
+            if (entry != out) {
+                byPrefix.add(entry);
+            }
+        }
+        if (!byPrefix.isEmpty()) {
+            // the realm's gated steps key this address under different prefixes: each is shown, none is guessed
+            out.put("byPrefix", byPrefix);
         }
         return Response.ok(out).build();
     }
@@ -150,50 +141,41 @@ public class GateAdminResource {
     @Produces(MediaType.APPLICATION_JSON)
     public Response clear(@QueryParam("address") String address, @QueryParam("identifier") String identifier,
                           @QueryParam("ipv6Prefix") Integer ipv6Prefix, @QueryParam("ipv6NetworkPrefix") Integer ipv6NetworkPrefix) {
-        auth.users().requireManage();
-        Response bad = validate(address, identifier, ipv6Prefix, ipv6NetworkPrefix);
-        if (bad != null) {
-            return bad;
-        }
-        String addr = present(address) ? address : null;
-        String id = present(identifier) ? identifier : null;
+        return forSubject(address, identifier, ipv6Prefix, ipv6NetworkPrefix,
+                (addr, id, keyed) -> clear(addr, id, keyed, ipv6Prefix, ipv6NetworkPrefix));
+    }
+
+    /** Clears the named subject under each of {@code keyed}, and records what was asked and reset as an admin event. */
+    private Response clear(String addr, String id, List<KeyPrefixes> keyed, Integer ipv6Prefix, Integer ipv6NetworkPrefix) {
         Map<String, Object> cleared = new LinkedHashMap<>();
         Set<String> reset = new LinkedHashSet<>();
-        List<KeyPrefixes> keyed;
         List<Map<String, Object>> byPrefix = new ArrayList<>();
-        try {
-            keyed = prefixes(addr, ipv6Prefix, ipv6NetworkPrefix);
-            for (KeyPrefixes kp : keyed) {
-                Map<String, Object> partsCleared = new LinkedHashMap<>();
-                for (SubjectState.Part part : GateRuntime.of(session).gate().clear(realm.getId(), addr, id, kp.address(), kp.network())) {
-                    partsCleared.put(part.name().toLowerCase(Locale.ROOT), true);
-                    reset.addAll(RESET.get(part));
-                }
-                cleared.putAll(partsCleared);
-                Map<String, Object> entry = kp.describe();
-                entry.put("cleared", partsCleared);
-                byPrefix.add(entry);
+        for (KeyPrefixes kp : keyed) {
+            Map<String, Object> partsCleared = new LinkedHashMap<>();
+            for (SubjectState.Part part : GateRuntime.of(session).gate().clear(realm.getId(), addr, id, kp.address(), kp.network())) {
+                partsCleared.put(part.name().toLowerCase(Locale.ROOT), true);
+                reset.addAll(RESET.get(part));
             }
-            // Layer 3 keeps one budget per account under each of its login names (docs/lockout.md): lifting
-            // the lock under the name the operator typed lifts it under the account's other name too.
-            for (String other : otherLoginNames(identifier)) {
-                GateRuntime.of(session).gate().clear(realm.getId(), null, other, keyed.get(0).address());
-            }
-        } catch (RealmSecrets.NoRealmKey e) {
-            return noKey(e);
-        } catch (RuntimeException e) {
-            return error(Response.Status.SERVICE_UNAVAILABLE, "counter_store_unavailable", "The counter store cannot answer right now.");
+            cleared.putAll(partsCleared);
+            Map<String, Object> entry = kp.describe();
+            entry.put("cleared", partsCleared);
+            byPrefix.add(entry);
+        }
+        // Layer 3 keeps one budget per account under each of its login names (docs/lockout.md): lifting
+        // the lock under the name the operator typed lifts it under the account's other name too.
+        for (String other : otherLoginNames(id)) {
+            GateRuntime.of(session).gate().clear(realm.getId(), null, other, keyed.get(0).address());
         }
         // The audit trail says what the operator asked for, exactly as typed, and what was reset. It is
         // Keycloak's admin event store (shown to realm administrators only when "Include representation" is
         // on), not a log line; the HTTP answer still never echoes the identifier.
         Map<String, Object> audit = new LinkedHashMap<>();
         if (addr != null) {
-            audit.put("address", address);
+            audit.put("address", addr);
             List<String> keys = new ArrayList<>();
             for (KeyPrefixes kp : keyed) {
-                String canonical = kp.addressKey(address);
-                keys.add(canonical == null ? address : canonical);
+                String canonical = kp.addressKey(addr);
+                keys.add(canonical == null ? addr : canonical);
             }
             if (keys.size() == 1) {
                 audit.put("addressKey", keys.get(0));
@@ -202,7 +184,7 @@ public class GateAdminResource {
             }
         }
         if (id != null) {
-            audit.put("identifier", identifier);
+            audit.put("identifier", id);
         }
         if (ipv6Prefix != null) {
             audit.put("ipv6Prefix", ipv6Prefix);
@@ -254,6 +236,31 @@ public class GateAdminResource {
         out.put("gated", flows.isEmpty());
         out.put("ungatedFlows", flows);
         return Response.ok(out).build();
+    }
+
+    /** What the state lookup and the clear do with the subject an operator names (absent parts null). */
+    private interface SubjectCall {
+        Response answer(String address, String identifier, List<KeyPrefixes> keyed);
+    }
+
+    /**
+     * The state API's common part: manage-users, the query checked (400 with what is wrong), blank parts as absent,
+     * the prefixes the subject is keyed under, and a 503 (never a 500) when the store or the realm's key fails.
+     */
+    private Response forSubject(String address, String identifier, Integer ipv6Prefix, Integer ipv6NetworkPrefix, SubjectCall call) {
+        auth.users().requireManage();
+        Response bad = validate(address, identifier, ipv6Prefix, ipv6NetworkPrefix);
+        if (bad != null) {
+            return bad;
+        }
+        String addr = present(address) ? address : null;
+        try {
+            return call.answer(addr, present(identifier) ? identifier : null, prefixes(addr, ipv6Prefix, ipv6NetworkPrefix));
+        } catch (RealmSecrets.NoRealmKey e) {
+            return noKey(e);
+        } catch (RuntimeException e) {
+            return error(Response.Status.SERVICE_UNAVAILABLE, "counter_store_unavailable", "The counter store cannot answer right now.");
+        }
     }
 
     /** The realm has no HMAC key: the gate keeps no state it could show or clear. */

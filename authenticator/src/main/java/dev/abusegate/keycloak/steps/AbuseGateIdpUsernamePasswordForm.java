@@ -30,11 +30,6 @@ public class AbuseGateIdpUsernamePasswordForm extends IdpUsernamePasswordForm im
     }
 
     @Override
-    public UserModel knownUser(AuthenticationFlowContext context) {
-        return isUserAlreadySetBeforeUsernamePasswordAuth(context) ? context.getUser() : null;
-    }
-
-    @Override
     public boolean keycloakCheck(AuthenticationFlowContext context, MultivaluedMap<String, String> formData) {
         return super.validateUserAndPassword(context, formData);
     }

@@ -8,7 +8,6 @@ import org.keycloak.authentication.authenticators.browser.UsernameForm;
 import org.keycloak.authentication.authenticators.browser.UsernamePasswordForm;
 import org.keycloak.forms.login.LoginFormsProvider;
 import org.keycloak.models.KeycloakSession;
-import org.keycloak.models.UserModel;
 import org.keycloak.services.messages.Messages;
 
 /**
@@ -39,12 +38,6 @@ public class AbuseGateUsernameForm extends UsernamePasswordForm implements Gated
     @Override
     protected boolean validateForm(AuthenticationFlowContext context, MultivaluedMap<String, String> formData) {
         return gatedCheck(context, formData);
-    }
-
-    /** On re-authentication Keycloak ignores the typed name and keeps the user it knows. */
-    @Override
-    public UserModel knownUser(AuthenticationFlowContext context) {
-        return isUserAlreadySetBeforeUsernamePasswordAuth(context) ? context.getUser() : null;
     }
 
     @Override

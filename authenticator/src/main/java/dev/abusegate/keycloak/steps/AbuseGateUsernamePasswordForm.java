@@ -28,11 +28,6 @@ public class AbuseGateUsernamePasswordForm extends UsernamePasswordForm implemen
     }
 
     @Override
-    public UserModel knownUser(AuthenticationFlowContext context) {
-        return isUserAlreadySetBeforeUsernamePasswordAuth(context) ? context.getUser() : null;
-    }
-
-    @Override
     public boolean keycloakCheck(AuthenticationFlowContext context, MultivaluedMap<String, String> formData) {
         return super.validateForm(context, formData);
     }

@@ -5,6 +5,7 @@ import dev.abusegate.keycloak.answer.TooManyAttemptsPage;
 import jakarta.ws.rs.core.MultivaluedMap;
 import jakarta.ws.rs.core.Response;
 import org.keycloak.authentication.AuthenticationFlowContext;
+import org.keycloak.authentication.authenticators.browser.AbstractUsernameFormAuthenticator;
 import org.keycloak.models.UserModel;
 import org.keycloak.representations.idm.CredentialRepresentation;
 import org.keycloak.services.managers.AuthenticationManager;
@@ -24,8 +25,14 @@ import org.keycloak.services.managers.AuthenticationManager;
  */
 public interface GatedForm {
 
-    /** The user Keycloak already chose before this page (re-authentication, identity-first), else null. */
-    UserModel knownUser(AuthenticationFlowContext context);
+    /**
+     * The user Keycloak already chose before this page (re-authentication), else null: as Keycloak's
+     * {@code isUserAlreadySetBeforeUsernamePasswordAuth} decides it, from the authentication session's note.
+     */
+    default UserModel knownUser(AuthenticationFlowContext context) {
+        return Boolean.parseBoolean(context.getAuthenticationSession()
+                .getAuthNote(AbstractUsernameFormAuthenticator.USER_SET_BEFORE_USERNAME_PASSWORD_AUTH)) ? context.getUser() : null;
+    }
 
     /** Keycloak's own check of the submitted form (the overridden Keycloak method). */
     boolean keycloakCheck(AuthenticationFlowContext context, MultivaluedMap<String, String> formData);
