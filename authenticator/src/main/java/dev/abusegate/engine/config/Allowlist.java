@@ -128,13 +128,13 @@ public final class Allowlist {
         if (p == null) {
             return null;
         }
-        if (p.shape == CounterKey.IPV4) {
-            return new byte[] {(byte) (p.lo >>> 24), (byte) (p.lo >>> 16), (byte) (p.lo >>> 8), (byte) p.lo};
+        if (p.shape() == CounterKey.IPV4) {
+            return new byte[] {(byte) (p.lo() >>> 24), (byte) (p.lo() >>> 16), (byte) (p.lo() >>> 8), (byte) p.lo()};
         }
         byte[] out = new byte[16];
         for (int i = 0; i < 8; i++) {
-            out[i] = (byte) (p.hi >>> (56 - 8 * i));
-            out[8 + i] = (byte) (p.lo >>> (56 - 8 * i));
+            out[i] = (byte) (p.hi() >>> (56 - 8 * i));
+            out[8 + i] = (byte) (p.lo() >>> (56 - 8 * i));
         }
         return out;
     }

@@ -17,20 +17,11 @@ public final class AddressKeys {
     /** The canonical text of a parseable address, or {@code null} when it is not an IP literal. */
     public static String canonical(String raw, int ipv6PrefixLength) {
         Parsed p = parse(raw, ipv6PrefixLength);
-        return p == null ? null : CounterKey.subjectText(p.shape, p.hi, p.lo);
+        return p == null ? null : CounterKey.subjectText(p.shape(), p.hi(), p.lo());
     }
 
     /** An address as bits: {@link CounterKey#IPV4} or {@link CounterKey#IPV6} plus the prefix length. */
-    public static final class Parsed {
-        public final int shape;
-        public final long hi;
-        public final long lo;
-
-        public Parsed(int shape, long hi, long lo) {
-            this.shape = shape;
-            this.hi = hi;
-            this.lo = lo;
-        }
+    public record Parsed(int shape, long hi, long lo) {
     }
 
     /** The address as bits (IPv6 cut to its prefix), or {@code null} when it is not an IP literal. */
@@ -80,10 +71,10 @@ public final class AddressKeys {
      * {@code null} when the address is IPv4 (an IPv4-mapped one included) or already cut to at most that many bits.
      */
     public static Parsed network(Parsed address, int prefixLength) {
-        if (address == null || address.shape < CounterKey.IPV6 || address.shape - CounterKey.IPV6 <= prefixLength) {
+        if (address == null || address.shape() < CounterKey.IPV6 || address.shape() - CounterKey.IPV6 <= prefixLength) {
             return null;
         }
-        return cut(address.hi, address.lo, prefixLength);
+        return cut(address.hi(), address.lo(), prefixLength);
     }
 
     private static Parsed cut(long hi, long lo, int prefixLength) {

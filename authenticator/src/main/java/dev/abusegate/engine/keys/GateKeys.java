@@ -113,10 +113,10 @@ public final class GateKeys {
         CounterKey ip;
         CounterKey network = null;
         if (a != null) {
-            ip = new CounterKey(realm, h.tag, CounterKey.Kind.ADDRESS, a.shape, a.hi, a.lo);
+            ip = new CounterKey(realm, h.tag, CounterKey.Kind.ADDRESS, a.shape(), a.hi(), a.lo());
             AddressKeys.Parsed n = ipv6NetworkPrefixLength == 0 ? null : AddressKeys.network(a, ipv6NetworkPrefixLength);
             if (n != null) {
-                network = new CounterKey(realm, h.tag, CounterKey.Kind.ADDRESS, n.shape, n.hi, n.lo);
+                network = new CounterKey(realm, h.tag, CounterKey.Kind.ADDRESS, n.shape(), n.hi(), n.lo());
             }
         } else {
             // Not an IP literal: keyed as itself (hashed, so the key stays short and printable), never as "everyone".

@@ -44,7 +44,7 @@ record KeyPrefixes(int address, int network) {
         }
         AddressKeys.Parsed a = AddressKeys.parse(address, this.address);
         AddressKeys.Parsed n = network == 0 ? null : AddressKeys.network(a, network);
-        return (a == null ? "" : a.shape + ":" + a.hi + ":" + a.lo) + "|" + (n == null ? "" : n.shape + ":" + n.hi + ":" + n.lo);
+        return (a == null ? "" : a.shape() + ":" + a.hi() + ":" + a.lo()) + "|" + (n == null ? "" : n.shape() + ":" + n.hi() + ":" + n.lo());
     }
 
     /** The address's key as the answer shows it ({@code key}), or null when it is not an IP address. */

@@ -62,10 +62,10 @@ class AddressKeysTest {
     void an_ipv6_address_lies_in_a_network_of_a_shorter_prefix_and_ipv4_in_none() {
         AddressKeys.Parsed a = AddressKeys.parse("2001:db8:1:2ff::1", 64);
         AddressKeys.Parsed n = AddressKeys.network(a, 48);
-        assertThat(CounterKey.subjectText(n.shape, n.hi, n.lo)).isEqualTo("2001:db8:1:0:0:0:0:0/48");
+        assertThat(CounterKey.subjectText(n.shape(), n.hi(), n.lo())).isEqualTo("2001:db8:1:0:0:0:0:0/48");
         AddressKeys.Parsed n40 = AddressKeys.network(a, 40);
-        assertThat(CounterKey.subjectText(n40.shape, n40.hi, n40.lo)).isEqualTo("2001:db8:0:0:0:0:0:0/40");
-        assertThat(n.shape).as("a network and an address never share a key").isNotEqualTo(a.shape);
+        assertThat(CounterKey.subjectText(n40.shape(), n40.hi(), n40.lo())).isEqualTo("2001:db8:0:0:0:0:0:0/40");
+        assertThat(n.shape()).as("a network and an address never share a key").isNotEqualTo(a.shape());
         assertThat(AddressKeys.network(AddressKeys.parse("2001:db8:1:2::1", 48), 48)).as("not shorter").isNull();
         assertThat(AddressKeys.network(AddressKeys.parse("203.0.113.7", 64), 48)).isNull();
         assertThat(AddressKeys.network(AddressKeys.parse("::ffff:1.2.3.4", 64), 48)).as("IPv4-mapped").isNull();
