@@ -189,13 +189,19 @@ run_attack() { # run_attack REALM KIND
   R[$key.other]=$(count '.type == "LOGIN_ERROR" and ((.error // "") | IN("invalid_user_credentials", "user_temporarily_disabled", "abuse_gate_blocked", "abuse_gate_captcha_required") | not)')
   R[$key.requests]=$(echo "${R[$key.statuses]}" | tr ' ' '\n' | awk -F= '{n += $2} END {print n + 0}')
   R[$key.s429]=$(echo "${R[$key.statuses]}" | tr ' ' '\n' | awk -F= '$1 == 429 {print $2}'); R[$key.s429]=${R[$key.s429]:-0}
-  local elsewhere here
+  local elsewhere here t0
+  t0=$(date +%s%3N)
   elsewhere=$(owner_login "$realm" "$OWNER_ADDRESS")
   R[$key.owner_elsewhere]="$elsewhere $(jq -r '.error // "token"' "$WORK/owner-login.json")"
   here=$(owner_login "$realm" "")
   R[$key.owner_here]="$here $(jq -r '.error // "token"' "$WORK/owner-login.json")"
   echo "    owner's real password afterwards: from $OWNER_ADDRESS -> ${R[$key.owner_elsewhere]}; from 127.0.0.1 -> ${R[$key.owner_here]}"
-  echo "    events of those two logins (newest first): $(adm GET "/realms/$realm/events?max=2" | jq -c 'map({ip: .ipAddress, type, error, layer: .details.abuse_gate_layer} | with_entries(select(.value != null)))')"
+  # only events stored since t0: a refusal past events.refusalsPerMinute records none (the 429 above still counts)
+  echo "    events of those two logins (newest first; a refusal past the realm's refusal event budget has none): $(adm GET "/realms/$realm/events?max=100" \
+    | jq -c --argjson t0 "$t0" 'map(select(.time >= $t0) | {ip: .ipAddress, type, error, layer: .details.abuse_gate_layer} | with_entries(select(.value != null)))')"
+  if [ "$realm" = gated ]; then
+    echo "    the gate's state for owner afterwards (admin API): $(adm GET "/realms/$realm/abuse-gate/state?identifier=owner" | jq -c '.identifier // {}')"
+  fi
 }
 
 for realm in stock gated; do

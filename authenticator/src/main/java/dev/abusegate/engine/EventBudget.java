@@ -4,8 +4,8 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * How many refusal events each realm may record per minute on this node, so that one attacking address does not
- * write one event-store row per request. Per realm: a flood in one realm never takes another realm's budget. The
+ * How many events of one kind (refusals, or counter-store failures: one budget each) each realm may record per minute
+ * on this node, so that one attacking address, or a store outage, does not write one event-store row per request. Per realm: a flood in one realm never takes another realm's budget. The
  * budget is a fixed minute from the first refusal a realm records after its last minute ended; past the budget
  * refusals are left out, and the next refusal the realm records carries how many were left out since the one
  * before it ({@link #take}). Counts are exact under concurrent requests (each realm's state changes under its own

@@ -112,9 +112,10 @@ public final class GateSettings {
     public static final Setting<Integer> STORE_FAILURE_EVENTS_PER_MINUTE = option(Setting.integer("events.storeFailuresPerMinute",
             60, 0, 1_000_000, "Store failure events per minute",
             "Most 'counter_store_unavailable' login events the realm records per minute on each node, so that while the "
-                    + "counter store is down every login does not add an event. Failures past it are not recorded as events; "
-                    + "the next one recorded carries 'abuse_gate_store_failures_not_recorded', how many were left out since "
-                    + "the last. The metric abuse_gate_store_failures_total counts every failure. 0: every failure is recorded."));
+                    + "counter store is down not every login adds one (a login whose check and whose settlement after the "
+                    + "password both fail records two). Past it no such event is recorded; the next one carries "
+                    + "'abuse_gate_store_failures_not_recorded', how many such events were left out since the last. The metric "
+                    + "abuse_gate_store_failures_total still counts every failed call, per layer. 0: every one is recorded."));
 
     static {
         // the fifth, realm-wide layer's keys (described in dev.abusegate.engine.realm.RealmSettings)

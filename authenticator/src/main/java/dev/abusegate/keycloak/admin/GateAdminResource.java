@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 import org.keycloak.events.admin.OperationType;
 import org.keycloak.events.admin.ResourceType;
 import org.keycloak.models.AuthenticationExecutionModel;
@@ -61,11 +62,11 @@ public class GateAdminResource {
     @Produces(MediaType.APPLICATION_JSON)
     public Response state(@QueryParam("address") String address, @QueryParam("identifier") String identifier,
                           @QueryParam("ipv6Prefix") Integer ipv6Prefix, @QueryParam("ipv6NetworkPrefix") Integer ipv6NetworkPrefix) {
-        return forSubject(address, identifier, ipv6Prefix, ipv6NetworkPrefix, this::describe);
+        return forSubject(address, identifier, ipv6Prefix, ipv6NetworkPrefix, this::describe, out -> Response.ok(out).build());
     }
 
     /** The state of the named subject under each of {@code keyed} (an entry per prefix when there are several). */
-    private Response describe(String addr, String id, List<KeyPrefixes> keyed) {
+    private Map<String, Object> describe(String addr, String id, List<KeyPrefixes> keyed) {
         Map<String, Object> out = new LinkedHashMap<>();
         List<Map<String, Object>> byPrefix = new ArrayList<>();
         Map<String, Object> identifierPart = null;
@@ -112,7 +113,7 @@ public class GateAdminResource {
             // the realm's gated steps key this address under different prefixes: each is shown, none is guessed
             out.put("byPrefix", byPrefix);
         }
-        return Response.ok(out).build();
+        return out;
     }
 
     /**
@@ -141,12 +142,17 @@ public class GateAdminResource {
     @Produces(MediaType.APPLICATION_JSON)
     public Response clear(@QueryParam("address") String address, @QueryParam("identifier") String identifier,
                           @QueryParam("ipv6Prefix") Integer ipv6Prefix, @QueryParam("ipv6NetworkPrefix") Integer ipv6NetworkPrefix) {
-        return forSubject(address, identifier, ipv6Prefix, ipv6NetworkPrefix,
-                (addr, id, keyed) -> clear(addr, id, keyed, ipv6Prefix, ipv6NetworkPrefix));
+        return forSubject(address, identifier, ipv6Prefix, ipv6NetworkPrefix, this::clear,
+                done -> audited(done, ipv6Prefix, ipv6NetworkPrefix));
     }
 
-    /** Clears the named subject under each of {@code keyed}, and records what was asked and reset as an admin event. */
-    private Response clear(String addr, String id, List<KeyPrefixes> keyed, Integer ipv6Prefix, Integer ipv6NetworkPrefix) {
+    /** What a clear did: the parts cleared, the layers reset, and each prefix's part when there are several. */
+    private record Cleared(String address, String identifier, List<KeyPrefixes> keyed, Map<String, Object> cleared,
+                           Set<String> reset, List<Map<String, Object>> byPrefix) {
+    }
+
+    /** Clears the named subject under each of {@code keyed}. */
+    private Cleared clear(String addr, String id, List<KeyPrefixes> keyed) {
         Map<String, Object> cleared = new LinkedHashMap<>();
         Set<String> reset = new LinkedHashSet<>();
         List<Map<String, Object>> byPrefix = new ArrayList<>();
@@ -166,6 +172,17 @@ public class GateAdminResource {
         for (String other : otherLoginNames(id)) {
             GateRuntime.of(session).gate().clear(realm.getId(), null, other, keyed.get(0).address());
         }
+        return new Cleared(addr, id, keyed, cleared, reset, byPrefix);
+    }
+
+    /**
+     * Records what the operator asked for and what was reset as an admin event, after the clear (a failure to record
+     * it is not the store's), and answers what was cleared.
+     */
+    private Response audited(Cleared done, Integer ipv6Prefix, Integer ipv6NetworkPrefix) {
+        String addr = done.address();
+        String id = done.identifier();
+        List<KeyPrefixes> keyed = done.keyed();
         // The audit trail says what the operator asked for, exactly as typed, and what was reset. It is
         // Keycloak's admin event store (shown to realm administrators only when "Include representation" is
         // on), not a log line; the HTTP answer still never echoes the identifier.
@@ -192,16 +209,16 @@ public class GateAdminResource {
         if (ipv6NetworkPrefix != null) {
             audit.put("ipv6NetworkPrefix", ipv6NetworkPrefix);
         }
-        audit.put("reset", List.copyOf(reset));
+        audit.put("reset", List.copyOf(done.reset()));
         adminEvent.operation(OperationType.DELETE)
                 .resourcePath(session.getContext().getUri())
                 .representation(audit)
                 .success();
         Map<String, Object> out = new LinkedHashMap<>();
-        out.put("cleared", cleared);
+        out.put("cleared", done.cleared());
         if (keyed.size() > 1) {
             // the realm's gated steps key this address under different prefixes: each was cleared
-            out.put("byPrefix", byPrefix);
+            out.put("byPrefix", done.byPrefix());
         }
         return Response.ok(out).build();
     }
@@ -238,29 +255,33 @@ public class GateAdminResource {
         return Response.ok(out).build();
     }
 
-    /** What the state lookup and the clear do with the subject an operator names (absent parts null). */
-    private interface SubjectCall {
-        Response answer(String address, String identifier, List<KeyPrefixes> keyed);
+    /** What the state lookup and the clear do in the store with the subject an operator names (absent parts null). */
+    private interface SubjectCall<T> {
+        T run(String address, String identifier, List<KeyPrefixes> keyed);
     }
 
     /**
      * The state API's common part: manage-users, the query checked (400 with what is wrong), blank parts as absent,
-     * the prefixes the subject is keyed under, and a 503 (never a 500) when the store or the realm's key fails.
+     * the prefixes the subject is keyed under, and a 503 (never a 500) when the store or the realm's key fails
+     * during {@code call}; {@code answer} then turns its result into the answer, outside that scope.
      */
-    private Response forSubject(String address, String identifier, Integer ipv6Prefix, Integer ipv6NetworkPrefix, SubjectCall call) {
+    private <T> Response forSubject(String address, String identifier, Integer ipv6Prefix, Integer ipv6NetworkPrefix,
+                                    SubjectCall<T> call, Function<T, Response> answer) {
         auth.users().requireManage();
         Response bad = validate(address, identifier, ipv6Prefix, ipv6NetworkPrefix);
         if (bad != null) {
             return bad;
         }
         String addr = present(address) ? address : null;
+        T result;
         try {
-            return call.answer(addr, present(identifier) ? identifier : null, prefixes(addr, ipv6Prefix, ipv6NetworkPrefix));
+            result = call.run(addr, present(identifier) ? identifier : null, prefixes(addr, ipv6Prefix, ipv6NetworkPrefix));
         } catch (RealmSecrets.NoRealmKey e) {
             return noKey(e);
         } catch (RuntimeException e) {
             return error(Response.Status.SERVICE_UNAVAILABLE, "counter_store_unavailable", "The counter store cannot answer right now.");
         }
+        return answer.apply(result);
     }
 
     /** The realm has no HMAC key: the gate keeps no state it could show or clear. */
