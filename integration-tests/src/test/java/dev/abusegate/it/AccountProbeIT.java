@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.function.BiFunction;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
+import org.keycloak.representations.idm.EventRepresentation;
 
 /**
  * Probes that try to tell an existing account from an unknown name by the gate's behaviour. Each runs the
@@ -91,9 +92,9 @@ class AccountProbeIT extends ServerTest {
     /** LOGIN_ERROR errors from these addresses, oldest first (only the gate's own unless {@code all}). */
     private static List<String> errors(String realm, List<String> addresses, boolean all) {
         List<String> out = new ArrayList<>();
-        for (Map<String, Object> e : admin.events(realm, "LOGIN_ERROR")) {
-            String error = String.valueOf(e.get("error"));
-            if (addresses.contains(e.get("ipAddress"))
+        for (EventRepresentation e : admin.events(realm, "LOGIN_ERROR")) {
+            String error = String.valueOf(e.getError());
+            if (addresses.contains(e.getIpAddress())
                     && (all || error.startsWith("abuse_gate_") || error.equals("counter_store_unavailable"))) {
                 out.add(0, error);
             }
@@ -153,9 +154,9 @@ class AccountProbeIT extends ServerTest {
         // Keycloak locks alice after two wrong passwords; the gate's own record of them is cleared.
         GateIt.attempt(server, realm, KNOWN, "wrong-1", "203.0.113.1");
         GateIt.attempt(server, realm, KNOWN, "wrong-2", "203.0.113.1");
-        String path = "/admin/realms/" + AdminClient.seg(realm) + "/attack-detection/brute-force/users/"
-                + admin.findUserId(realm, KNOWN).orElseThrow();
-        GateIt.await("Keycloak to lock alice", WAIT, () -> Boolean.TRUE.equals(admin.getMap(path).get("disabled")));
+        String id = admin.findUserId(realm, KNOWN).orElseThrow();
+        GateIt.await("Keycloak to lock alice", WAIT,
+                () -> Boolean.TRUE.equals(admin.realm(realm).attackDetection().bruteForceUserStatus(id).get("disabled")));
         clearState(realm, KNOWN);
 
         assertAlike(realm, "192.0.2.5", "198.51.100.5", false, (n, a) -> browser(realm, n, "guess-" + a, a));
@@ -168,7 +169,7 @@ class AccountProbeIT extends ServerTest {
     void a_disabled_account_and_one_without_a_password_look_like_an_unknown_name() {
         String realm = importRealm(realm("probe-other"));
         String id = admin.findUserId(realm, KNOWN).orElseThrow();
-        admin.put("/admin/realms/" + AdminClient.seg(realm) + "/users/" + id, Map.of("enabled", false));
+        admin.updateUser(realm, id, u -> u.setEnabled(false));
         assertAlike(realm, "192.0.2.7", "198.51.100.7", false, (n, a) -> browser(realm, n, "guess-" + a, a));
         clearState(realm, KNOWN);
         clearState(realm, UNKNOWN);

@@ -10,6 +10,8 @@ import dev.abusegate.it.support.TokenClient;
 import dev.abusegate.it.support.TokenClient.TokenResponse;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.keycloak.representations.idm.AdminEventRepresentation;
+import org.keycloak.representations.idm.RoleRepresentation;
 
 import java.time.Duration;
 import java.util.List;
@@ -131,8 +133,8 @@ class AdminResourceIT extends ServerTest {
         assertThat(cleared.status()).as(cleared.body()).isEqualTo(200);
         assertThat(cleared.jsonMap()).isEqualTo(Map.of("cleared", Map.of("identifier", true)));
         assertThat(cleared.body()).doesNotContainIgnoringCase("carol");
-        Map<String, Object> audit = awaitClearEvent(e -> String.valueOf(e.get("representation")).contains("carol"));
-        assertThat(Json.parseMap((String) audit.get("representation")))
+        AdminEventRepresentation audit = awaitClearEvent(e -> String.valueOf(e.getRepresentation()).contains("carol"));
+        assertThat(Json.parseMap(audit.getRepresentation()))
                 .as("an identifier-only clear names the identifier and resets only its counters")
                 .containsEntry("identifier", "carol").doesNotContainKey("address")
                 .containsEntry("reset", List.of("account_lockout.failures", "account_lockout.lock",
@@ -155,8 +157,8 @@ class AdminResourceIT extends ServerTest {
         AdminClient.Response cleared = state("DELETE", "address=" + ip, null);
         assertThat(cleared.status()).as(cleared.body()).isEqualTo(200);
         assertThat(cleared.jsonMap()).isEqualTo(Map.of("cleared", Map.of("address", true)));
-        Map<String, Object> audit = awaitClearEvent(e -> String.valueOf(e.get("representation")).contains(ip));
-        assertThat(Json.parseMap((String) audit.get("representation")))
+        AdminEventRepresentation audit = awaitClearEvent(e -> String.valueOf(e.getRepresentation()).contains(ip));
+        assertThat(Json.parseMap(audit.getRepresentation()))
                 .containsEntry("address", ip).containsEntry("addressKey", ip).doesNotContainKey("identifier")
                 .containsEntry("reset", List.of("per_ip.attempts", "credential_stuffing.distinct_identifiers"));
 
@@ -267,25 +269,24 @@ class AdminResourceIT extends ServerTest {
         assertThat(state("DELETE", "address=203.0.113.51&identifier=zed-secret-name", null).status()).isEqualTo(200);
 
         GateIt.await("the clear's admin event", Duration.ofSeconds(15), () -> clearEvents().size() >= before + 1);
-        List<Map<String, Object>> events = clearEvents();
+        List<AdminEventRepresentation> events = clearEvents();
         assertThat(events).hasSize(before + 1);
-        Map<String, Object> event = events.get(0); // newest first
-        assertThat(event.get("operationType")).isEqualTo("DELETE");
-        assertThat(event.get("resourceType")).isEqualTo("CUSTOM");
-        assertThat((String) event.get("resourcePath")).startsWith("abuse-gate/state");
+        AdminEventRepresentation event = events.get(0); // newest first
+        assertThat(event.getOperationType()).isEqualTo("DELETE");
+        assertThat(event.getResourceType()).isEqualTo("CUSTOM");
+        assertThat(event.getResourcePath()).startsWith("abuse-gate/state");
         // the audit trail: what the operator typed and which counters were reset
-        assertThat(event.get("representation")).as("representation of %s", event).isInstanceOf(String.class);
-        Map<String, Object> representation = Json.parseMap((String) event.get("representation"));
+        assertThat(event.getRepresentation()).as("representation of %s", Json.write(event)).isNotNull();
+        Map<String, Object> representation = Json.parseMap(event.getRepresentation());
         assertThat(representation).containsEntry("address", "203.0.113.51").containsEntry("identifier", "zed-secret-name");
         assertThat((List<String>) representation.get("reset")).containsExactlyInAnyOrder(
                 "per_ip.attempts", "credential_stuffing.distinct_identifiers", "account_lockout.failures",
                 "account_lockout.lock", "account_lockout.consecutive_locks", "account_lockout.recent_wrong_passwords",
                 "per_ip_account.attempts");
-        Map<String, Object> authDetails = (Map<String, Object>) event.get("authDetails");
-        assertThat(authDetails).isNotNull();
-        assertThat(authDetails.get("userId")).isNotNull();
+        assertThat(event.getAuthDetails()).isNotNull();
+        assertThat(event.getAuthDetails().getUserId()).isNotNull();
         // the lookup itself produced none
-        assertThat(events.stream().filter(e -> !"DELETE".equals(e.get("operationType")))).isEmpty();
+        assertThat(events.stream().filter(e -> !"DELETE".equals(e.getOperationType()))).isEmpty();
     }
 
     @Test
@@ -361,31 +362,29 @@ class AdminResourceIT extends ServerTest {
     }
 
     /** Admin events of the test realm with resource type CUSTOM (newest first). */
-    private static List<Map<String, Object>> clearEvents() {
-        return admin.getList("/admin/realms/" + seg(realm) + "/admin-events?resourceTypes=CUSTOM&max=1000").stream()
-                .filter(e -> "CUSTOM".equals(e.get("resourceType")))
-                .toList();
+    private static List<AdminEventRepresentation> clearEvents() {
+        return admin.realm(realm).getAdminEvents(null, null, null, null, null, null, List.of("CUSTOM"), null, null, 0, 1000)
+                .stream().filter(e -> "CUSTOM".equals(e.getResourceType())).toList();
     }
 
     /** The newest clear event matching {@code match}, waiting up to 15 s for it to be stored. */
-    private static Map<String, Object> awaitClearEvent(java.util.function.Predicate<Map<String, Object>> match) {
+    private static AdminEventRepresentation awaitClearEvent(java.util.function.Predicate<AdminEventRepresentation> match) {
         long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
         while (true) {
-            java.util.Optional<Map<String, Object>> hit = clearEvents().stream().filter(match).findFirst();
+            java.util.Optional<AdminEventRepresentation> hit = clearEvents().stream().filter(match).findFirst();
             if (hit.isPresent()) {
                 return hit.get();
             }
-            assertThat(System.nanoTime()).as("a clear event matching; events: %s", clearEvents()).isLessThan(deadline);
+            assertThat(System.nanoTime()).as("a clear event matching; events: %s", Json.write(clearEvents())).isLessThan(deadline);
             GateIt.sleep(200);
         }
     }
 
     private static void grantRealmManagementRole(String realmName, String username, String role) {
         String userId = admin.findUserId(realmName, username).orElseThrow();
-        String clientUuid = (String) admin.getList("/admin/realms/" + seg(realmName) + "/clients?clientId=realm-management")
-                .get(0).get("id");
-        Map<String, Object> roleRep = admin.getMap("/admin/realms/" + seg(realmName) + "/clients/" + clientUuid + "/roles/" + role);
-        admin.post("/admin/realms/" + seg(realmName) + "/users/" + userId + "/role-mappings/clients/" + clientUuid, List.of(roleRep));
+        String clientUuid = admin.realm(realmName).clients().findByClientId("realm-management").get(0).getId();
+        RoleRepresentation roleRep = admin.realm(realmName).clients().get(clientUuid).roles().get(role).toRepresentation();
+        admin.realm(realmName).users().get(userId).roles().clientLevel(clientUuid).add(List.of(roleRep));
     }
 
     private static long num(Map<String, Object> m, String key) {

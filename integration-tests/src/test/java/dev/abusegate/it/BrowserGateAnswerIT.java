@@ -2,7 +2,6 @@ package dev.abusegate.it;
 
 import dev.abusegate.captcha.AltchaSolver;
 import dev.abusegate.it.support.CrossVersion;
-import dev.abusegate.it.support.AdminClient;
 import dev.abusegate.it.support.BrowserLogin;
 import dev.abusegate.it.support.BrowserLogin.LoginResult;
 import dev.abusegate.it.support.GateIt;
@@ -10,6 +9,8 @@ import dev.abusegate.it.support.Metrics;
 import dev.abusegate.it.support.RealmBuilder;
 import dev.abusegate.it.support.ServerTest;
 import org.junit.jupiter.api.Test;
+import org.keycloak.admin.client.resource.AttackDetectionResource;
+import org.keycloak.representations.idm.EventRepresentation;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -131,10 +132,10 @@ class BrowserGateAnswerIT extends ServerTest {
         assertThat(hostileResult.body()).doesNotContain(hostile).doesNotContain("<b>x");
 
         // the events prove each answer above came from the layer we meant (the page must not tell)
-        List<Map<String, Object>> events = GateIt.eventsWithError(admin, realm, "LOGIN_ERROR", "abuse_gate_blocked");
+        List<EventRepresentation> events = GateIt.eventsWithError(admin, realm, "LOGIN_ERROR", "abuse_gate_blocked");
         for (Blocked b : blocked) {
             assertThat(events).as(b.label())
-                    .anyMatch(e -> b.address().equals(e.get("ipAddress")) && b.layer().equals(details(e).get("abuse_gate_layer")));
+                    .anyMatch(e -> b.address().equals(e.getIpAddress()) && b.layer().equals(details(e).get("abuse_gate_layer")));
         }
     }
 
@@ -151,7 +152,7 @@ class BrowserGateAnswerIT extends ServerTest {
             assertBlocked(attempt(realm, "alice", PW, address));
         }
         assertThat(server.metricValue("abuse_gate_decisions_total", blockedLabels) - before).isEqualTo(5.0);
-        admin.awaitEvent(realm, e -> "abuse_gate_blocked".equals(e.get("error")), EVENT_WAIT, "LOGIN_ERROR");
+        admin.awaitEvent(realm, e -> "abuse_gate_blocked".equals(e.getError()), EVENT_WAIT, "LOGIN_ERROR");
         long deadline = System.nanoTime() + EVENT_WAIT.toNanos();
         while (admin.events(realm, "LOGIN_ERROR").size() < 2 && System.nanoTime() < deadline) {
             Thread.sleep(100);
@@ -159,13 +160,11 @@ class BrowserGateAnswerIT extends ServerTest {
         Thread.sleep(1_000);
         assertThat(admin.events(realm, "LOGIN_ERROR")).as("the budget's 2; the 3 past it leave no event of any kind")
                 .hasSize(2)
-                .allSatisfy(e -> assertThat(e.get("error")).isEqualTo("abuse_gate_blocked"));
+                .allSatisfy(e -> assertThat(e.getError()).isEqualTo("abuse_gate_blocked"));
     }
 
-    @SuppressWarnings("unchecked")
-    private static Map<String, Object> details(Map<String, Object> event) {
-        Object d = event.get("details");
-        return d == null ? Map.of() : (Map<String, Object>) d;
+    private static Map<String, String> details(EventRepresentation event) {
+        return event.getDetails() == null ? Map.of() : event.getDetails();
     }
 
     @CrossVersion
@@ -191,28 +190,28 @@ class BrowserGateAnswerIT extends ServerTest {
         // been through Keycloak's own password check with this username)
         assertBlocked(browser.submit(solved.nextPage(), user, "wrong", address, Map.of()));
 
-        Map<String, Object> blockedEvent = admin.awaitEvent(realm, e -> "abuse_gate_blocked".equals(e.get("error")),
+        EventRepresentation blockedEvent = admin.awaitEvent(realm, e -> "abuse_gate_blocked".equals(e.getError()),
                 EVENT_WAIT, "LOGIN_ERROR");
-        assertThat(blockedEvent.get("type")).isEqualTo("LOGIN_ERROR");
-        assertThat(blockedEvent.get("ipAddress")).isEqualTo(address);
+        assertThat(blockedEvent.getType()).isEqualTo("LOGIN_ERROR");
+        assertThat(blockedEvent.getIpAddress()).isEqualTo(address);
         assertThat(details(blockedEvent)).containsEntry("abuse_gate_layer", "per_ip")
                 .containsEntry("abuse_gate_outcome", "blocked")
                 .doesNotContainKey("username");
-        assertThat(blockedEvent.get("userId")).isNull();
-        Map<String, Object> captchaEvent = admin.awaitEvent(realm, e -> "abuse_gate_captcha_required".equals(e.get("error")),
+        assertThat(blockedEvent.getUserId()).isNull();
+        EventRepresentation captchaEvent = admin.awaitEvent(realm, e -> "abuse_gate_captcha_required".equals(e.getError()),
                 EVENT_WAIT, "LOGIN_ERROR");
-        assertThat(captchaEvent.get("ipAddress")).isEqualTo(address);
+        assertThat(captchaEvent.getIpAddress()).isEqualTo(address);
         assertThat(details(captchaEvent)).containsEntry("abuse_gate_layer", "per_ip")
                 .containsEntry("abuse_gate_outcome", "captcha_required")
                 .doesNotContainKey("username");
         assertThat(GateIt.eventsWithError(admin, realm, "LOGIN_ERROR", "abuse_gate_blocked")).hasSize(1);
         // no gate event names the user, whether or not its authentication session saw a password check before
         assertThat(admin.events(realm, "LOGIN_ERROR"))
-                .filteredOn(e -> String.valueOf(e.get("error")).startsWith("abuse_gate_"))
+                .filteredOn(e -> String.valueOf(e.getError()).startsWith("abuse_gate_"))
                 .hasSize(2)
                 .allSatisfy(e -> {
                     assertThat(details(e)).doesNotContainKey("username");
-                    assertThat(e.get("ipAddress")).isEqualTo(address);
+                    assertThat(e.getIpAddress()).isEqualTo(address);
                 });
 
         String metrics = server.metrics();
@@ -300,15 +299,15 @@ class BrowserGateAnswerIT extends ServerTest {
         }
         assertBlocked(attempt(realm, "alice", PW, a));
 
-        String path = "/admin/realms/" + AdminClient.seg(realm) + "/attack-detection/brute-force/users/" + userId;
+        AttackDetectionResource lockout = admin.realm(realm).attackDetection();
         GateIt.await("Keycloak to record the two real failures", EVENT_WAIT,
-                () -> ((Number) admin.getMap(path).getOrDefault("numFailures", 0)).intValue() >= 2);
-        Map<String, Object> status = admin.getMap(path);
+                () -> ((Number) lockout.bruteForceUserStatus(userId).getOrDefault("numFailures", 0)).intValue() >= 2);
+        Map<String, Object> status = lockout.bruteForceUserStatus(userId);
         assertThat(((Number) status.get("numFailures")).intValue()).as(status.toString()).isEqualTo(2);
         assertThat(status.get("disabled")).as(status.toString()).isEqualTo(false);
 
         assertThat(admin.events(realm, "USER_DISABLED_BY_TEMPORARY_LOCKOUT", "USER_DISABLED_BY_PERMANENT_LOCKOUT")).isEmpty();
-        assertThat(admin.events(realm, "LOGIN_ERROR")).extracting(e -> e.get("error"))
+        assertThat(admin.events(realm, "LOGIN_ERROR")).extracting(e -> e.getError())
                 .containsOnly("invalid_user_credentials", "abuse_gate_blocked")
                 .filteredOn("invalid_user_credentials"::equals).hasSize(2);
 

@@ -1,7 +1,6 @@
 package dev.abusegate.it;
 
 import dev.abusegate.it.support.CrossVersion;
-import dev.abusegate.it.support.AdminClient;
 import dev.abusegate.it.support.BrowserLogin;
 import dev.abusegate.it.support.BrowserLogin.LoginResult;
 import dev.abusegate.it.support.GateIt;
@@ -9,6 +8,7 @@ import dev.abusegate.it.support.KeycloakServer;
 import dev.abusegate.it.support.RealmBuilder;
 import dev.abusegate.it.support.ServerTest;
 import org.junit.jupiter.api.Test;
+import org.keycloak.representations.idm.EventRepresentation;
 
 import java.time.Duration;
 import java.util.List;
@@ -38,9 +38,9 @@ class BrowserGateConfigIT extends ServerTest {
 
     @SuppressWarnings("unchecked")
     private static String layerOfLastGateEvent(String realm, String error, String address) {
-        Map<String, Object> e = admin.awaitEvent(realm, ev -> error.equals(ev.get("error")) && address.equals(ev.get("ipAddress")),
+        EventRepresentation e = admin.awaitEvent(realm, ev -> error.equals(ev.getError()) && address.equals(ev.getIpAddress()),
                 WAIT, "LOGIN_ERROR");
-        return (String) ((Map<String, Object>) e.get("details")).get("abuse_gate_layer");
+        return e.getDetails().get("abuse_gate_layer");
     }
 
     @Test
@@ -48,9 +48,9 @@ class BrowserGateConfigIT extends ServerTest {
         String realm = realm(RealmBuilder.named(RealmBuilder.uniqueName("defaults")).user("alice", PW)
                 .gatedBrowserFlow(GateIt.USERNAME_PASSWORD_FORM, null));
         assertThat(admin.executions(realm, RealmBuilder.GATED_BROWSER_FLOW))
-                .filteredOn(e -> GateIt.USERNAME_PASSWORD_FORM.equals(e.get("providerId")))
+                .filteredOn(e -> GateIt.USERNAME_PASSWORD_FORM.equals(e.getProviderId()))
                 .singleElement()
-                .satisfies(e -> assertThat(e.get("authenticationConfig")).isNull());
+                .satisfies(e -> assertThat(e.getAuthenticationConfig()).isNull());
 
         String a = "198.51.100.140";
         // per address and account: threshold 10 x captcha factor 0.5 = five free attempts
@@ -75,11 +75,9 @@ class BrowserGateConfigIT extends ServerTest {
         String realm = admin.importRealm(json);
         deleteAfterTest(realm);
 
-        Map<String, Object> exec = admin.executions(realm, RealmBuilder.GATED_BROWSER_FLOW).stream()
-                .filter(e -> GateIt.USERNAME_PASSWORD_FORM.equals(e.get("providerId"))).findFirst().orElseThrow();
-        Map<String, Object> config = admin.getMap("/admin/realms/" + AdminClient.seg(realm) + "/authentication/config/"
-                + AdminClient.seg((String) exec.get("authenticationConfig")));
-        assertThat(config.get("config")).isEqualTo(Map.of("perIpAccount.threshold", "2", "captcha.enabled", "false"));
+        String configId = admin.executions(realm, RealmBuilder.GATED_BROWSER_FLOW).stream()
+                .filter(e -> GateIt.USERNAME_PASSWORD_FORM.equals(e.getProviderId())).findFirst().orElseThrow().getAuthenticationConfig();
+        assertThat(admin.realm(realm).flows().getAuthenticatorConfig(configId).getConfig()).isEqualTo(Map.of("perIpAccount.threshold", "2", "captcha.enabled", "false"));
 
         // 2 instead of the default 10: the third attempt for the pair is blocked, even with the right password
         String a = "198.51.100.141";
@@ -136,8 +134,8 @@ class BrowserGateConfigIT extends ServerTest {
                 .identityFirstGatedBrowserFlow(GateIt.PASSWORD_FORM,
                         quietConfig("accountLockout.threshold", "2", "accountLockout.lockoutSeconds", "600")));
         assertThat(admin.executions(realm, RealmBuilder.GATED_BROWSER_FLOW))
-                .anyMatch(e -> "auth-username-form".equals(e.get("providerId")))
-                .anyMatch(e -> GateIt.PASSWORD_FORM.equals(e.get("providerId")));
+                .anyMatch(e -> "auth-username-form".equals(e.getProviderId()))
+                .anyMatch(e -> GateIt.PASSWORD_FORM.equals(e.getProviderId()));
 
         LoginResult ok = identityFirst(realm, "alice", PW, "198.51.100.160");
         assertThat(ok.loginSucceeded()).as(ok.toString()).isTrue();

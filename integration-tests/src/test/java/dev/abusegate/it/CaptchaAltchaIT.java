@@ -1,6 +1,5 @@
 package dev.abusegate.it;
 
-import static dev.abusegate.it.support.AdminClient.seg;
 import static dev.abusegate.it.support.GateIt.altchaChallenge;
 import static dev.abusegate.it.support.GateIt.assertCaptchaRequired;
 import static dev.abusegate.it.support.GateIt.reachCaptchaBand;
@@ -31,6 +30,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.keycloak.representations.idm.ComponentRepresentation;
+import org.keycloak.representations.idm.EventRepresentation;
 
 /**
  * Captcha, which solutions pass: the ALTCHA challenge the page carries, solved with the Java solver and verified by
@@ -65,7 +66,7 @@ class CaptchaAltchaIT extends ServerTest {
 
     /** The key the gate signs the realm's sign-in challenges with, from the configured secret (see Altcha#keyFor). */
     private static byte[] altchaKey() {
-        return Altcha.keyFor(SECRET.getBytes(StandardCharsets.UTF_8), String.valueOf(admin.realm(realm).get("id")), Altcha.SIGN_IN, 5000);
+        return Altcha.keyFor(SECRET.getBytes(StandardCharsets.UTF_8), admin.realmId(realm), Altcha.SIGN_IN, 5000);
     }
 
     private static LoginResult submit(BrowserLogin browser, LoginResult page, String password, String address, Map<String, String> extra) {
@@ -106,12 +107,11 @@ class CaptchaAltchaIT extends ServerTest {
         LoginResult in = submit(browser, page, PASSWORD, address, Map.of("altcha", payload));
         assertThat(in.loginSucceeded()).as(in.toString()).isTrue();
 
-        Map<String, Object> event = admin.awaitEvent(realm, e -> address.equals(e.get("ipAddress"))
-                && "abuse_gate_captcha_required".equals(e.get("error")), Duration.ofSeconds(10), "LOGIN_ERROR");
-        @SuppressWarnings("unchecked")
-        Map<String, Object> details = (Map<String, Object>) event.get("details");
+        EventRepresentation event = admin.awaitEvent(realm, e -> address.equals(e.getIpAddress())
+                && "abuse_gate_captcha_required".equals(e.getError()), Duration.ofSeconds(10), "LOGIN_ERROR");
+        Map<String, String> details = event.getDetails();
         assertThat(details).containsEntry("abuse_gate_layer", "per_ip_account");
-        admin.awaitEvent(realm, e -> address.equals(e.get("ipAddress")), Duration.ofSeconds(10), "LOGIN");
+        admin.awaitEvent(realm, e -> address.equals(e.getIpAddress()), Duration.ofSeconds(10), "LOGIN");
     }
 
     @Test
@@ -254,7 +254,7 @@ class CaptchaAltchaIT extends ServerTest {
         GateIt.assertCaptchaRequired(r);
 
         // a challenge that expired 5 s ago, genuinely solved, then spliced: refused
-        byte[] key = Altcha.keyFor(secret.getBytes(StandardCharsets.UTF_8), String.valueOf(admin.realm(realm).get("id")), Altcha.SIGN_IN, 5000);
+        byte[] key = Altcha.keyFor(secret.getBytes(StandardCharsets.UTF_8), admin.realmId(realm), Altcha.SIGN_IN, 5000);
         String expired = null;
         while (expired == null) {
             expired = spliced(Altcha.challengeJson(key, 5000, System.currentTimeMillis() / 1000 - 5, RANDOM));
@@ -303,16 +303,13 @@ class CaptchaAltchaIT extends ServerTest {
     void with_the_realms_hmac_providers_disabled_nothing_can_be_forged_from_public_data() throws Exception {
         String realm = importRealm(RealmBuilder.named(RealmBuilder.uniqueName("no-hmac")).user(USER, PASSWORD)
                 .gatedBrowserFlow(GateIt.USERNAME_PASSWORD_FORM, GateIt.captchaBandConfig("captcha.altcha.maxNumber", "5000", "deviceCookie.enabled", "true")));
-        String realmId = (String) admin.realm(realm).get("id");
-        String components = "/admin/realms/" + seg(realm) + "/components?parent=" + seg(realmId) + "&type=org.keycloak.keys.KeyProvider";
+        String realmId = admin.realmId(realm);
         int disabled = 0;
-        for (Map<String, Object> k : admin.getList(components)) {
-            if ("hmac-generated".equals(k.get("providerId"))) {
-                @SuppressWarnings("unchecked")
-                Map<String, Object> config = (Map<String, Object>) k.get("config");
-                config.put("enabled", List.of("false"));
-                config.put("active", List.of("false"));
-                admin.put("/admin/realms/" + seg(realm) + "/components/" + seg((String) k.get("id")), k);
+        for (ComponentRepresentation k : admin.realm(realm).components().query(realmId, "org.keycloak.keys.KeyProvider")) {
+            if ("hmac-generated".equals(k.getProviderId())) {
+                k.getConfig().putSingle("enabled", "false");
+                k.getConfig().putSingle("active", "false");
+                admin.realm(realm).components().component(k.getId()).update(k);
                 disabled++;
             }
         }

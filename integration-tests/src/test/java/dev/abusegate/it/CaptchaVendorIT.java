@@ -271,8 +271,8 @@ class CaptchaVendorIT extends ServerTest {
         String secret = "turnstile-secret-" + UUID.randomUUID();
         String realm = importRealm(vendorRealm("captcha-admin", "turnstile", secret));
         String configId = admin.executions(realm, RealmBuilder.GATED_BROWSER_FLOW).stream()
-                .filter(e -> GateIt.USERNAME_PASSWORD_FORM.equals(e.get("providerId")))
-                .map(e -> (String) e.get("authenticationConfig"))
+                .filter(e -> GateIt.USERNAME_PASSWORD_FORM.equals(e.getProviderId()))
+                .map(e -> e.getAuthenticationConfig())
                 .findFirst().orElseThrow();
         String path = "/admin/realms/" + AdminClient.seg(realm) + "/authentication/config/" + AdminClient.seg(configId);
         AdminClient.Response r = admin.expectSuccess("GET", path, null);

@@ -27,6 +27,7 @@ import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.logging.LogEntry;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
+import org.keycloak.representations.idm.EventRepresentation;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -124,8 +125,8 @@ class CaptchaWidgetIT extends ServerTest {
         assertThat(driver.getCurrentUrl()).startsWith(RealmBuilder.REDIRECT_URI).contains("code=");
         assertNoScriptErrors();
 
-        Map<String, Object> login = admin.awaitEvent(realm, e -> PEER.equals(e.get("ipAddress")), Duration.ofSeconds(10), "LOGIN");
-        assertThat(login.get("type")).isEqualTo("LOGIN");
+        EventRepresentation login = admin.awaitEvent(realm, e -> PEER.equals(e.getIpAddress()), Duration.ofSeconds(10), "LOGIN");
+        assertThat(login.getType()).isEqualTo("LOGIN");
     }
 
     @Test

@@ -2,7 +2,6 @@ package dev.abusegate.it;
 
 import dev.abusegate.captcha.AltchaSolver;
 import dev.abusegate.it.support.CrossVersion;
-import dev.abusegate.it.support.AdminClient;
 import dev.abusegate.it.support.GateIt;
 import dev.abusegate.it.support.Json;
 import dev.abusegate.it.support.Metrics;
@@ -12,6 +11,8 @@ import dev.abusegate.it.support.TokenClient;
 import dev.abusegate.it.support.TokenClient.TokenResponse;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.keycloak.representations.idm.AuthenticatorConfigRepresentation;
+import org.keycloak.representations.idm.EventRepresentation;
 
 import java.time.Duration;
 import java.util.List;
@@ -211,7 +212,7 @@ class DirectGrantIT extends ServerTest {
         // the same solution again: challenged again (single use), nothing counted
         TokenResponse replay = tokens.passwordGrant(captchaRealm, "alice", "alice-secret-1", solution, ip);
         assertCaptchaRequired(replay);
-        admin.awaitEvent(captchaRealm, e -> ip.equals(e.get("ipAddress")) && "abuse_gate_captcha_required".equals(e.get("error")),
+        admin.awaitEvent(captchaRealm, e -> ip.equals(e.getIpAddress()) && "abuse_gate_captcha_required".equals(e.getError()),
                 Duration.ofSeconds(10), "LOGIN_ERROR");
 
         // garbage: challenged again
@@ -285,34 +286,32 @@ class DirectGrantIT extends ServerTest {
             Thread.sleep(100);
         }
         Thread.sleep(1_000);
-        List<Map<String, Object>> errors = admin.events(realm, "LOGIN_ERROR");
+        List<EventRepresentation> errors = admin.events(realm, "LOGIN_ERROR");
         assertThat(errors).as("3 refusal events; for the 7 left out Keycloak records nothing of its own either")
                 .hasSize(3)
                 .allSatisfy(e -> {
-                    assertThat(e.get("error")).isEqualTo("abuse_gate_blocked");
-                    assertThat((Map<String, Object>) e.get("details")).containsEntry("abuse_gate_layer", "per_ip")
+                    assertThat(e.getError()).isEqualTo("abuse_gate_blocked");
+                    assertThat(e.getDetails()).containsEntry("abuse_gate_layer", "per_ip")
                             .doesNotContainKey("abuse_gate_refusals_not_recorded");
                 });
 
         // 0 records every refusal: the next one is recorded at once and says how many were left out
-        Map<String, Object> exec = admin.executions(realm, RealmBuilder.GATED_DIRECT_GRANT_FLOW).stream()
-                .filter(e -> GATED_PROVIDER.equals(e.get("providerId"))).findFirst().orElseThrow();
-        String configPath = "/admin/realms/" + AdminClient.seg(realm) + "/authentication/config/"
-                + AdminClient.seg((String) exec.get("authenticationConfig"));
-        Map<String, Object> stepConfig = new java.util.HashMap<>(admin.getMap(configPath));
+        String configId = admin.executions(realm, RealmBuilder.GATED_DIRECT_GRANT_FLOW).stream()
+                .filter(e -> GATED_PROVIDER.equals(e.getProviderId())).findFirst().orElseThrow().getAuthenticationConfig();
+        AuthenticatorConfigRepresentation stepConfig = admin.realm(realm).flows().getAuthenticatorConfig(configId);
         config.put("events.refusalsPerMinute", "0");
-        stepConfig.put("config", config);
-        admin.put(configPath, stepConfig);
+        stepConfig.setConfig(config);
+        admin.realm(realm).flows().updateAuthenticatorConfig(configId, stepConfig);
         assertBlocked(grant(realm, "alice", "alice-secret-1", ip));
         assertBlocked(grant(realm, "alice", "alice-secret-1", ip));
         deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
-        List<Map<String, Object>> blocked;
+        List<EventRepresentation> blocked;
         do {
             Thread.sleep(100);
             blocked = GateIt.eventsWithError(admin, realm, "LOGIN_ERROR", "abuse_gate_blocked");
         } while (blocked.size() < 5 && System.nanoTime() < deadline);
         assertThat(blocked).hasSize(5);
-        assertThat(blocked.stream().map(e -> ((Map<String, Object>) e.get("details")).get("abuse_gate_refusals_not_recorded")))
+        assertThat(blocked.stream().map(e -> e.getDetails().get("abuse_gate_refusals_not_recorded")))
                 .as("the first event after the left-out refusals carries their count, once")
                 .containsExactlyInAnyOrder("7", null, null, null, null);
         assertThat(Metrics.sum(server.metrics(), "abuse_gate_decisions_total", blockedLabels) - before).isEqualTo(12.0);
@@ -395,11 +394,11 @@ class DirectGrantIT extends ServerTest {
     /** The abuse_gate_layer detail of the abuse_gate_blocked event recorded for {@code ip} (the operator's view). */
     @SuppressWarnings("unchecked")
     private static String blockedLayer(String realm, String ip) {
-        Map<String, Object> e = admin.awaitEvent(realm,
-                ev -> ip.equals(ev.get("ipAddress")) && "abuse_gate_blocked".equals(ev.get("error")),
+        EventRepresentation e = admin.awaitEvent(realm,
+                ev -> ip.equals(ev.getIpAddress()) && "abuse_gate_blocked".equals(ev.getError()),
                 Duration.ofSeconds(15), "LOGIN_ERROR");
-        Map<String, Object> details = (Map<String, Object>) e.get("details");
-        return details == null ? null : (String) details.get("abuse_gate_layer");
+        Map<String, String> details = e.getDetails();
+        return details == null ? null : details.get("abuse_gate_layer");
     }
 
     private static void assertStatus(TokenResponse r, int status) {
@@ -428,7 +427,7 @@ class DirectGrantIT extends ServerTest {
                 .as("empty passwords never counted as failures").isEqualTo(200);
 
         String carol = admin.findUserId(realm, "carol").orElseThrow();
-        admin.put("/admin/realms/" + AdminClient.seg(realm) + "/users/" + carol, Map.of("enabled", false));
+        admin.updateUser(realm, carol, u -> u.setEnabled(false));
         tokens.passwordGrant(realm, "carol", "guess-1", null, "192.0.2.82");
         tokens.passwordGrant(realm, "carol", "guess-2", null, "192.0.2.83");
         TokenClient.TokenResponse third = tokens.passwordGrant(realm, "carol", "carol-secret-1", null, "192.0.2.84");

@@ -50,7 +50,7 @@ class DockerHttpBasicIT extends ServerTest {
         assertThat(GatedFlows.ungatedFlows(admin, realm)).contains("docker auth");
         GatedFlows.copyWithGatedStep(admin, realm, "docker auth", "gated docker auth", "docker-http-basic-authenticator",
                 "abuse-gate-docker-http-basic", GateIt.quietConfig("accountLockout.threshold", "3", "accountLockout.lockoutSeconds", "600"));
-        admin.updateRealm(realm, Map.of("dockerAuthenticationFlow", "gated docker auth"));
+        admin.updateRealm(realm, r -> r.setDockerAuthenticationFlow("gated docker auth"));
         assertThat(GatedFlows.ungatedFlows(admin, realm)).doesNotContain("docker auth", "gated docker auth");
 
         HttpResponse<String> ok = token(realm, "alice", PASSWORD, "198.51.100.101");
@@ -93,7 +93,7 @@ class DockerHttpBasicIT extends ServerTest {
                 .gatedDirectGrantFlow("abuse-gate-direct-grant", GateIt.quietConfig(layer)));
         GatedFlows.copyWithGatedStep(admin, realm, "docker auth", "gated docker auth", "docker-http-basic-authenticator",
                 "abuse-gate-docker-http-basic", GateIt.quietConfig(layer));
-        admin.updateRealm(realm, Map.of("dockerAuthenticationFlow", "gated docker auth"));
+        admin.updateRealm(realm, r -> r.setDockerAuthenticationFlow("gated docker auth"));
 
         TokenClient api = new TokenClient(server.baseUrl());
         for (int i = 0; i < 4; i++) {
@@ -115,7 +115,7 @@ class DockerHttpBasicIT extends ServerTest {
     private long passwordChecks(String realm) {
         String id = admin.findUserId(realm, "alice").orElseThrow();
         return admin.events(realm, "LOGIN_ERROR").stream()
-                .filter(e -> "invalid_user_credentials".equals(e.get("error")) && (id.equals(e.get("userId")) || "alice".equals(e.get("userId"))))
+                .filter(e -> "invalid_user_credentials".equals(e.getError()) && (id.equals(e.getUserId()) || "alice".equals(e.getUserId())))
                 .count();
     }
 

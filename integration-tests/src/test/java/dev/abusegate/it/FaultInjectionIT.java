@@ -11,6 +11,7 @@ import dev.abusegate.it.support.TokenClient;
 import dev.abusegate.it.support.TokenClient.TokenResponse;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.keycloak.representations.idm.EventRepresentation;
 
 import java.time.Duration;
 import java.util.HashMap;
@@ -75,12 +76,12 @@ class FaultInjectionIT extends ServerTest {
         assertThat(wrong.keycloakError()).contains("Invalid username or password.");
         assertThat(wrong.gateCode()).isEmpty();
 
-        Map<String, Object> event = admin.awaitEvent(openRealm,
-                e -> "counter_store_unavailable".equals(e.get("error")) && "192.0.2.11".equals(e.get("ipAddress")),
+        EventRepresentation event = admin.awaitEvent(openRealm,
+                e -> "counter_store_unavailable".equals(e.getError()) && "192.0.2.11".equals(e.getIpAddress()),
                 Duration.ofSeconds(15), "LOGIN_ERROR");
-        assertThat((String) ((Map<String, Object>) event.get("details")).get("abuse_gate_layer")).contains("per_ip");
+        assertThat(event.getDetails().get("abuse_gate_layer")).contains("per_ip");
         // Keycloak's own error for the wrong password is still recorded
-        admin.awaitEvent(openRealm, e -> "invalid_user_credentials".equals(e.get("error")) && "192.0.2.11".equals(e.get("ipAddress")),
+        admin.awaitEvent(openRealm, e -> "invalid_user_credentials".equals(e.getError()) && "192.0.2.11".equals(e.getIpAddress()),
                 Duration.ofSeconds(15), "LOGIN_ERROR");
 
         assertThat(server.metricValue("abuse_gate_store_failures_total", Map.of("realm", openRealm)))
@@ -99,7 +100,7 @@ class FaultInjectionIT extends ServerTest {
         TokenResponse wrong = tokens.passwordGrant(openRealm, "alice", "wrong", null, "192.0.2.21");
         assertThat(wrong.isKeycloakInvalidGrant()).as(wrong.toString()).isTrue();
         admin.awaitEvent(openRealm,
-                e -> "counter_store_unavailable".equals(e.get("error")) && "192.0.2.21".equals(e.get("ipAddress")),
+                e -> "counter_store_unavailable".equals(e.getError()) && "192.0.2.21".equals(e.getIpAddress()),
                 Duration.ofSeconds(15), "LOGIN_ERROR");
         assertNoServerErrors();
     }

@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.keycloak.representations.idm.IdentityProviderRepresentation;
 
 /**
  * First broker login: a second realm of the same server is the consumer realm's OIDC identity provider. The attacker
@@ -60,10 +61,9 @@ class FirstBrokerLoginIT extends ServerTest {
                 .contains("first broker login");
         GatedFlows.copyWithGatedStep(admin, consumer, "first broker login", FLOW, "idp-username-password-form",
                 "abuse-gate-idp-username-password", LOCKOUT_3);
-        String path = "/admin/realms/" + AdminClient.seg(consumer) + "/identity-provider/instances/" + IDP;
-        Map<String, Object> rep = new LinkedHashMap<>(admin.getMap(path));
-        rep.put("firstBrokerLoginFlowAlias", FLOW);
-        admin.put(path, rep);
+        IdentityProviderRepresentation rep = admin.realm(consumer).identityProviders().get(IDP).toRepresentation();
+        rep.setFirstBrokerLoginFlowAlias(FLOW);
+        admin.realm(consumer).identityProviders().get(IDP).update(rep);
         assertThat(GatedFlows.ungatedFlows(admin, consumer)).as("the identity provider's flow is gated now")
                 .doesNotContain(FLOW, "first broker login");
     }
@@ -162,7 +162,7 @@ class FirstBrokerLoginIT extends ServerTest {
     private long passwordChecks() {
         String alice = admin.findUserId(consumer, "alice").orElseThrow();
         return admin.events(consumer).stream()
-                .filter(e -> "invalid_user_credentials".equals(e.get("error")) && alice.equals(e.get("userId")))
+                .filter(e -> "invalid_user_credentials".equals(e.getError()) && alice.equals(e.getUserId()))
                 .count();
     }
 
@@ -175,8 +175,8 @@ class FirstBrokerLoginIT extends ServerTest {
 
     private boolean linked() {
         String alice = admin.findUserId(consumer, "alice").orElseThrow();
-        return admin.getList("/admin/realms/" + AdminClient.seg(consumer) + "/users/" + alice + "/federated-identity").stream()
-                .anyMatch(f -> IDP.equals(f.get("identityProvider")));
+        return admin.realm(consumer).users().get(alice).getFederatedIdentity().stream()
+                .anyMatch(f -> IDP.equals(f.getIdentityProvider()));
     }
 
     private Map<String, Object> brokerClient() {

@@ -35,7 +35,7 @@ class IdentityFirstGateIT extends ServerTest {
     private String realm(String prefix, Map<String, String> config) {
         String realm = importRealm(RealmBuilder.named(RealmBuilder.uniqueName(prefix)).user("alice", PW).user("bob", PW)
                 .identityFirstGatedBrowserFlow(GateIt.USERNAME_FORM, GateIt.PASSWORD_FORM, config));
-        assertThat(admin.executions(realm, RealmBuilder.GATED_BROWSER_FLOW)).extracting(e -> e.get("providerId"))
+        assertThat(admin.executions(realm, RealmBuilder.GATED_BROWSER_FLOW)).extracting(e -> e.getProviderId())
                 .contains(GateIt.USERNAME_FORM, GateIt.PASSWORD_FORM).doesNotContain("auth-username-form");
         return realm;
     }
@@ -73,7 +73,7 @@ class IdentityFirstGateIT extends ServerTest {
         json.put("realm", name);
         admin.importRealm(json);
         deleteAfterTest(name);
-        assertThat(admin.executions(name, "abuse-gate identity-first")).extracting(e -> e.get("providerId"))
+        assertThat(admin.executions(name, "abuse-gate identity-first")).extracting(e -> e.getProviderId())
                 .containsSubsequence(GateIt.USERNAME_FORM, GateIt.PASSWORD_FORM).doesNotContain("auth-username-form");
     }
 
@@ -132,7 +132,7 @@ class IdentityFirstGateIT extends ServerTest {
         assertThat(GateIt.eventsWithError(admin, realm, "LOGIN_ERROR", "user_not_found"))
                 .as("blocked names were never looked up").hasSize(3);
         assertThat(GateIt.eventsWithError(admin, realm, "LOGIN_ERROR", "abuse_gate_blocked"))
-                .extracting(e -> (Object) ((Map<?, ?>) e.get("details")).get("abuse_gate_layer")).containsOnly("per_ip");
+                .extracting(e -> (Object) e.getDetails().get("abuse_gate_layer")).containsOnly("per_ip");
 
         // layer 4: a third distinct name from one address
         String c = "192.0.2.203";
@@ -143,7 +143,7 @@ class IdentityFirstGateIT extends ServerTest {
         BrowserLogin b3 = server.newBrowser();
         assertUsernamePageAnswer(username(b3, b3.openLoginPage(realm, c), "carol", c, Map.of()), "blocked");
         GateIt.await("layer 4's event", Duration.ofSeconds(15), () -> GateIt.eventsWithError(admin, realm, "LOGIN_ERROR",
-                "abuse_gate_blocked").stream().anyMatch(e -> "credential_stuffing".equals(((Map<?, ?>) e.get("details")).get("abuse_gate_layer"))));
+                "abuse_gate_blocked").stream().anyMatch(e -> "credential_stuffing".equals(e.getDetails().get("abuse_gate_layer"))));
     }
 
     @Test

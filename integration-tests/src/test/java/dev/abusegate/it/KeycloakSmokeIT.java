@@ -1,13 +1,14 @@
 package dev.abusegate.it;
 
 import dev.abusegate.it.support.CrossVersion;
-import dev.abusegate.it.support.AdminClient;
 import dev.abusegate.it.support.BrowserLogin;
 import dev.abusegate.it.support.KeycloakServer;
 import dev.abusegate.it.support.RealmBuilder;
 import dev.abusegate.it.support.ServerTest;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.keycloak.representations.idm.EventRepresentation;
+import org.keycloak.representations.info.ServerInfoRepresentation;
 
 import java.time.Duration;
 import java.util.HashMap;
@@ -37,8 +38,7 @@ class KeycloakSmokeIT extends ServerTest {
     void theFlowEditorOffersTheGatesStepsUnderTheNamesTheDocsGive() {
         // docs/flows.md's table; the docker step needs --features=docker (DockerHttpBasicIT)
         Map<String, Object> offered = new HashMap<>();
-        admin.getList("/admin/realms/" + AdminClient.seg(realm) + "/authentication/authenticator-providers")
-                .forEach(p -> offered.put((String) p.get("id"), p.get("displayName")));
+        admin.realm(realm).flows().getAuthenticatorProviders().forEach(p -> offered.put((String) p.get("id"), p.get("displayName")));
         assertThat(offered).contains(
                 entry("abuse-gate-username-password-form", "Username Password Form (abuse gate)"),
                 entry("abuse-gate-username-form", "Username Form (abuse gate)"),
@@ -51,11 +51,9 @@ class KeycloakSmokeIT extends ServerTest {
 
     @Test
     void serverInfoShowsTheRightKeycloak() {
-        Map<String, Object> info = admin.serverInfo();
-        @SuppressWarnings("unchecked")
-        Map<String, Object> systemInfo = (Map<String, Object>) info.get("systemInfo");
-        assertThat(systemInfo.get("version")).isEqualTo(KeycloakServer.version());
-        assertThat(admin.providerIds("authenticator")).contains("auth-username-password-form",
+        ServerInfoRepresentation info = admin.keycloak().serverInfo().getInfo();
+        assertThat(info.getSystemInfo().getVersion()).isEqualTo(KeycloakServer.version());
+        assertThat(info.getProviders().get("authenticator").getProviders().keySet()).contains("auth-username-password-form",
                 "abuse-gate-username-password-form", "abuse-gate-username-form", "abuse-gate-password-form", "abuse-gate-direct-grant");
         assertThat(admin.realmExists(realm)).isTrue();
     }
@@ -86,12 +84,12 @@ class KeycloakSmokeIT extends ServerTest {
         server.newBrowser().login(realm, "alice", "alice-secret-1", "192.0.2.20");
         server.newBrowser().login(realm, "alice", "wrong", "198.51.100.7");
 
-        Map<String, Object> login = admin.awaitEvent(realm, e -> "192.0.2.20".equals(e.get("ipAddress")),
+        EventRepresentation login = admin.awaitEvent(realm, e -> "192.0.2.20".equals(e.getIpAddress()),
                 Duration.ofSeconds(10), "LOGIN");
-        assertThat(login.get("type")).isEqualTo("LOGIN");
-        Map<String, Object> error = admin.awaitEvent(realm, e -> "198.51.100.7".equals(e.get("ipAddress")),
+        assertThat(login.getType()).isEqualTo("LOGIN");
+        EventRepresentation error = admin.awaitEvent(realm, e -> "198.51.100.7".equals(e.getIpAddress()),
                 Duration.ofSeconds(10), "LOGIN_ERROR");
-        assertThat(error.get("error")).isEqualTo("invalid_user_credentials");
+        assertThat(error.getError()).isEqualTo("invalid_user_credentials");
     }
 
     @Test

@@ -136,10 +136,7 @@ class LockoutDosResistanceIT extends ServerTest {
     }
 
     private static void setEmail(String realm, String username, String email) {
-        String id = admin.findUserId(realm, username).orElseThrow();
-        Map<String, Object> user = new java.util.HashMap<>(admin.getMap("/admin/realms/" + realm + "/users/" + id));
-        user.put("email", email);
-        admin.put("/admin/realms/" + realm + "/users/" + id, user);
+        admin.updateUser(realm, admin.findUserId(realm, username).orElseThrow(), u -> u.setEmail(email));
     }
 
     @Test

@@ -8,15 +8,11 @@ import dev.abusegate.it.support.GatedFlows;
 import dev.abusegate.it.support.RealmBuilder;
 import dev.abusegate.it.support.ServerTest;
 import dev.abusegate.it.support.TokenClient;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.keycloak.admin.client.resource.ClientResource;
+import org.keycloak.representations.idm.ClientRepresentation;
 
 /**
  * The coverage report an operator reads: {@code GET /admin/realms/{realm}/abuse-gate/coverage} lists the realm's bound
@@ -53,12 +49,13 @@ class PasswordCoverageIT extends ServerTest {
         assertThat(report.get("ungatedFlows")).isEqualTo(List.of());
 
         // The stock "browser" flow bound as one client's override: that client's logins check passwords ungated.
-        String browserId = admin.flows(realm).stream().filter(f -> "browser".equals(f.get("alias"))).findFirst()
-                .map(f -> (String) f.get("id")).orElseThrow();
-        String clientPath = "/admin/realms/" + AdminClient.seg(realm) + "/clients/" + clientUuid(realm, RealmBuilder.CLIENT_ID);
-        Map<String, Object> client = new LinkedHashMap<>(admin.getMap(clientPath));
-        client.put("authenticationFlowBindingOverrides", Map.of("browser", browserId));
-        admin.put(clientPath, client);
+        String browserId = admin.realm(realm).flows().getFlows().stream().filter(f -> "browser".equals(f.getAlias()))
+                .findFirst().orElseThrow().getId();
+        ClientResource client = admin.realm(realm).clients()
+                .get(admin.realm(realm).clients().findByClientId(RealmBuilder.CLIENT_ID).get(0).getId());
+        ClientRepresentation rep = client.toRepresentation();
+        rep.setAuthenticationFlowBindingOverrides(Map.of("browser", browserId));
+        client.update(rep);
         Map<String, Object> after = GatedFlows.coverage(admin, realm);
         assertThat(after.get("gated")).isEqualTo(false);
         assertThat(after.toString()).contains("browser flow override of client '" + RealmBuilder.CLIENT_ID + "'")
@@ -69,15 +66,8 @@ class PasswordCoverageIT extends ServerTest {
     void the_report_needs_manage_users_as_the_state_api_does() {
         String realm = importRealm(RealmBuilder.named(RealmBuilder.uniqueName("coverage-auth")).user("viewer", "viewer-pw-1"));
         String token = new TokenClient(server.baseUrl()).passwordGrant(realm, "viewer", "viewer-pw-1", null, "192.0.2.120").accessToken();
-        HttpRequest req = HttpRequest.newBuilder(URI.create(server.baseUrl() + "/admin/realms/" + AdminClient.seg(realm)
-                        + "/abuse-gate/coverage"))
-                .timeout(Duration.ofSeconds(30)).header("Authorization", "Bearer " + token).GET().build();
-        try {
-            assertThat(HttpClient.newHttpClient().send(req, HttpResponse.BodyHandlers.ofString()).statusCode())
-                    .as("a user of the realm without manage-users").isEqualTo(403);
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
+        assertThat(admin.sendAs("GET", "/admin/realms/" + AdminClient.seg(realm) + "/abuse-gate/coverage", token).status())
+                .as("a user of the realm without manage-users").isEqualTo(403);
     }
 
     @Test
@@ -86,10 +76,5 @@ class PasswordCoverageIT extends ServerTest {
                 .contains("realm 'master' still checks passwords with ungated steps")
                 .contains("flow 'browser' (browser flow): Username Password Form [auth-username-password-form], "
                         + "use abuse-gate-username-password-form"));
-    }
-
-    private String clientUuid(String realm, String clientId) {
-        return (String) admin.getList("/admin/realms/" + AdminClient.seg(realm) + "/clients?clientId=" + AdminClient.seg(clientId))
-                .get(0).get("id");
     }
 }

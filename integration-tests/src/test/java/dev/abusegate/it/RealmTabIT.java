@@ -182,7 +182,7 @@ class RealmTabIT extends ServerTest {
     void partial_export_carries_the_tab_with_its_secret_masked() {
         String realm = importRealm(RealmBuilder.named(RealmBuilder.uniqueName("tab-export")).user("alice", PW)
                 .gatedBrowserFlow(GateIt.USERNAME_PASSWORD_FORM, null));
-        String realmId = String.valueOf(admin.realm(realm).get("id"));
+        String realmId = admin.realmId(realm);
         Map<String, Object> component = tabComponent(Map.of("perIp.threshold", "42", "captcha.secret", "tab-secret-value"));
         component.put("parentId", realmId);
         component.put("providerType", TAB_TYPE);
@@ -203,7 +203,7 @@ class RealmTabIT extends ServerTest {
     void the_tab_refuses_an_invalid_value_naming_the_key_and_a_second_configuration() {
         String realm = importRealm(RealmBuilder.named(RealmBuilder.uniqueName("tab-invalid")).user("alice", PW)
                 .gatedBrowserFlow(GateIt.USERNAME_PASSWORD_FORM, null));
-        String realmId = String.valueOf(admin.realm(realm).get("id"));
+        String realmId = admin.realmId(realm);
         String path = "/admin/realms/" + AdminClient.seg(realm) + "/components";
 
         Map<String, Object> bad = tabComponent(Map.of("perIp.windowSeconds", "31536001", "deviceCookie.threshold", "1001"));
@@ -242,7 +242,7 @@ class RealmTabIT extends ServerTest {
     void documented_and_console_key_names_work_on_create_update_and_export() {
         String realm = importRealm(RealmBuilder.named(RealmBuilder.uniqueName("tab-rest")).user("alice", PW)
                 .gatedDirectGrantFlow("abuse-gate-direct-grant", null));
-        String realmId = String.valueOf(admin.realm(realm).get("id"));
+        String realmId = admin.realmId(realm);
         String path = "/admin/realms/" + AdminClient.seg(realm) + "/components";
 
         // create with the documented names

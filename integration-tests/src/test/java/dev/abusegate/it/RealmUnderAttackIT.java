@@ -17,6 +17,7 @@ import dev.abusegate.it.support.TokenClient.TokenResponse;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.keycloak.representations.idm.EventRepresentation;
 
 /**
  * The fifth, realm-wide layer on a real Keycloak: a distributed spray (every attempt from an address of its own, for
@@ -103,13 +104,13 @@ class RealmUnderAttackIT extends ServerTest {
         assertThat(realmState(quiet)).containsEntry("underAttack", false);
 
         // the operator sees it: an event on entering, and the captcha answers attributed to the realm layer
-        Map<String, Object> entered = admin.awaitEvent(attacked, e -> "abuse_gate_realm_under_attack".equals(e.get("error")),
+        EventRepresentation entered = admin.awaitEvent(attacked, e -> "abuse_gate_realm_under_attack".equals(e.getError()),
                 Duration.ofSeconds(10), "LOGIN_ERROR");
-        assertThat(entered.get("details")).asInstanceOf(org.assertj.core.api.InstanceOfAssertFactories.MAP)
+        assertThat(entered.getDetails())
                 .containsEntry("abuse_gate_realm_state", "entered").containsEntry("abuse_gate_layer", "realm_under_attack");
-        Map<String, Object> captcha = admin.awaitEvent(attacked, e -> "abuse_gate_captcha_required".equals(e.get("error"))
-                && "10.28.3.1".equals(e.get("ipAddress")), Duration.ofSeconds(10), "LOGIN_ERROR");
-        assertThat(captcha.get("details")).asInstanceOf(org.assertj.core.api.InstanceOfAssertFactories.MAP)
+        EventRepresentation captcha = admin.awaitEvent(attacked, e -> "abuse_gate_captcha_required".equals(e.getError())
+                && "10.28.3.1".equals(e.getIpAddress()), Duration.ofSeconds(10), "LOGIN_ERROR");
+        assertThat(captcha.getDetails())
                 .containsEntry("abuse_gate_layer", "realm_under_attack");
         assertThat(asked.body()).doesNotContain("realm_under_attack");
     }
@@ -143,17 +144,18 @@ class RealmUnderAttackIT extends ServerTest {
         assertThat(in.loginSucceeded()).as(in.toString()).isTrue();
 
         // no attempt came between entering and leaving: this login records both, once each, entering first
-        Map<String, Object> left = admin.awaitEvent(realm, e -> isRealmEvent(e, "left"), Duration.ofSeconds(10), "LOGIN_ERROR");
-        Map<String, Object> entered = admin.awaitEvent(realm, e -> isRealmEvent(e, "entered"), Duration.ofSeconds(10), "LOGIN_ERROR");
-        assertThat(((Number) entered.get("time")).longValue()).isLessThanOrEqualTo(((Number) left.get("time")).longValue());
-        assertThat(admin.events(realm, "LOGIN_ERROR")).filteredOn(e -> "abuse_gate_realm_under_attack".equals(e.get("error")))
+        EventRepresentation left = admin.awaitEvent(realm, e -> isRealmEvent(e, "left"), Duration.ofSeconds(10), "LOGIN_ERROR");
+        EventRepresentation entered = admin.awaitEvent(realm, e -> isRealmEvent(e, "entered"), Duration.ofSeconds(10), "LOGIN_ERROR");
+        assertThat(entered.getTime()).isLessThanOrEqualTo(left.getTime());
+        assertThat(admin.events(realm, "LOGIN_ERROR")).filteredOn(e -> "abuse_gate_realm_under_attack".equals(e.getError()))
                 .as("one event per change").hasSize(2);
         assertThat(admin.events(realm, "LOGIN_ERROR")).as("nothing asked for a captcha")
-                .noneMatch(e -> "abuse_gate_captcha_required".equals(e.get("error")));
+                .noneMatch(e -> "abuse_gate_captcha_required".equals(e.getError()));
     }
 
-    private static boolean isRealmEvent(Map<String, Object> e, String state) {
-        return "abuse_gate_realm_under_attack".equals(e.get("error")) && e.get("details") instanceof Map<?, ?> d
+    private static boolean isRealmEvent(EventRepresentation e, String state) {
+        Map<String, String> d = e.getDetails();
+        return "abuse_gate_realm_under_attack".equals(e.getError()) && d != null
                 && state.equals(d.get("abuse_gate_realm_state")) && "realm_under_attack".equals(d.get("abuse_gate_layer"));
     }
 }

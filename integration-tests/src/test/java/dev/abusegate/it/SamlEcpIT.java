@@ -128,7 +128,7 @@ class SamlEcpIT extends ServerTest {
     private long passwordChecks(String username) {
         String id = admin.findUserId(realm, username).orElseThrow();
         return admin.events(realm, "LOGIN_ERROR").stream()
-                .filter(e -> "invalid_user_credentials".equals(e.get("error")) && id.equals(e.get("userId"))).count();
+                .filter(e -> "invalid_user_credentials".equals(e.getError()) && id.equals(e.getUserId())).count();
     }
 
     private void awaitPasswordChecks(String username, long n) {

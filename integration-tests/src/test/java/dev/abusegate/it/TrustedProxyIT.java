@@ -10,6 +10,7 @@ import dev.abusegate.it.support.TokenClient;
 import dev.abusegate.it.support.TokenClient.TokenResponse;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.keycloak.representations.idm.EventRepresentation;
 
 import java.time.Duration;
 import java.util.List;
@@ -64,13 +65,13 @@ class TrustedProxyIT extends ServerTest {
         assertThat(direct.status()).as(direct.toString()).isEqualTo(429);
         assertThat(direct.json().get("error")).isEqualTo("blocked");
 
-        List<Map<String, Object>> events = admin.events(realm, "LOGIN_ERROR");
+        List<EventRepresentation> events = admin.events(realm, "LOGIN_ERROR");
         assertThat(events).isNotEmpty();
-        assertThat(events).allSatisfy(e -> assertThat(e.get("ipAddress")).isEqualTo("127.0.0.1"));
-        Map<String, Object> blocked = admin.awaitEvent(realm, e -> "abuse_gate_blocked".equals(e.get("error")),
+        assertThat(events).allSatisfy(e -> assertThat(e.getIpAddress()).isEqualTo("127.0.0.1"));
+        EventRepresentation blocked = admin.awaitEvent(realm, e -> "abuse_gate_blocked".equals(e.getError()),
                 Duration.ofSeconds(15), "LOGIN_ERROR");
-        assertThat(blocked.get("ipAddress")).isEqualTo("127.0.0.1");
-        assertThat(((Map<String, Object>) blocked.get("details")).get("abuse_gate_layer")).isEqualTo("per_ip");
+        assertThat(blocked.getIpAddress()).isEqualTo("127.0.0.1");
+        assertThat(blocked.getDetails().get("abuse_gate_layer")).isEqualTo("per_ip");
 
         // the operator sees the peer's counter, and nothing under the claimed addresses
         assertThat(GateIt.stateNumber(GateIt.state(admin, realm, "127.0.0.1", null), "address", "attempts")).isGreaterThanOrEqualTo(10);

@@ -1,33 +1,41 @@
 package dev.abusegate.it.support;
 
+import jakarta.ws.rs.NotFoundException;
+import org.keycloak.admin.client.CreatedResponseUtil;
+import org.keycloak.admin.client.Keycloak;
+import org.keycloak.admin.client.KeycloakBuilder;
+import org.keycloak.admin.client.resource.RealmResource;
+import org.keycloak.admin.client.resource.UserResource;
+import org.keycloak.representations.idm.AuthenticationExecutionInfoRepresentation;
+import org.keycloak.representations.idm.EventRepresentation;
+import org.keycloak.representations.idm.RealmRepresentation;
+import org.keycloak.representations.idm.UserRepresentation;
+
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
-import java.util.TreeSet;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
 
 /**
- * Keycloak admin REST API client (JDK HTTP client + Jackson, plain maps). Logs in to master with
- * admin-cli (password grant) and renews the token before it expires (master tokens live 60 s).
- * Thread-safe.
+ * The admin side of a server: Keycloak's own admin client ({@link #keycloak()}, logged in to master as the bootstrap
+ * admin with admin-cli; it renews its token itself) for everything the admin API offers typed, plus raw requests
+ * for the gate's own endpoints ({@code /admin/realms/{r}/abuse-gate/...}) and for tests that assert on status codes
+ * and bodies. Thread-safe.
  *
- * <p>Typical use:
  * <pre>{@code
  * AdminClient admin = KeycloakServer.shared().admin();
  * String realm = admin.importRealm(RealmBuilder.named(RealmBuilder.uniqueName("smoke")).user("alice", "pw"));
- * ...
- * admin.deleteRealm(realm);
+ * admin.realm(realm).flows().getExecutions("browser");       // typed: org.keycloak.admin.client.resource.*
+ * admin.getMap("/admin/realms/" + AdminClient.seg(realm) + "/abuse-gate/state?identifier=alice");  // raw
  * }</pre>
- * Paths passed to the generic methods are relative to the server root, e.g. {@code /admin/realms/x}.
- * Use {@link #seg(String)} to encode path segments that may contain spaces (flow aliases).
+ * Raw paths are relative to the server root; {@link #seg(String)} encodes path segments that may contain spaces.
  */
 public final class AdminClient {
 
@@ -55,37 +63,36 @@ public final class AdminClient {
     }
 
     private final String baseUrl;
-    private final String username;
-    private final String password;
+    private final Keycloak keycloak;
     private final HttpClient http = Http.client();
-    private String token;
-    private long tokenValidUntilNanos;
 
     /** Use {@link KeycloakServer#admin()} unless you need another account. */
     public AdminClient(String baseUrl, String username, String password) {
         this.baseUrl = baseUrl;
-        this.username = username;
-        this.password = password;
+        this.keycloak = KeycloakBuilder.builder().serverUrl(baseUrl).realm("master").clientId("admin-cli")
+                .username(username).password(password).build();
+    }
+
+    /** Keycloak's admin client, logged in as this client's account. */
+    public Keycloak keycloak() {
+        return keycloak;
+    }
+
+    public RealmResource realm(String realm) {
+        return keycloak.realm(realm);
     }
 
     // ------------------------------------------------------------------------------------------
-    // Generic requests
+    // Raw requests
 
     /** Sends a request with the admin token; {@code body} is JSON (string) or an object serialised with Jackson. */
     public Response send(String method, String path, Object body) {
-        Response r = sendOnce(method, path, body, token());
-        if (r.status() == 401) {
-            synchronized (this) {
-                token = null;
-            }
-            r = sendOnce(method, path, body, token());
-        }
-        return r;
+        return sendAs(method, path, body, keycloak.tokenManager().getAccessTokenString());
     }
 
     /** Sends a request without a body as the holder of {@code bearer} (null: anonymous), not with the admin token. */
     public Response sendAs(String method, String path, String bearer) {
-        return sendOnce(method, path, null, bearer);
+        return sendAs(method, path, null, bearer);
     }
 
     /** Like {@link #send} but fails unless the status is 2xx. */
@@ -128,41 +135,57 @@ public final class AdminClient {
     }
 
     // ------------------------------------------------------------------------------------------
-    // Realms and users
+    // One-line shorthands over the typed client, for what many tests do
 
-    /** Imports a realm (POST /admin/realms) from a {@link RealmBuilder}; returns the realm name. */
+    /**
+     * Imports a realm from a {@link RealmBuilder}; returns its name. Raw POST of the builder's JSON: a round trip
+     * through {@link RealmRepresentation} of this older client could drop fields the server knows.
+     */
     public String importRealm(RealmBuilder realm) {
         return importRealm(realm.toMap());
     }
 
     /** Imports a realm from its JSON representation (string or map); returns the realm name. */
     public String importRealm(Object realmJson) {
-        Map<String, Object> rep = realmJson instanceof String s ? Json.parseMap(s) : Json.parseMap(Json.write(realmJson));
-        String name = String.valueOf(rep.get("realm"));
+        Map<String, Object> rep = Json.parseMap(Json.write(realmJson));
         post("/admin/realms", rep);
-        return name;
+        return String.valueOf(rep.get("realm"));
     }
 
     /** Deletes a realm; no error if it does not exist. */
     public void deleteRealm(String realm) {
-        Response r = send("DELETE", "/admin/realms/" + seg(realm), null);
-        if (!r.isSuccess() && r.status() != 404) {
-            throw new IllegalStateException("DELETE realm " + realm + " -> HTTP " + r.status() + ": " + r.body());
+        try {
+            realm(realm).remove();
+        } catch (NotFoundException gone) {
+            // nothing to delete
         }
     }
 
     public boolean realmExists(String realm) {
-        return send("GET", "/admin/realms/" + seg(realm), null).status() == 200;
+        try {
+            return realm(realm).toRepresentation() != null;
+        } catch (NotFoundException absent) {
+            return false;
+        }
     }
 
-    /** The realm representation. */
-    public Map<String, Object> realm(String realm) {
-        return getMap("/admin/realms/" + seg(realm));
+    public String realmId(String realm) {
+        return realm(realm).toRepresentation().getId();
     }
 
-    /** Partial update of a realm (PUT with only the given fields), e.g. {@code Map.of("bruteForceProtected", true)}. */
-    public void updateRealm(String realm, Map<String, ?> fields) {
-        put("/admin/realms/" + seg(realm), fields);
+    /** Reads the realm, lets {@code change} edit the representation, writes it back. */
+    public void updateRealm(String realm, Consumer<RealmRepresentation> change) {
+        RealmRepresentation rep = realm(realm).toRepresentation();
+        change.accept(rep);
+        realm(realm).update(rep);
+    }
+
+    /** Reads a user, lets {@code change} edit the representation, writes it back. */
+    public void updateUser(String realm, String userId, Consumer<UserRepresentation> change) {
+        UserResource resource = realm(realm).users().get(userId);
+        UserRepresentation rep = resource.toRepresentation();
+        change.accept(rep);
+        resource.update(rep);
     }
 
     /**
@@ -170,124 +193,47 @@ public final class AdminClient {
      * last name, so Keycloak asks for no profile update on login); returns the user id.
      */
     public String createUser(String realm, String username, String password) {
-        Map<String, Object> user = RealmBuilder.userRepresentation(username, password);
-        Response r = post("/admin/realms/" + seg(realm) + "/users", user);
-        String location = r.header("Location").orElseThrow(() -> new IllegalStateException("No Location for new user"));
-        return location.substring(location.lastIndexOf('/') + 1);
+        UserRepresentation user = Json.MAPPER.convertValue(RealmBuilder.userRepresentation(username, password),
+                UserRepresentation.class);
+        try (jakarta.ws.rs.core.Response r = realm(realm).users().create(user)) {
+            return CreatedResponseUtil.getCreatedId(r);
+        }
     }
 
     /** The id of a user by exact username, if present. */
     public Optional<String> findUserId(String realm, String username) {
-        return getList("/admin/realms/" + seg(realm) + "/users?exact=true&username=" + seg(username)).stream()
-                .map(u -> (String) u.get("id"))
-                .findFirst();
+        return realm(realm).users().searchByUsername(username, true).stream().map(UserRepresentation::getId).findFirst();
     }
 
-    // ------------------------------------------------------------------------------------------
-    // Authentication flows (the building blocks of GatedFlows)
-
-    /** All top-level flows of the realm. */
-    public List<Map<String, Object>> flows(String realm) {
-        return getList("/admin/realms/" + seg(realm) + "/authentication/flows");
+    /** Executions of a flow, nested ones included. */
+    public List<AuthenticationExecutionInfoRepresentation> executions(String realm, String flowAlias) {
+        return realm(realm).flows().getExecutions(flowAlias);
     }
 
-    /** Copies a flow (e.g. "browser") to {@code newName}; sub-flows are copied as "{newName} {sub-flow}" ("… forms"). */
-    public void copyFlow(String realm, String flowAlias, String newName) {
-        post("/admin/realms/" + seg(realm) + "/authentication/flows/" + seg(flowAlias) + "/copy", Map.of("newName", newName));
-    }
-
-    /**
-     * Executions of a flow, nested ones included (each with id, providerId, displayName, requirement,
-     * level, index, authenticationFlow, flowId, authenticationConfig).
-     */
-    public List<Map<String, Object>> executions(String realm, String flowAlias) {
-        return getList("/admin/realms/" + seg(realm) + "/authentication/flows/" + seg(flowAlias) + "/executions");
-    }
-
-    /** Adds an execution of {@code providerId} at the end of the (sub-)flow; returns its id (DISABLED until changed). */
-    public String addExecution(String realm, String flowAlias, String providerId) {
-        Response r = post("/admin/realms/" + seg(realm) + "/authentication/flows/" + seg(flowAlias) + "/executions/execution",
-                Map.of("provider", providerId));
-        return r.header("Location").map(l -> l.substring(l.lastIndexOf('/') + 1))
-                .orElseThrow(() -> new IllegalStateException("No Location for the new execution"));
-    }
-
-    /** Sets the requirement (REQUIRED, ALTERNATIVE, DISABLED, CONDITIONAL) of an execution found in {@code flowAlias}. */
-    public void setRequirement(String realm, String flowAlias, String executionId, String requirement) {
-        Map<String, Object> exec = executions(realm, flowAlias).stream()
-                .filter(e -> executionId.equals(e.get("id")))
-                .findFirst()
-                .orElseThrow(() -> new IllegalArgumentException("No execution " + executionId + " in " + flowAlias));
-        Map<String, Object> update = new LinkedHashMap<>(exec);
-        update.put("requirement", requirement);
-        put("/admin/realms/" + seg(realm) + "/authentication/flows/" + seg(flowAlias) + "/executions", update);
-    }
-
-    /** Moves an execution one place up in its flow. */
-    public void raisePriority(String realm, String executionId) {
-        post("/admin/realms/" + seg(realm) + "/authentication/executions/" + seg(executionId) + "/raise-priority", null);
-    }
-
-    public void deleteExecution(String realm, String executionId) {
-        delete("/admin/realms/" + seg(realm) + "/authentication/executions/" + seg(executionId));
-    }
-
-    /** Attaches an authenticator config (string values) to an execution; returns the config id. */
-    public String addExecutionConfig(String realm, String executionId, String alias, Map<String, String> config) {
-        Response r = post("/admin/realms/" + seg(realm) + "/authentication/executions/" + seg(executionId) + "/config",
-                Map.of("alias", alias, "config", config));
-        return r.header("Location").map(l -> l.substring(l.lastIndexOf('/') + 1)).orElse(null);
-    }
-
-    // ------------------------------------------------------------------------------------------
-    // Events, server info
-
-    /**
-     * Stored events of the realm, newest first, optionally only the given types (LOGIN, LOGIN_ERROR, ...).
-     * Each event has type, realmId, clientId, userId, ipAddress, error, details (map), time.
-     */
-    public List<Map<String, Object>> events(String realm, String... types) {
-        StringBuilder q = new StringBuilder("/admin/realms/" + seg(realm) + "/events?max=10000");
-        for (String t : types) {
-            q.append("&type=").append(seg(t));
-        }
-        return getList(q.toString());
+    /** Stored events of the realm, newest first, optionally only the given types (LOGIN, LOGIN_ERROR, ...). */
+    public List<EventRepresentation> events(String realm, String... types) {
+        return realm(realm).getEvents(types.length == 0 ? null : List.of(types), null, null, null, null, null, 0, 10000);
     }
 
     /** Polls {@link #events} until one matches (events are stored when the request's transaction ends). */
-    public Map<String, Object> awaitEvent(String realm, Predicate<Map<String, Object>> match, Duration timeout, String... types) {
+    public EventRepresentation awaitEvent(String realm, Predicate<EventRepresentation> match, Duration timeout,
+                                          String... types) {
         long deadline = System.nanoTime() + timeout.toNanos();
-        List<Map<String, Object>> last;
+        List<EventRepresentation> last;
         do {
             last = events(realm, types);
-            Optional<Map<String, Object>> hit = last.stream().filter(match).findFirst();
+            Optional<EventRepresentation> hit = last.stream().filter(match).findFirst();
             if (hit.isPresent()) {
                 return hit.get();
             }
             GateIt.sleep(200);
         } while (System.nanoTime() < deadline);
-        throw new AssertionError("No matching event in realm " + realm + " within " + timeout + "; events: " + last);
-    }
-
-    /** GET /admin/serverinfo. */
-    public Map<String, Object> serverInfo() {
-        return getMap("/admin/serverinfo");
-    }
-
-    /** Provider ids the server knows for an SPI (e.g. "authenticator"), from the server info. */
-    @SuppressWarnings("unchecked")
-    public Set<String> providerIds(String spi) {
-        Map<String, Object> providers = (Map<String, Object>) serverInfo().get("providers");
-        Map<String, Object> entry = providers == null ? null : (Map<String, Object>) providers.get(spi);
-        if (entry == null) {
-            return Set.of();
-        }
-        return new TreeSet<>(((Map<String, Object>) entry.get("providers")).keySet());
+        throw new AssertionError("No matching event in realm " + realm + " within " + timeout + "; events: " + Json.write(last));
     }
 
     // ------------------------------------------------------------------------------------------
 
-    private Response sendOnce(String method, String path, Object body, String bearer) {
+    private Response sendAs(String method, String path, Object body, String bearer) {
         HttpRequest.Builder rb = HttpRequest.newBuilder(URI.create(baseUrl + path))
                 .timeout(Duration.ofSeconds(60))
                 .header("Accept", "application/json");
@@ -300,31 +246,7 @@ public final class AdminClient {
         } else {
             rb.method(method, HttpRequest.BodyPublishers.noBody());
         }
-        return exchange(rb.build());
-    }
-
-    private synchronized String token() {
-        if (token != null && System.nanoTime() < tokenValidUntilNanos) {
-            return token;
-        }
-        String form = "grant_type=password&client_id=admin-cli&username=" + seg(username) + "&password=" + seg(password);
-        Response r = exchange(HttpRequest.newBuilder(URI.create(baseUrl + "/realms/master/protocol/openid-connect/token"))
-                .timeout(Duration.ofSeconds(60))
-                .header("Content-Type", "application/x-www-form-urlencoded")
-                .POST(HttpRequest.BodyPublishers.ofString(form))
-                .build());
-        if (r.status() != 200) {
-            throw new IllegalStateException("Admin login failed: HTTP " + r.status() + ": " + r.body());
-        }
-        Map<String, Object> json = r.jsonMap();
-        token = (String) json.get("access_token");
-        long expiresIn = ((Number) json.getOrDefault("expires_in", 60)).longValue();
-        tokenValidUntilNanos = System.nanoTime() + Duration.ofSeconds(Math.max(5, expiresIn - 15)).toNanos();
-        return token;
-    }
-
-    private Response exchange(HttpRequest request) {
-        HttpResponse<String> r = Http.send(http, request);
+        HttpResponse<String> r = Http.send(http, rb.build());
         return new Response(r.statusCode(), r.body(), r.headers().map());
     }
 }

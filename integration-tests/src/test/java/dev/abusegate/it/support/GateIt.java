@@ -1,6 +1,6 @@
 package dev.abusegate.it.support;
 
-import static org.assertj.core.api.Assertions.assertThat;
+import org.keycloak.representations.idm.EventRepresentation;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -16,6 +16,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Small helpers shared by the browser-form gate ITs: gate configs with every layer but the one under
@@ -174,8 +176,8 @@ public final class GateIt {
     }
 
     /** Stored events of a realm with the given type and error. */
-    public static List<Map<String, Object>> eventsWithError(AdminClient admin, String realm, String type, String error) {
-        return admin.events(realm, type).stream().filter(e -> error.equals(e.get("error"))).toList();
+    public static List<EventRepresentation> eventsWithError(AdminClient admin, String realm, String type, String error) {
+        return admin.events(realm, type).stream().filter(e -> error.equals(e.getError())).toList();
     }
 
     /** Our own ERROR records ({@code dev.abusegate*}) logged after {@code mark}. */

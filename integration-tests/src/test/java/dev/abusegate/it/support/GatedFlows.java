@@ -1,6 +1,11 @@
 package dev.abusegate.it.support;
 
-import java.util.LinkedHashMap;
+import org.keycloak.admin.client.CreatedResponseUtil;
+import org.keycloak.admin.client.resource.AuthenticationManagementResource;
+import org.keycloak.representations.idm.AuthenticationExecutionInfoRepresentation;
+import org.keycloak.representations.idm.AuthenticationFlowRepresentation;
+import org.keycloak.representations.idm.AuthenticatorConfigRepresentation;
+
 import java.util.List;
 import java.util.Map;
 
@@ -20,37 +25,33 @@ public final class GatedFlows {
      */
     public static void copyWithGatedStep(AdminClient admin, String realm, String stockFlow, String copy, String stockStep,
                                          String gatedStep, Map<String, String> config) {
-        admin.copyFlow(realm, stockFlow, copy);
-        List<Map<String, Object>> executions = admin.executions(realm, copy);
-        int at = -1;
-        for (int i = 0; i < executions.size(); i++) {
-            if (stockStep.equals(executions.get(i).get("providerId"))) {
-                at = i;
-                break;
-            }
-        }
-        if (at < 0) {
-            throw new IllegalStateException("No " + stockStep + " in " + copy);
-        }
-        Map<String, Object> stock = executions.get(at);
-        int level = ((Number) stock.get("level")).intValue();
+        AuthenticationManagementResource flows = admin.realm(realm).flows();
+        CreatedResponseUtil.getCreatedId(flows.copy(stockFlow, Map.of("newName", copy)));
+        List<AuthenticationExecutionInfoRepresentation> executions = flows.getExecutions(copy);
+        AuthenticationExecutionInfoRepresentation stock = executions.stream()
+                .filter(e -> stockStep.equals(e.getProviderId())).findFirst()
+                .orElseThrow(() -> new IllegalStateException("No " + stockStep + " in " + copy));
         String parent = copy;
-        for (int i = at - 1; i >= 0 && level > 0; i--) {
-            Map<String, Object> e = executions.get(i);
-            if (Boolean.TRUE.equals(e.get("authenticationFlow")) && ((Number) e.get("level")).intValue() == level - 1) {
-                parent = (String) e.get("displayName");
+        for (int i = executions.indexOf(stock) - 1; i >= 0 && stock.getLevel() > 0; i--) {
+            AuthenticationExecutionInfoRepresentation e = executions.get(i);
+            if (Boolean.TRUE.equals(e.getAuthenticationFlow()) && e.getLevel() == stock.getLevel() - 1) {
+                parent = e.getDisplayName();
                 break;
             }
         }
-        String id = admin.addExecution(realm, parent, gatedStep);
-        admin.setRequirement(realm, copy, id, "REQUIRED");
-        int stockIndex = ((Number) stock.get("index")).intValue();
-        for (int i = 0; i < 20 && index(admin, realm, copy, id) > stockIndex; i++) {
-            admin.raisePriority(realm, id);
+        flows.addExecution(parent, Map.of("provider", gatedStep));
+        AuthenticationExecutionInfoRepresentation gated = gated(flows, copy, gatedStep);
+        gated.setRequirement("REQUIRED");
+        flows.updateExecutions(copy, gated);
+        for (int i = 0; i < 20 && gated(flows, copy, gatedStep).getIndex() > stock.getIndex(); i++) {
+            flows.raisePriority(gated.getId());
         }
-        admin.deleteExecution(realm, (String) stock.get("id"));
+        flows.removeExecution(stock.getId());
         if (config != null) {
-            admin.addExecutionConfig(realm, id, copy + " config", config);
+            AuthenticatorConfigRepresentation rep = new AuthenticatorConfigRepresentation();
+            rep.setAlias(copy + " config");
+            rep.setConfig(config);
+            CreatedResponseUtil.getCreatedId(flows.newExecutionConfig(gated.getId(), rep));
         }
     }
 
@@ -58,17 +59,14 @@ public final class GatedFlows {
      * Renames a top-level flow (built-in ones too, as Keycloak's admin API allows). Its id comes from a partial export:
      * Keycloak's flow list leaves out the flow named "saml ecp".
      */
-    @SuppressWarnings("unchecked")
     public static void rename(AdminClient admin, String realm, String alias, String newAlias) {
-        Map<String, Object> export = admin.post("/admin/realms/" + AdminClient.seg(realm)
-                + "/partial-export?exportClients=false&exportGroupsAndRoles=false", null).jsonMap();
-        String id = ((List<Map<String, Object>>) export.get("authenticationFlows")).stream()
-                .filter(f -> alias.equals(f.get("alias"))).map(f -> (String) f.get("id")).findFirst()
+        AuthenticationManagementResource flows = admin.realm(realm).flows();
+        AuthenticationFlowRepresentation flow = admin.realm(realm).partialExport(false, false).getAuthenticationFlows()
+                .stream().filter(f -> alias.equals(f.getAlias())).findFirst()
                 .orElseThrow(() -> new IllegalStateException("No flow " + alias));
-        String path = "/admin/realms/" + AdminClient.seg(realm) + "/authentication/flows/" + AdminClient.seg(id);
-        Map<String, Object> update = new LinkedHashMap<>(admin.getMap(path));
-        update.put("alias", newAlias);
-        admin.put(path, update);
+        AuthenticationFlowRepresentation update = flows.getFlow(flow.getId());
+        update.setAlias(newAlias);
+        flows.updateFlow(flow.getId(), update);
     }
 
     /** GET /admin/realms/{realm}/abuse-gate/coverage. */
@@ -83,8 +81,8 @@ public final class GatedFlows {
                 .map(f -> (String) f.get("flow")).toList();
     }
 
-    private static int index(AdminClient admin, String realm, String flow, String executionId) {
-        return admin.executions(realm, flow).stream().filter(e -> executionId.equals(e.get("id")))
-                .map(e -> ((Number) e.get("index")).intValue()).findFirst().orElseThrow();
+    private static AuthenticationExecutionInfoRepresentation gated(AuthenticationManagementResource flows, String flow,
+                                                                   String gatedStep) {
+        return flows.getExecutions(flow).stream().filter(e -> gatedStep.equals(e.getProviderId())).findFirst().orElseThrow();
     }
 }

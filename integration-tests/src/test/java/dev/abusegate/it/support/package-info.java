@@ -4,7 +4,9 @@
  * What it adds to Keycloak's own test framework and testcontainers-keycloak: several servers at once on free
  * ports with their own homes (a dedicated server beside the shared one, two cluster nodes), every server
  * recorded for {@code .ci/stop-recorded-servers}, the server log to assert on, X-Forwarded-For clients, and
- * the gate's own views (its 429 page, the admin state API, metrics).
+ * the gate's own views (its 429 page, the admin state API, metrics). The admin side is Keycloak's own admin client
+ * ({@link dev.abusegate.it.support.AdminClient} wraps {@code org.keycloak.admin.client.Keycloak}), with raw requests
+ * only for the gate's endpoints and for asserting on raw answers.
  *
  * <p>{@code mvn -B verify} (repo root) unpacks {@code org.keycloak:keycloak-quarkus-dist:<keycloak.it.version>:zip}
  * into {@code integration-tests/target/keycloak-<version>}, copies the reactor-built provider jar into its
@@ -26,7 +28,7 @@
  *         }
  *         assertThat(r.status()).isEqualTo(429);
  *         assertThat(r.gateCode()).contains("blocked");                               // data-code of #abuse-gate-status
- *         admin.awaitEvent(realm, e -> "abuse_gate_blocked".equals(e.get("error")), Duration.ofSeconds(10), "LOGIN_ERROR");
+ *         admin.awaitEvent(realm, e -> "abuse_gate_blocked".equals(e.getError()), Duration.ofSeconds(10), "LOGIN_ERROR");
  *     }
  * }
  * }</pre>
