@@ -140,9 +140,9 @@ class FaultInjectionIT extends ServerTest {
             assertThat(r.status()).as(r.toString()).isEqualTo(200);
         }
         assertThat(Duration.ofNanos(System.nanoTime() - start)).as("one budget minute").isLessThan(Duration.ofSeconds(50));
-        admin.awaitEvent(budgetRealm, e -> "counter_store_unavailable".equals(e.get("error")), Duration.ofSeconds(15), "LOGIN_ERROR");
+        admin.awaitEvent(budgetRealm, e -> "counter_store_unavailable".equals(e.getError()), Duration.ofSeconds(15), "LOGIN_ERROR");
         GateIt.sleep(1_000); // events are stored as each request ends; give the last one time to land
-        assertThat(admin.events(budgetRealm, "LOGIN_ERROR")).filteredOn(e -> "counter_store_unavailable".equals(e.get("error")))
+        assertThat(admin.events(budgetRealm, "LOGIN_ERROR")).filteredOn(e -> "counter_store_unavailable".equals(e.getError()))
                 .as("store failure events in one minute with a budget of 2").hasSize(2);
         assertThat(server.metricValue("abuse_gate_store_failures_total", Map.of("realm", budgetRealm)) - failuresBefore)
                 .as("failures counted by the metric").isGreaterThanOrEqualTo(5 * 4);
