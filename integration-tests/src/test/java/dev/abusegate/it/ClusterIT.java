@@ -3,16 +3,12 @@ package dev.abusegate.it;
 import dev.abusegate.it.support.ProcessBackendOnly;
 import dev.abusegate.it.support.AdminClient;
 import dev.abusegate.it.support.BrowserLogin;
-import dev.abusegate.it.support.FloodProbes;
 import dev.abusegate.it.support.KeycloakServer;
 import dev.abusegate.it.support.PostgresServer;
 import dev.abusegate.it.support.GateIt;
 import dev.abusegate.it.support.RealmBuilder;
-import dev.abusegate.it.support.StoreFlood;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -94,7 +90,7 @@ class ClusterIT {
     static void startDatabaseAndTwoNodes() {
         t0 = System.nanoTime();
         db = PostgresServer.start();
-        int[] jgroupsPorts = freePorts(2);
+        int[] jgroupsPorts = KeycloakServer.freePorts(2);
         nodeA = node("cluster-a", jgroupsPorts[0]);
         nodeB = node("cluster-b", jgroupsPorts[1]);
         System.out.printf("ClusterIT: node A ready in %d s, node B ready in %d s%n",
@@ -337,7 +333,7 @@ class ClusterIT {
         realms.add(realm);
         List<KeycloakServer> both = List.of(nodeA, nodeB);
         StoreFlood.lockVictim(realm, both);
-        StoreFlood.flood(realm, both, 10 * MAX_ENTRIES,
+        FloodProbes.floodIpv4(realm, both, 10 * MAX_ENTRIES,
                 () -> StoreFlood.assertFreshAddressMeetsThreshold(realm, both, "203.0.113.151"));
         StoreFlood.assertVictimLocked(realm, both);
         // the store at its bound made room (addresses seen once) rather than switching layer 1 off
@@ -357,7 +353,7 @@ class ClusterIT {
         // stopped there, so a new node A joins node B first.
         if (!nodeA.isAlive()) {
             retiredA = nodeA;
-            nodeA = node("cluster-a2", freePorts(1)[0]);
+            nodeA = node("cluster-a2", KeycloakServer.freePorts(1)[0]);
             awaitClusterSize(nodeA, 2, Duration.ofSeconds(90));
             awaitClusterSize(nodeB, 2, Duration.ofSeconds(90));
         }
@@ -568,28 +564,5 @@ class ClusterIT {
             throw new IllegalStateException(file + " must set KC_CACHE=ispn and KC_DB=postgres, has " + env);
         }
         return env;
-    }
-
-    private static int[] freePorts(int count) {
-        List<ServerSocket> sockets = new ArrayList<>();
-        try {
-            int[] ports = new int[count];
-            for (int i = 0; i < count; i++) {
-                ServerSocket s = new ServerSocket(0, 1, InetAddress.getByName(KeycloakServer.HOST));
-                sockets.add(s);
-                ports[i] = s.getLocalPort();
-            }
-            return ports;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } finally {
-            for (ServerSocket s : sockets) {
-                try {
-                    s.close();
-                } catch (IOException ignored) {
-                    // best effort
-                }
-            }
-        }
     }
 }

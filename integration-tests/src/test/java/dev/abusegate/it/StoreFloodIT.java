@@ -2,7 +2,6 @@ package dev.abusegate.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.abusegate.it.support.FloodProbes;
 import dev.abusegate.it.support.KeycloakServer;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -82,6 +82,11 @@ public final class AdminClient {
         return keycloak.realm(realm);
     }
 
+    /** Closes Keycloak's admin client (its HTTP connections); the server's own {@link KeycloakServer#close()} calls it. */
+    public void close() {
+        keycloak.close();
+    }
+
     // ------------------------------------------------------------------------------------------
     // Raw requests
 

@@ -15,7 +15,6 @@ import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Stream;
 import org.opentest4j.TestAbortedException;
 
@@ -39,18 +38,12 @@ final class KeycloakContainerServer extends KeycloakServerBase {
 
     /** Every container the harness starts carries this label (docker ps --filter label=dev.abusegate.it). */
     static final String LABEL = "dev.abusegate.it";
-    private static final List<KeycloakContainerServer> RUNNING = new CopyOnWriteArrayList<>();
-    private static boolean hookInstalled;
 
-    private final String name;
     private final KeycloakContainer container;
-    private final Duration startupTime;
-    private volatile boolean stopped;
 
-    private KeycloakContainerServer(String name, KeycloakContainer container, Duration startupTime) {
-        this.name = name;
+    private KeycloakContainerServer(String name, KeycloakContainer container) {
+        super(name);
         this.container = container;
-        this.startupTime = startupTime;
     }
 
     /** Starts the container and blocks until Keycloak is ready; skips the caller when there is no Docker engine. */
@@ -63,6 +56,7 @@ final class KeycloakContainerServer extends KeycloakServerBase {
             throw new TestAbortedException("Skipped on the container backend: kc.sh command '" + b.command()
                     + "' is only supported by the process backend");
         }
+        requireUnusedName(b.name());
         String image = System.getProperty("keycloak.it.image", "");
         if (image.isBlank()) {
             image = "quay.io/keycloak/keycloak:" + KeycloakServer.version();
@@ -91,7 +85,6 @@ final class KeycloakContainerServer extends KeycloakServerBase {
             c.withCustomCommand(String.join(" ", options));
         }
         log("starting Keycloak '" + b.name() + "' from image " + image + " with " + jars);
-        installShutdownHook();
         // the container's output, also kept in a file: testcontainers removes a container that failed to start
         Path logFile = RunningServers.dir().getParent().resolve("keycloak-" + b.name() + ".log");
         try {
@@ -115,9 +108,9 @@ final class KeycloakContainerServer extends KeycloakServerBase {
             throw new IllegalStateException("Keycloak container '" + b.name() + "' did not start. The last lines of its log ("
                     + logFile + "):\n" + String.join("\n", lines.subList(Math.max(0, lines.size() - 60), lines.size())), e);
         }
-        KeycloakContainerServer server = new KeycloakContainerServer(b.name(), c, Duration.ofNanos(System.nanoTime() - t0));
-        RUNNING.add(server);
-        log("Keycloak '" + b.name() + "' ready at " + server.baseUrl() + " after " + server.startupTime.toMillis() / 1000.0 + " s");
+        KeycloakContainerServer server = new KeycloakContainerServer(b.name(), c);
+        server.register();
+        server.ready(Duration.ofNanos(System.nanoTime() - t0));
         return server;
     }
 
@@ -161,41 +154,15 @@ final class KeycloakContainerServer extends KeycloakServerBase {
     }
 
     @Override
-    public boolean isAlive() {
-        return !stopped && container.isRunning();
+    protected boolean running() {
+        return container.isRunning();
     }
 
-    /**
-     * Stops and removes the container. Idempotent. Without Ryuk (disabled where its image cannot be pulled)
-     * nothing else removes it, so the shutdown hook calls this for every container still running.
-     */
+    /** Stops and removes the container: without Ryuk (disabled where its image cannot be pulled) nothing else does. */
     @Override
-    public synchronized void close() {
-        if (!stopped) {
-            stopped = true;
-            RUNNING.remove(this);
-            container.stop();
-            RunningServers.forgetContainer(name);
-            log("Keycloak '" + name + "' stopped");
-        }
-    }
-
-    private static synchronized void installShutdownHook() {
-        if (!hookInstalled) {
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> RUNNING.forEach(KeycloakContainerServer::close),
-                    "keycloak-container-shutdown"));
-            hookInstalled = true;
-        }
-    }
-
-    @Override
-    public String name() {
-        return name;
-    }
-
-    @Override
-    public Duration startupTime() {
-        return startupTime;
+    protected void stop() {
+        container.stop();
+        RunningServers.forgetContainer(name());
     }
 
     @Override
@@ -213,34 +180,7 @@ final class KeycloakContainerServer extends KeycloakServerBase {
         return container.getLogs();
     }
 
-    /** A position in the log: its length in characters so far. */
-    @Override
-    public long logMark() {
-        return logText().length();
-    }
-
-    @Override
-    public String logTextSince(long mark) {
-        String log = logText();
-        return mark >= log.length() ? "" : log.substring((int) mark);
-    }
-
-    @Override
-    public String tail(int n) {
-        List<String> lines = logText().lines().toList();
-        return String.join("\n", lines.subList(Math.max(0, lines.size() - n), lines.size()));
-    }
-
-    @Override
-    public String toString() {
-        return "KeycloakContainerServer[" + name + ", " + baseUrl() + "]";
-    }
-
     private static String stripSlash(String url) {
         return url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
-    }
-
-    private static void log(String message) {
-        System.out.println("[keycloak-it] " + message);
     }
 }

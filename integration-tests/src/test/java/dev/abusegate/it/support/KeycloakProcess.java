@@ -1,10 +1,7 @@
 package dev.abusegate.it.support;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -23,7 +20,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -67,23 +63,18 @@ public final class KeycloakProcess extends KeycloakServerBase {
             "wait \"$kc\"",
             "exit $?");
 
-    private static final List<KeycloakProcess> RUNNING = new CopyOnWriteArrayList<>();
     /** Home of the first server that became ready: its Quarkus build output can seed later homes. */
     private static Path augmentedHome;
-    private static boolean hookInstalled;
 
-    private final String name;
     private final Path home;
     private final Path logFile;
     private final int httpPort;
     private final int managementPort;
     private final Process process;
-    private volatile Duration startupTime;
-    private volatile boolean stopped;
 
     private KeycloakProcess(String name, Path home, Path logFile, int httpPort, int managementPort,
                            Process process) {
-        this.name = name;
+        super(name);
         this.home = home;
         this.logFile = logFile;
         this.httpPort = httpPort;
@@ -100,11 +91,7 @@ public final class KeycloakProcess extends KeycloakServerBase {
         Path workDir = Paths.get(System.getProperty("keycloak.it.workDir", dist.getParent().toString())).toAbsolutePath();
         Path home = workDir.resolve("keycloak-servers").resolve(b.name());
         Path logFile = workDir.resolve("keycloak-" + b.name() + ".log");
-        for (KeycloakProcess s : RUNNING) {
-            if (s.home.equals(home)) {
-                throw new IllegalStateException("A server named '" + b.name() + "' is already running");
-            }
-        }
+        requireUnusedName(b.name());
         try {
             prepareHome(dist, home);
             try {
@@ -117,7 +104,7 @@ public final class KeycloakProcess extends KeycloakServerBase {
             throw new UncheckedIOException("Cannot prepare Keycloak home " + home, e);
         }
 
-        int[] ports = freePorts(2);
+        int[] ports = KeycloakServer.freePorts(2);
         List<String> options = new ArrayList<>(List.of(
                 b.command(),
                 "--http-host=" + HOST,
@@ -153,9 +140,8 @@ public final class KeycloakProcess extends KeycloakServerBase {
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot start " + command, e);
         }
-        installShutdownHook();
         KeycloakProcess server = new KeycloakProcess(b.name(), home, logFile, ports[0], ports[1], process);
-        RUNNING.add(server);
+        server.register();
         server.recordPids();
         log("starting Keycloak '" + b.name() + "' (http " + ports[0] + ", management " + ports[1] + "), log " + logFile);
         try {
@@ -164,14 +150,13 @@ public final class KeycloakProcess extends KeycloakServerBase {
             server.close();
             throw e;
         }
-        server.startupTime = Duration.ofNanos(System.nanoTime() - t0);
         server.recordPids(); // now with kc.sh's java child
         synchronized (KeycloakProcess.class) {
             if (augmentedHome == null) {
                 augmentedHome = home;
             }
         }
-        log("Keycloak '" + b.name() + "' ready after " + server.startupTime.toMillis() / 1000.0 + " s");
+        server.ready(Duration.ofNanos(System.nanoTime() - t0));
         return server;
     }
 
@@ -181,7 +166,7 @@ public final class KeycloakProcess extends KeycloakServerBase {
         String last = "no answer yet";
         while (System.nanoTime() < deadline) {
             if (!process.isAlive()) {
-                throw new IllegalStateException("Keycloak '" + name + "' exited with code " + process.exitValue()
+                throw new IllegalStateException("Keycloak '" + name() + "' exited with code " + process.exitValue()
                         + " before it was ready. Last " + TAIL_LINES + " log lines (" + logFile + "):\n" + tail(TAIL_LINES));
             }
             try {
@@ -199,7 +184,7 @@ public final class KeycloakProcess extends KeycloakServerBase {
             }
             sleep(1000);
         }
-        throw new IllegalStateException("Keycloak '" + name + "' not ready within " + timeout.toSeconds() + " s (" + last
+        throw new IllegalStateException("Keycloak '" + name() + "' not ready within " + timeout.toSeconds() + " s (" + last
                 + "). Last " + TAIL_LINES + " log lines (" + logFile + "):\n" + tail(TAIL_LINES));
     }
 
@@ -298,31 +283,6 @@ public final class KeycloakProcess extends KeycloakServerBase {
         });
     }
 
-    /** Distinct free TCP ports on 127.0.0.1 (all probed at once so they differ). */
-    static int[] freePorts(int count) {
-        List<ServerSocket> sockets = new ArrayList<>();
-        try {
-            int[] ports = new int[count];
-            for (int i = 0; i < count; i++) {
-                ServerSocket s = new ServerSocket(0, 1, InetAddress.getByName(HOST));
-                s.setReuseAddress(true);
-                sockets.add(s);
-                ports[i] = s.getLocalPort();
-            }
-            return ports;
-        } catch (IOException e) {
-            throw new UncheckedIOException("No free port", e);
-        } finally {
-            for (ServerSocket s : sockets) {
-                try {
-                    s.close();
-                } catch (IOException ignored) {
-                    // best effort
-                }
-            }
-        }
-    }
-
     /**
      * Writes this server's process tree to {@link RunningServers}; the marker is the home directory, which
      * the launcher's, kc.sh's and java's command lines contain (and no other server's).
@@ -331,37 +291,18 @@ public final class KeycloakProcess extends KeycloakServerBase {
         List<Long> pids = new ArrayList<>();
         pids.add(process.pid());
         process.descendants().forEach(h -> pids.add(h.pid()));
-        RunningServers.recordProcess(name, home + "/", pids);
+        RunningServers.recordProcess(name(), home + "/", pids);
     }
 
     // ------------------------------------------------------------------------------------------
     // Stopping
 
-    private static synchronized void installShutdownHook() {
-        if (!hookInstalled) {
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-                for (KeycloakProcess s : RUNNING) {
-                    s.close();
-                }
-            }, "keycloak-it-shutdown"));
-            hookInstalled = true;
-        }
-    }
-
     /**
-     * Stops the server and its whole process tree: SIGTERM to the launcher (forwarded through kc.sh to
-     * Keycloak), SIGTERM to every remaining descendant after half the grace period, SIGKILL after it.
-     * Idempotent. Do not call it on {@link #shared()}.
+     * Stops the whole process tree: SIGTERM to the launcher (forwarded through kc.sh to Keycloak), SIGTERM to every
+     * remaining descendant after half the grace period, SIGKILL after it.
      */
     @Override
-    public void close() {
-        synchronized (this) {
-            if (stopped) {
-                return;
-            }
-            stopped = true;
-        }
-        RUNNING.remove(this);
+    protected void stop() {
         Set<ProcessHandle> tree = new HashSet<>();
         tree.add(process.toHandle());
         process.descendants().forEach(tree::add);
@@ -378,7 +319,7 @@ public final class KeycloakProcess extends KeycloakServerBase {
         }
         for (ProcessHandle h : tree) {
             if (h.isAlive()) {
-                log("killing leftover process " + h.pid() + " of Keycloak '" + name + "'");
+                log("killing leftover process " + h.pid() + " of Keycloak '" + name() + "'");
                 h.destroyForcibly();
             }
         }
@@ -388,25 +329,17 @@ public final class KeycloakProcess extends KeycloakServerBase {
             Thread.currentThread().interrupt();
         }
         if (tree.stream().noneMatch(ProcessHandle::isAlive)) {
-            RunningServers.forgetProcess(name); // else the record stays for .ci/stop-recorded-servers
+            RunningServers.forgetProcess(name()); // else the record stays for .ci/stop-recorded-servers
         }
-        log("Keycloak '" + name + "' stopped");
     }
 
-    /** True while the server process runs. */
     @Override
-    public boolean isAlive() {
-        return !stopped && process.isAlive();
+    protected boolean running() {
+        return process.isAlive();
     }
 
     // ------------------------------------------------------------------------------------------
     // Addresses and clients
-
-    /** Server name (home directory and log file name). */
-    @Override
-    public String name() {
-        return name;
-    }
 
     /** {@code http://127.0.0.1:<port>} (no trailing slash). */
     @Override
@@ -420,63 +353,17 @@ public final class KeycloakProcess extends KeycloakServerBase {
         return "http://" + HOST + ":" + managementPort;
     }
 
-    /** Time from process start to /health/ready. */
-    @Override
-    public Duration startupTime() {
-        return startupTime;
-    }
-
     // ------------------------------------------------------------------------------------------
     // Log
 
-    /** The whole log so far. */
+    /** The log file so far (empty before the process wrote it). */
     @Override
     public String logText() {
         try {
-            return Files.readString(logFile, StandardCharsets.UTF_8);
+            return Files.exists(logFile) ? new String(Files.readAllBytes(logFile), StandardCharsets.UTF_8) : "";
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-    }
-
-    /** A position in the log; pass it to {@link #logTextSince(long)} to see what a test produced. */
-    @Override
-    public long logMark() {
-        try {
-            return Files.size(logFile);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    /** The log written after {@code mark} (from {@link #logMark()}). */
-    @Override
-    public String logTextSince(long mark) {
-        try (InputStream in = Files.newInputStream(logFile)) {
-            in.skipNBytes(mark);
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    /** The last {@code n} log lines as one string. */
-    @Override
-    public String tail(int n) {
-        try {
-            if (!Files.exists(logFile)) {
-                return "<no log file>";
-            }
-            List<String> lines = Files.readAllLines(logFile, StandardCharsets.ISO_8859_1);
-            return String.join("\n", lines.subList(Math.max(0, lines.size() - n), lines.size()));
-        } catch (IOException e) {
-            return "<cannot read log: " + e + ">";
-        }
-    }
-
-    @Override
-    public String toString() {
-        return "KeycloakProcess[" + name + ", " + baseUrl() + ", management " + managementUrl() + "]";
     }
 
     // ------------------------------------------------------------------------------------------
@@ -488,9 +375,5 @@ public final class KeycloakProcess extends KeycloakServerBase {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("Interrupted", e);
         }
-    }
-
-    private static void log(String message) {
-        System.out.println("[keycloak-it] " + message);
     }
 }

@@ -1,5 +1,9 @@
 package dev.abusegate.it.support;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -250,6 +254,31 @@ public interface KeycloakServer extends AutoCloseable {
     /** ERROR records from our own code ({@code dev.abusegate*}). */
     default List<String> abuseGateErrorLines() {
         return logLines("ERROR", "dev.abusegate");
+    }
+
+    /** Distinct free TCP ports on 127.0.0.1 (all probed at once so they differ). */
+    static int[] freePorts(int count) {
+        List<ServerSocket> sockets = new ArrayList<>();
+        try {
+            int[] ports = new int[count];
+            for (int i = 0; i < count; i++) {
+                ServerSocket s = new ServerSocket(0, 1, InetAddress.getByName(HOST));
+                s.setReuseAddress(true);
+                sockets.add(s);
+                ports[i] = s.getLocalPort();
+            }
+            return ports;
+        } catch (IOException e) {
+            throw new UncheckedIOException("No free port", e);
+        } finally {
+            for (ServerSocket s : sockets) {
+                try {
+                    s.close();
+                } catch (IOException ignored) {
+                    // best effort
+                }
+            }
+        }
     }
 
     /** Lines of {@code text} that are log records of {@code level} whose category starts with the prefix. */

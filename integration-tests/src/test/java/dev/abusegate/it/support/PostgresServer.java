@@ -62,7 +62,7 @@ public final class PostgresServer implements AutoCloseable {
         Path binDir = findBinDir();
         boolean asRoot = "root".equals(System.getProperty("user.name"));
         String password = UUID.randomUUID().toString().replace("-", "");
-        int port = KeycloakProcess.freePorts(1)[0];
+        int port = KeycloakServer.freePorts(1)[0];
         Path dir;
         try {
             dir = Files.createTempDirectory(Paths.get("/tmp"), "abuse-gate-pg-");

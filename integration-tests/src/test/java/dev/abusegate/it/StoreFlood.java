@@ -1,7 +1,11 @@
-package dev.abusegate.it.support;
+package dev.abusegate.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.abusegate.it.support.AdminClient;
+import dev.abusegate.it.support.KeycloakServer;
+import dev.abusegate.it.support.RealmBuilder;
+import dev.abusegate.it.support.TokenClient;
 import java.util.List;
 import java.util.Map;
 
@@ -9,9 +13,10 @@ import java.util.Map;
  * The attack of issue "a flood must not erase a lock": an account is locked, then cheap token-endpoint
  * requests (blank passwords, which the gate counts on layers 1, 2 and 4 and answers without a user lookup or a
  * hash) with fresh usernames from fresh addresses create address and pair entries far beyond the store's
- * {@code max-entries} bound. Afterwards the right password must still be refused.
+ * {@code max-entries} bound ({@link FloodProbes#floodIpv4(String, List, int, Runnable)}). Afterwards the right password must
+ * still be refused.
  */
-public final class StoreFlood {
+final class StoreFlood {
 
     public static final String PASSWORD = "flood-Passw0rd!";
     /** Short windows, so that the flood's entries expire soon after the test and leave room for others. */
@@ -68,23 +73,5 @@ public final class StoreFlood {
                 .passwordGrant(realm, "fresh-" + address + "-5", "wrong", null, address);
         assertThat(r.status()).as("the attempt past the threshold: %s", r).isEqualTo(429);
         assertThat(r.body()).contains("blocked");
-    }
-
-    /** {@code requests} cheap requests with fresh usernames, from fresh addresses, spread over the nodes. */
-    public static void flood(String realm, List<KeycloakServer> nodes, int requests) {
-        flood(realm, nodes, requests, null);
-    }
-
-    /** As {@link #flood(String, List, int)}, running {@code halfway} (when not null) in the middle of it. */
-    public static void flood(String realm, List<KeycloakServer> nodes, int requests, Runnable halfway) {
-        List<TokenClient> clients = nodes.stream().map(n -> new TokenClient(n.baseUrl())).toList();
-        for (int i = 0; i < requests; i++) {
-            if (i == requests / 2 && halfway != null) {
-                halfway.run();
-            }
-            String address = "10." + (i >> 16 & 0xff) + "." + (i >> 8 & 0xff) + "." + (i & 0xff);
-            TokenClient.TokenResponse r = clients.get(i % clients.size()).passwordGrant(realm, "flood-" + i, "", null, address);
-            assertThat(r.status()).as("flood request %d: %s", i, r).isIn(400, 401, 429);
-        }
     }
 }

@@ -1,8 +1,12 @@
-package dev.abusegate.it.support;
+package dev.abusegate.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.abusegate.captcha.AltchaSolver;
+import dev.abusegate.it.support.Json;
+import dev.abusegate.it.support.KeycloakServer;
+import dev.abusegate.it.support.RealmBuilder;
+import dev.abusegate.it.support.TokenClient;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -28,7 +32,7 @@ import java.util.function.IntFunction;
  * distinct usernames per address 3, account lockout 3, all with 900 s windows, so the flood's entries outlive
  * the test.
  */
-public final class FloodProbes {
+final class FloodProbes {
 
     public static final String PASSWORD = "probe-Passw0rd!";
     public static final String ALLOWED = "allowed";
@@ -313,22 +317,28 @@ public final class FloodProbes {
 
     /** One cheap request (empty password, fresh username) from each of {@code n} fresh IPv4 addresses. */
     public void floodIpv4(String realm, int n, Runnable halfway) {
+        floodIpv4(realm, List.of(server), n, halfway);
+    }
+
+    /** As {@link #floodIpv4(String, int, Runnable)}, the requests spread over {@code nodes} in turn. */
+    static void floodIpv4(String realm, List<KeycloakServer> nodes, int n, Runnable halfway) {
+        List<TokenClient> clients = nodes.stream().map(node -> new TokenClient(node.baseUrl())).toList();
         for (int i = 0; i < n; i++) {
-            cheap(realm, "f4-" + i, "10." + (i >> 16 & 0xff) + "." + (i >> 8 & 0xff) + "." + (i & 0xff));
             if (i == n / 2 && halfway != null) {
                 halfway.run();
             }
+            cheap(clients.get(i % clients.size()), realm, "f4-" + i, "10." + (i >> 16 & 0xff) + "." + (i >> 8 & 0xff) + "." + (i & 0xff));
         }
     }
 
     /** One cheap request from each of {@code n} fresh IPv6 /64 networks. */
     public void floodIpv6(String realm, int n) {
-        inParallel(n, i -> cheap(realm, "f6-" + i, "2001:db8:" + Integer.toHexString(i >>> 16) + ":" + Integer.toHexString(i & 0xffff) + "::1"));
+        inParallel(n, i -> cheap(client, realm, "f6-" + i, "2001:db8:" + Integer.toHexString(i >>> 16) + ":" + Integer.toHexString(i & 0xffff) + "::1"));
     }
 
     /** {@code n} cheap requests with fresh usernames from one address. */
     public void floodUsernames(String realm, int n, String address) {
-        inParallel(n, i -> cheap(realm, "fu-" + i, address));
+        inParallel(n, i -> cheap(client, realm, "fu-" + i, address));
     }
 
     /** {@code task} for 0 to n - 1, {@value #FLOOD_THREADS} at a time; the first failure fails the flood. */
@@ -428,7 +438,7 @@ public final class FloodProbes {
         return username;
     }
 
-    private void cheap(String realm, String username, String address) {
+    private static void cheap(TokenClient client, String realm, String username, String address) {
         TokenClient.TokenResponse r = client.passwordGrant(realm, username, "", null, address);
         assertThat(r.status()).as("flood request: %s", r).isIn(400, 401, 429);
     }
