@@ -7,7 +7,7 @@ import java.util.Objects;
 import dev.abusegate.engine.config.Setting;
 import dev.abusegate.keycloak.GateConfig;
 import dev.abusegate.keycloak.SettingProperties;
-import org.keycloak.Config;
+import dev.abusegate.keycloak.StatelessFactory;
 import org.keycloak.common.util.MultivaluedHashMap;
 import org.keycloak.component.ComponentModel;
 import org.keycloak.component.ComponentValidationException;
@@ -15,9 +15,9 @@ import org.keycloak.http.HttpRequest;
 import org.keycloak.models.KeycloakUriInfo;
 import org.keycloak.models.ModelException;
 import org.keycloak.models.KeycloakSession;
-import org.keycloak.models.KeycloakSessionFactory;
 import org.keycloak.models.RealmModel;
 import org.keycloak.provider.ProviderConfigProperty;
+import org.keycloak.services.ui.extend.UiTabProvider;
 import org.keycloak.services.ui.extend.UiTabProviderFactory;
 
 /**
@@ -29,7 +29,7 @@ import org.keycloak.services.ui.extend.UiTabProviderFactory;
  * Unlike a step's configuration, this one is checked when saved: a value the gate cannot use is refused
  * with a message naming the key and the valid values.
  */
-public class AbuseGateRealmTabFactory implements UiTabProviderFactory<ComponentModel> {
+public class AbuseGateRealmTabFactory implements UiTabProviderFactory<ComponentModel>, StatelessFactory<UiTabProvider> {
 
     /** The provider id; also the tab's title key in the admin console (see the theme messages). */
     public static final String ID = "abuse-gate";
@@ -175,17 +175,5 @@ public class AbuseGateRealmTabFactory implements UiTabProviderFactory<ComponentM
     /** The admin console's form name of a key. */
     public static String formName(String key) {
         return key.replace(".", BEER);
-    }
-
-    @Override
-    public void init(Config.Scope config) {
-    }
-
-    @Override
-    public void postInit(KeycloakSessionFactory factory) {
-    }
-
-    @Override
-    public void close() {
     }
 }

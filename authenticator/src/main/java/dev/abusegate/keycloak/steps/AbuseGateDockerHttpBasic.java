@@ -1,12 +1,10 @@
 package dev.abusegate.keycloak.steps;
 
-import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.io.IOException;
 import java.util.List;
 import org.keycloak.authentication.AuthenticationFlowContext;
-import org.keycloak.authentication.Authenticator;
 import org.keycloak.protocol.docker.DockerAuthenticator;
 import org.keycloak.representations.docker.DockerAccess;
 import org.keycloak.representations.docker.DockerError;
@@ -26,27 +24,16 @@ public class AbuseGateDockerHttpBasic extends GatedHttpBasicStep {
     /** The docker registry API's error code for HTTP 429. */
     static final String TOO_MANY_REQUESTS = "TOOMANYREQUESTS";
 
-    private final DockerAuthenticator keycloak = new DockerAuthenticator();
-
     public AbuseGateDockerHttpBasic() {
         super(ID, "Docker Authenticator (abuse gate)",
                 "Keycloak's docker HTTP Basic step (the 'docker auth' flow), with the four-layer abuse gate checked on the header's "
                         + "username before the user lookup and the password hash; gate answers are HTTP 429 with Retry-After and the docker "
-                        + "registry's error JSON.");
+                        + "registry's error JSON.", new DockerAuthenticator());
     }
 
     @Override
-    protected Authenticator keycloakStep() {
-        return keycloak;
-    }
-
-    @Override
-    protected Response tooManyAttempts(AuthenticationFlowContext context, String code, String message, long retryAfter) {
-        return Response.status(Response.Status.TOO_MANY_REQUESTS)
-                .header(HttpHeaders.RETRY_AFTER, retryAfter)
-                .type(MediaType.APPLICATION_JSON_TYPE)
-                .entity(errors(context, TOO_MANY_REQUESTS, message))
-                .build();
+    protected Response tooManyAttempts(AuthenticationFlowContext context, Response.ResponseBuilder status429, String code, String message) {
+        return status429.type(MediaType.APPLICATION_JSON_TYPE).entity(errors(context, TOO_MANY_REQUESTS, message)).build();
     }
 
     @Override

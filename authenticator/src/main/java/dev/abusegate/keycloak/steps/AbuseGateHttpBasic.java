@@ -5,7 +5,6 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import org.keycloak.authentication.AuthenticationFlowContext;
 import org.keycloak.authentication.AuthenticationProcessor;
-import org.keycloak.authentication.Authenticator;
 import org.keycloak.protocol.saml.profile.ecp.authenticator.HttpBasicAuthenticator;
 import org.keycloak.protocol.saml.profile.util.Soap;
 
@@ -20,30 +19,19 @@ public class AbuseGateHttpBasic extends GatedHttpBasicStep {
     /** 21 characters: Keycloak stores provider ids in a 36-character column. */
     public static final String ID = "abuse-gate-http-basic";
 
-    private final HttpBasicAuthenticator keycloak = new HttpBasicAuthenticator();
-
     public AbuseGateHttpBasic() {
         super(ID, "HTTP Basic Authentication (abuse gate)",
                 "Keycloak's HTTP Basic step (the 'saml ecp' flow), with the four-layer abuse gate checked on the header's username "
-                        + "before the user lookup and the password hash; gate answers are HTTP 429 with Retry-After and a SOAP fault.");
+                        + "before the user lookup and the password hash; gate answers are HTTP 429 with Retry-After and a SOAP fault.", new HttpBasicAuthenticator());
     }
 
     @Override
-    protected Authenticator keycloakStep() {
-        return keycloak;
-    }
-
-    @Override
-    protected Response tooManyAttempts(AuthenticationFlowContext context, String code, String message, long retryAfter) {
+    protected Response tooManyAttempts(AuthenticationFlowContext context, Response.ResponseBuilder status429, String code, String message) {
         // ECP requests are passive: Keycloak replaces any challenge by a "passive login required" SAML answer unless
         // the step marks it as one to forward as it is (as the identity-provider redirector does).
         context.getAuthenticationSession().setAuthNote(AuthenticationProcessor.FORWARDED_PASSIVE_LOGIN, "true");
         Response fault = Soap.createFault().code("Client").reason(message).detail(code).build();
-        return Response.status(Response.Status.TOO_MANY_REQUESTS)
-                .type(MediaType.TEXT_XML_TYPE)
-                .header(HttpHeaders.RETRY_AFTER, retryAfter)
-                .entity(fault.getEntity())
-                .build();
+        return status429.type(MediaType.TEXT_XML_TYPE).entity(fault.getEntity()).build();
     }
 
     /** Keycloak's own answer; on the passive ECP endpoint Keycloak turns it into its SAML error answer, as for a wrong password. */

@@ -31,22 +31,24 @@ abstract class GatedHttpBasicStep extends GatedRequestStep {
 
     private static final String BASIC_PREFIX = "Basic ";
 
-    GatedHttpBasicStep(String id, String displayType, String helpText) {
+    /** The stock step that reads the header and checks the password (stateless, shared). */
+    private final Authenticator keycloak;
+
+    GatedHttpBasicStep(String id, String displayType, String helpText, Authenticator keycloak) {
         super(id, displayType, helpText, AuthenticationExecutionModel.Requirement.REQUIRED,
                 AuthenticationExecutionModel.Requirement.ALTERNATIVE, AuthenticationExecutionModel.Requirement.DISABLED);
+        this.keycloak = keycloak;
     }
 
-    /** The stock step that reads the header and checks the password (stateless, shared). */
-    protected abstract Authenticator keycloakStep();
-
     /**
-     * The protocol's answer when the gate does not let the attempt through: HTTP 429 with {@code Retry-After}.
+     * The protocol's answer when the gate does not let the attempt through: {@code status429}, an HTTP 429 with
+     * {@code Retry-After} (seconds, the same whichever layer answered), given the protocol's body.
      *
-     * @param code       {@code blocked} or {@code captcha_required}
-     * @param message    the realm's localized "too many sign-in attempts" text
-     * @param retryAfter seconds, the same whichever layer answered
+     * @param code    {@code blocked} or {@code captcha_required}
+     * @param message the realm's localized "too many sign-in attempts" text
      */
-    protected abstract Response tooManyAttempts(AuthenticationFlowContext context, String code, String message, long retryAfter);
+    protected abstract Response tooManyAttempts(AuthenticationFlowContext context, Response.ResponseBuilder status429, String code,
+            String message);
 
     /** The protocol's answer to wrong credentials, for a header the gate cannot read (no password, not base64). */
     protected abstract Response wrongCredentials(AuthenticationFlowContext context);
@@ -56,7 +58,7 @@ abstract class GatedHttpBasicStep extends GatedRequestStep {
         Credentials credentials = Credentials.of(context.getHttpRequest().getHttpHeaders().getRequestHeader(HttpHeaders.AUTHORIZATION));
         if (credentials == null) {
             // No Basic credentials: nothing to check or count; Keycloak answers as it always does.
-            keycloakStep().authenticate(context);
+            keycloak.authenticate(context);
             return;
         }
         if (credentials.password == null) {
@@ -69,14 +71,16 @@ abstract class GatedHttpBasicStep extends GatedRequestStep {
         GatedAttempt attempt = GatedAttempt.evaluate(context, credentials.username, captcha -> null, false, LayerScope.ALL_WITHOUT_CAPTCHA);
         if (!attempt.allowed()) {
             String message = LoginThemeMessages.message(context.getSession(), context.getRealm(), LoginThemeMessages.BLOCKED);
-            context.forceChallenge(tooManyAttempts(context, attempt.code(), message, retryAfterSeconds(attempt.options())));
+            Response.ResponseBuilder status429 = Response.status(Response.Status.TOO_MANY_REQUESTS)
+                    .header(HttpHeaders.RETRY_AFTER, retryAfterSeconds(attempt.options()));
+            context.forceChallenge(tooManyAttempts(context, status429, attempt.code(), message));
             return;
         }
         Settlement settlement = attempt.settlement();
         Event event = context.getEvent().getEvent();
         event.setError(null);
         try {
-            keycloakStep().authenticate(context);
+            keycloak.authenticate(context);
         } catch (RuntimeException e) {
             settlement.abandon();
             throw e;

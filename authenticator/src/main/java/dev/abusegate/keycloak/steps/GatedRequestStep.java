@@ -58,4 +58,9 @@ abstract class GatedRequestStep extends GatedStepFactory implements Authenticato
     public boolean isUserSetupAllowed() {
         return false;
     }
+
+    /** Nothing to release, as the step or as its factory (one instance is both, so both {@code close()}s meet here). */
+    @Override
+    public void close() {
+    }
 }

@@ -1,11 +1,11 @@
 package dev.abusegate.keycloak.steps;
 
 import dev.abusegate.keycloak.GateConfig;
+import dev.abusegate.keycloak.StatelessFactory;
 
 import java.util.List;
-import org.keycloak.Config;
+import org.keycloak.authentication.Authenticator;
 import org.keycloak.authentication.AuthenticatorFactory;
-import org.keycloak.models.KeycloakSessionFactory;
 import org.keycloak.provider.ProviderConfigProperty;
 
 /**
@@ -13,7 +13,7 @@ import org.keycloak.provider.ProviderConfigProperty;
  * as its configuration. The two shapes of gated step extend it: {@link GatedFormFactory} (a login form, described as
  * the stock form it replaces) and {@link GatedRequestStep} (a step that is its own factory).
  */
-abstract class GatedStepFactory implements AuthenticatorFactory {
+abstract class GatedStepFactory implements AuthenticatorFactory, StatelessFactory<Authenticator> {
 
     private final String id;
     private final String displayType;
@@ -52,17 +52,5 @@ abstract class GatedStepFactory implements AuthenticatorFactory {
     @Override
     public List<ProviderConfigProperty> getConfigProperties() {
         return GateConfig.properties();
-    }
-
-    @Override
-    public void init(Config.Scope config) {
-    }
-
-    @Override
-    public void postInit(KeycloakSessionFactory factory) {
-    }
-
-    @Override
-    public void close() {
     }
 }
