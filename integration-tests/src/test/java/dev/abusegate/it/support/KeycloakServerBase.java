@@ -23,7 +23,7 @@ abstract class KeycloakServerBase implements KeycloakServer {
     /** For the server's own endpoints (readiness, metrics); never follows a redirect. */
     protected final HttpClient http = Http.client();
     private final String name;
-    /** Its own lock: the admin client is created on first use, from any thread. */
+    /** Its own lock (close() holds this server's monitor while it stops): the admin client is created on first use, from any thread. */
     private final Object adminLock = new Object();
     private AdminClient admin;
     private volatile Duration startupTime;
@@ -62,23 +62,30 @@ abstract class KeycloakServerBase implements KeycloakServer {
         return !stopped && running();
     }
 
-    /** Stops the server and closes its admin client. Idempotent. Do not call it on {@link #shared()}. */
+    /**
+     * Stops the server and closes its admin client. Idempotent: a second caller (the shutdown hook while a test closes
+     * it) waits until the first has stopped it, so the JVM never halts halfway through a stop. Do not call it on
+     * {@link #shared()}.
+     */
     @Override
-    public final void close() {
-        synchronized (this) {
-            if (stopped) {
-                return;
-            }
-            stopped = true;
+    public final synchronized void close() {
+        if (stopped) {
+            return;
         }
+        stopped = true;
         RUNNING.remove(this);
-        synchronized (adminLock) {
-            if (admin != null) {
-                admin.close();
+        try {
+            synchronized (adminLock) {
+                if (admin != null) {
+                    admin.close();
+                }
             }
+        } catch (RuntimeException e) {
+            log("closing the admin client of '" + name + "': " + e);
+        } finally {
+            stop();
+            log("Keycloak '" + name + "' stopped");
         }
-        stop();
-        log("Keycloak '" + name + "' stopped");
     }
 
     @Override
@@ -120,10 +127,15 @@ abstract class KeycloakServerBase implements KeycloakServer {
         return mark >= log.length() ? "" : log.substring((int) mark);
     }
 
+    /** The last {@code n} log lines; for failure messages, so a log that cannot be read says so instead of throwing. */
     @Override
     public String tail(int n) {
-        List<String> lines = logText().lines().toList();
-        return String.join("\n", lines.subList(Math.max(0, lines.size() - n), lines.size()));
+        try {
+            List<String> lines = logText().lines().toList();
+            return String.join("\n", lines.subList(Math.max(0, lines.size() - n), lines.size()));
+        } catch (RuntimeException e) {
+            return "<cannot read log: " + e + ">";
+        }
     }
 
     @Override
