@@ -369,15 +369,8 @@ class AdminResourceIT extends ServerTest {
 
     /** The newest clear event matching {@code match}, waiting up to 15 s for it to be stored. */
     private static AdminEventRepresentation awaitClearEvent(java.util.function.Predicate<AdminEventRepresentation> match) {
-        long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
-        while (true) {
-            java.util.Optional<AdminEventRepresentation> hit = clearEvents().stream().filter(match).findFirst();
-            if (hit.isPresent()) {
-                return hit.get();
-            }
-            assertThat(System.nanoTime()).as("a clear event matching; events: %s", Json.write(clearEvents())).isLessThan(deadline);
-            GateIt.sleep(200);
-        }
+        return GateIt.awaitValue("a clear event matching", Duration.ofSeconds(15),
+                () -> clearEvents().stream().filter(match).findFirst(), () -> "events: " + Json.write(clearEvents()));
     }
 
     private static void grantRealmManagementRole(String realmName, String username, String role) {

@@ -153,10 +153,7 @@ class BrowserGateAnswerIT extends ServerTest {
         }
         assertThat(server.metricValue("abuse_gate_decisions_total", blockedLabels) - before).isEqualTo(5.0);
         admin.awaitEvent(realm, e -> "abuse_gate_blocked".equals(e.getError()), EVENT_WAIT, "LOGIN_ERROR");
-        long deadline = System.nanoTime() + EVENT_WAIT.toNanos();
-        while (admin.events(realm, "LOGIN_ERROR").size() < 2 && System.nanoTime() < deadline) {
-            Thread.sleep(100);
-        }
+        GateIt.await("2 LOGIN_ERROR events", EVENT_WAIT, () -> admin.events(realm, "LOGIN_ERROR").size() >= 2);
         Thread.sleep(1_000);
         assertThat(admin.events(realm, "LOGIN_ERROR")).as("the budget's 2; the 3 past it leave no event of any kind")
                 .hasSize(2)

@@ -17,6 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -524,22 +525,12 @@ class ClusterIT {
 
     /** Waits until the node's latest cluster view has {@code size} members. */
     private static void awaitClusterSize(KeycloakServer node, int size, Duration timeout) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        List<Integer> sizes;
-        do {
-            sizes = clusterSizes(node.logText());
-            if (!sizes.isEmpty() && sizes.get(sizes.size() - 1) == size) {
-                return;
-            }
-            try {
-                Thread.sleep(500);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(e);
-            }
-        } while (System.nanoTime() < deadline);
-        throw new AssertionError(node.name() + ": no cluster view with " + size + " members within " + timeout.toSeconds()
-                + " s (views so far: " + sizes + "). Log tail:\n" + node.tail(60));
+        GateIt.awaitValue(node.name() + ": no cluster view with " + size + " members within " + timeout.toSeconds() + " s", timeout,
+                () -> {
+                    List<Integer> sizes = clusterSizes(node.logText());
+                    return Optional.of(size).filter(n -> !sizes.isEmpty() && sizes.get(sizes.size() - 1) == n);
+                },
+                () -> "views so far: " + clusterSizes(node.logText()) + ". Log tail:\n" + node.tail(60));
     }
 
     /** KEY=VALUE lines; blank lines and # comments skipped (the subset docker compose's env_file reads the same way). */

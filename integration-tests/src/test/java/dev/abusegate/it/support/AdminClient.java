@@ -223,17 +223,8 @@ public final class AdminClient {
     /** Polls {@link #events} until one matches (events are stored when the request's transaction ends). */
     public EventRepresentation awaitEvent(String realm, Predicate<EventRepresentation> match, Duration timeout,
                                           String... types) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        List<EventRepresentation> last;
-        do {
-            last = events(realm, types);
-            Optional<EventRepresentation> hit = last.stream().filter(match).findFirst();
-            if (hit.isPresent()) {
-                return hit.get();
-            }
-            GateIt.sleep(200);
-        } while (System.nanoTime() < deadline);
-        throw new AssertionError("No matching event in realm " + realm + " within " + timeout + "; events: " + Json.write(last));
+        return GateIt.awaitValue("No matching event in realm " + realm + " within " + timeout, timeout,
+                () -> events(realm, types).stream().filter(match).findFirst(), () -> "events: " + Json.write(events(realm, types)));
     }
 
     // ------------------------------------------------------------------------------------------

@@ -11,9 +11,11 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -166,10 +168,23 @@ public final class GateIt {
 
     /** Polls until the condition holds; fails with {@code what} after the timeout. */
     public static void await(String what, Duration timeout, BooleanSupplier condition) {
+        awaitValue(what, timeout, () -> condition.getAsBoolean() ? Optional.of(true) : Optional.empty(),
+                () -> "timed out after " + timeout);
+    }
+
+    /**
+     * Polls {@code probe} every 200 ms until it yields a value and returns it; after the timeout fails with
+     * {@code what + ": " + detail}.
+     */
+    public static <T> T awaitValue(String what, Duration timeout, Supplier<Optional<T>> probe, Supplier<String> detail) {
         long deadline = System.nanoTime() + timeout.toNanos();
-        while (!condition.getAsBoolean()) {
+        while (true) {
+            Optional<T> value = probe.get();
+            if (value.isPresent()) {
+                return value.get();
+            }
             if (System.nanoTime() > deadline) {
-                throw new AssertionError("Timed out after " + timeout + " waiting for: " + what);
+                throw new AssertionError(what + ": " + detail.get());
             }
             sleep(200);
         }
