@@ -44,10 +44,6 @@ class BrowserGateAnswerIT extends ServerTest {
         return b;
     }
 
-    private static LoginResult attempt(String realm, String user, String password, String address) {
-        return GateIt.attempt(server, realm, user, password, address);
-    }
-
     private static void assertNotGated(LoginResult r) {
         assertThat(r.status()).as(r.toString()).isNotEqualTo(429);
         assertThat(r.gateCode()).as(r.toString()).isEmpty();

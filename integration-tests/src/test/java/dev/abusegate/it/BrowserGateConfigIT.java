@@ -32,10 +32,6 @@ class BrowserGateConfigIT extends ServerTest {
         return importRealm(b);
     }
 
-    private static LoginResult attempt(String realm, String user, String password, String address) {
-        return GateIt.attempt(server, realm, user, password, address);
-    }
-
     @SuppressWarnings("unchecked")
     private static String layerOfLastGateEvent(String realm, String error, String address) {
         EventRepresentation e = admin.awaitEvent(realm, ev -> error.equals(ev.getError()) && address.equals(ev.getIpAddress()),

@@ -30,10 +30,6 @@ class BrowserGateLayersIT extends ServerTest {
                 .gatedBrowserFlow(GateIt.USERNAME_PASSWORD_FORM, config));
     }
 
-    private static LoginResult attempt(String realm, String user, String password, String address) {
-        return GateIt.attempt(server, realm, user, password, address);
-    }
-
     private static void assertLoggedIn(LoginResult r) {
         assertThat(r.loginSucceeded()).as(r.toString()).isTrue();
         assertThat(r.gateCode()).isEmpty();

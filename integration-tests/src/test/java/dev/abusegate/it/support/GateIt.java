@@ -113,12 +113,6 @@ public final class GateIt {
         return "198.51.100." + n;
     }
 
-    /** One attempt in a fresh browser (no SSO cookie, a new authentication session). */
-    public static BrowserLogin.LoginResult attempt(KeycloakServer server, String realm, String username, String password,
-                                                   String address) {
-        return server.newBrowser().login(realm, username, password, address);
-    }
-
     /** GET /admin/realms/{realm}/abuse-gate/state for an address and/or identifier (either may be null). */
     public static Map<String, Object> state(AdminClient admin, String realm, String address, String identifier) {
         StringBuilder q = new StringBuilder("/admin/realms/" + AdminClient.seg(realm) + "/abuse-gate/state?");

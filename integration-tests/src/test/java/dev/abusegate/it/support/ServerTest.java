@@ -75,6 +75,11 @@ public abstract class ServerTest {
         return name;
     }
 
+    /** One attempt in a fresh browser (no SSO cookie, a new authentication session). */
+    protected static BrowserLogin.LoginResult attempt(String realm, String user, String password, String address) {
+        return server.newBrowser().login(realm, user, password, address);
+    }
+
     /** Deletes a realm imported some other way after the test. */
     protected void deleteAfterTest(String realm) {
         realms.add(realm);
