@@ -40,25 +40,13 @@ import java.util.function.Predicate;
 public final class AdminClient {
 
     /** An HTTP answer. */
-    public record Response(int status, String body, Map<String, List<String>> headers) {
-        /** First value of a header (case-insensitive), if any. */
-        public Optional<String> header(String name) {
-            return headers.entrySet().stream()
-                    .filter(e -> e.getKey().equalsIgnoreCase(name) && !e.getValue().isEmpty())
-                    .map(e -> e.getValue().get(0))
-                    .findFirst();
-        }
-
+    public record Response(int status, String body) {
         public boolean isSuccess() {
             return status >= 200 && status < 300;
         }
 
         public Map<String, Object> jsonMap() {
             return Json.parseMap(body);
-        }
-
-        public List<Map<String, Object>> jsonList() {
-            return Json.parseList(body);
         }
     }
 
@@ -119,15 +107,11 @@ public final class AdminClient {
     }
 
     public List<Map<String, Object>> getList(String path) {
-        return expectSuccess("GET", path, null).jsonList();
+        return Json.parseList(expectSuccess("GET", path, null).body());
     }
 
     public Response post(String path, Object body) {
         return expectSuccess("POST", path, body);
-    }
-
-    public Response put(String path, Object body) {
-        return expectSuccess("PUT", path, body);
     }
 
     public Response delete(String path) {
@@ -243,6 +227,6 @@ public final class AdminClient {
             rb.method(method, HttpRequest.BodyPublishers.noBody());
         }
         HttpResponse<String> r = Http.send(http, rb.build());
-        return new Response(r.statusCode(), r.body(), r.headers().map());
+        return new Response(r.statusCode(), r.body());
     }
 }

@@ -189,11 +189,6 @@ public final class GateIt {
         return admin.events(realm, type).stream().filter(e -> error.equals(e.getError())).toList();
     }
 
-    /** Our own ERROR records ({@code dev.abusegate*}) logged after {@code mark}. */
-    public static List<String> abuseGateErrorsSince(KeycloakServer server, long mark) {
-        return KeycloakServer.filterLog(server.logTextSince(mark), "ERROR", "dev.abusegate");
-    }
-
     public static void sleep(long millis) {
         try {
             Thread.sleep(millis);

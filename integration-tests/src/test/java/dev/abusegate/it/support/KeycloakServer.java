@@ -224,13 +224,6 @@ public interface KeycloakServer extends AutoCloseable {
         return filterLog(logText(), level, categoryPrefix);
     }
 
-    /** All ERROR (and FATAL) records of the whole log. */
-    default List<String> errorLines() {
-        List<String> out = new ArrayList<>(logLines("ERROR", ""));
-        out.addAll(logLines("FATAL", ""));
-        return out;
-    }
-
     /** ERROR records from our own code ({@code dev.abusegate*}). */
     default List<String> abuseGateErrorLines() {
         return logLines("ERROR", "dev.abusegate");

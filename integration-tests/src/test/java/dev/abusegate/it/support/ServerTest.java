@@ -53,7 +53,7 @@ public abstract class ServerTest {
         try {
             CLASS_REALMS.forEach(admin::deleteRealm);
             CLASS_REALMS.clear();
-            assertThat(GateIt.abuseGateErrorsSince(server, logMark)).isEmpty();
+            assertThat(KeycloakServer.filterLog(server.logTextSince(logMark), "ERROR", "dev.abusegate")).isEmpty();
         } finally {
             if (dedicated) {
                 server.close();

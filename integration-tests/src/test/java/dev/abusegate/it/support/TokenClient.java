@@ -101,7 +101,7 @@ public final class TokenClient {
 
     /** POSTs a raw {@code application/x-www-form-urlencoded} body (any bytes, e.g. invalid UTF-8) to the token endpoint. */
     public TokenResponse postRaw(String realm, byte[] formBody, String forwardedFor) {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(tokenUrl(realm)))
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(baseUrl + "/realms/" + AdminClient.seg(realm) + "/protocol/openid-connect/token"))
                 .timeout(Duration.ofSeconds(60))
                 .header("Content-Type", "application/x-www-form-urlencoded")
                 .header("Accept", "application/json")
@@ -112,10 +112,5 @@ public final class TokenClient {
         }
         HttpResponse<String> r = Http.send(http, b.build());
         return new TokenResponse(r.statusCode(), r.body(), r.headers().map());
-    }
-
-    /** {@code <base>/realms/<realm>/protocol/openid-connect/token}. */
-    public String tokenUrl(String realm) {
-        return baseUrl + "/realms/" + AdminClient.seg(realm) + "/protocol/openid-connect/token";
     }
 }
