@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import static dev.abusegate.it.support.GateIt.assertBlocked;
 import static dev.abusegate.it.support.GateIt.quietConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -47,11 +48,6 @@ class BrowserGateAnswerIT extends ServerTest {
     private static void assertNotGated(LoginResult r) {
         assertThat(r.status()).as(r.toString()).isNotEqualTo(429);
         assertThat(r.gateCode()).as(r.toString()).isEmpty();
-    }
-
-    private static void assertBlocked(LoginResult r) {
-        assertThat(r.status()).as(r.toString()).isEqualTo(429);
-        assertThat(r.gateCode()).as(r.toString()).contains("blocked");
     }
 
     /** A blocked answer and what we expect to know about it from the events only. */
@@ -223,20 +219,12 @@ class BrowserGateAnswerIT extends ServerTest {
     }
 
     private static String solve(LoginResult captchaPage) {
-        String json = BrowserLogin.attributeOfElement(captchaPage.body(), "abuse-gate-captcha", "data-provider")
-                .filter("altcha"::equals)
-                .flatMap(p -> altchaChallenge(captchaPage.body()))
-                .orElseThrow(() -> new AssertionError("No ALTCHA challenge in " + captchaPage));
+        assertThat(BrowserLogin.attributeOfElement(captchaPage.body(), "abuse-gate-captcha", "data-provider"))
+                .as("the ALTCHA captcha in %s", captchaPage).contains("altcha");
+        String json = GateIt.altchaChallenge(captchaPage.body());
         String payload = AltchaSolver.solve(json);
         assertThat(payload).as("solution of " + json).isNotNull();
         return payload;
-    }
-
-    /** The challengejson attribute of the altcha-widget, HTML-unescaped. */
-    static java.util.Optional<String> altchaChallenge(String html) {
-        java.util.regex.Matcher m = java.util.regex.Pattern
-                .compile("<altcha-widget\\b[^>]*\\bchallengejson\\s*=\\s*\"([^\"]*)\"").matcher(html);
-        return m.find() ? java.util.Optional.of(BrowserLogin.unescape(m.group(1))) : java.util.Optional.empty();
     }
 
     @Test

@@ -9,6 +9,7 @@ import org.junit.jupiter.api.Test;
 
 import java.util.Map;
 
+import static dev.abusegate.it.support.GateIt.assertBlocked;
 import static dev.abusegate.it.support.GateIt.quietConfig;
 import static dev.abusegate.it.support.GateIt.stateNumber;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -40,12 +41,6 @@ class BrowserGateLayersIT extends ServerTest {
         assertThat(r.status()).as(r.toString()).isEqualTo(200);
         assertThat(r.gateCode()).as(r.toString()).isEmpty();
         assertThat(r.keycloakError()).as(r.toString()).contains("Invalid username or password.");
-    }
-
-    private static void assertBlocked(LoginResult r) {
-        assertThat(r.status()).as(r.toString()).isEqualTo(429);
-        assertThat(r.gateCode()).as(r.toString()).contains("blocked");
-        assertThat(r.loginSucceeded()).isFalse();
     }
 
     @CrossVersion

@@ -267,16 +267,8 @@ public final class BrowserLogin {
     }
 
     private static Optional<String> queryParam(String url, String name) {
-        int q = url.indexOf('?');
-        if (q < 0) {
-            return Optional.empty();
-        }
-        String query = url.substring(q + 1);
-        int hash = query.indexOf('#');
-        if (hash >= 0) {
-            query = query.substring(0, hash);
-        }
-        return Optional.ofNullable(Http.parseForm(query).get(name));
+        String query = URI.create(url).getRawQuery();
+        return query == null ? Optional.empty() : Optional.ofNullable(Http.parseForm(query).get(name));
     }
 
     private HttpRequest.Builder request(String url, String forwardedFor) {

@@ -126,10 +126,8 @@ public final class GateIt {
     }
 
     /** A number inside a section of the state answer, e.g. {@code stateNumber(s, "pair", "attempts")}. */
-    @SuppressWarnings("unchecked")
     public static long stateNumber(Map<String, Object> state, String section, String field) {
-        Map<String, Object> s = (Map<String, Object>) state.get(section);
-        if (s == null || !(s.get(field) instanceof Number n)) {
+        if (!(stateValue(state, section, field) instanceof Number n)) {
             throw new AssertionError("No " + section + "." + field + " in " + state);
         }
         return n.longValue();
@@ -211,10 +209,13 @@ public final class GateIt {
         assertThat(r.gateCode()).as(r.toString()).contains(code);
     }
 
-    /** The login page answered 429 {@code captcha_required} and nobody was logged in. */
+    /** The gate's 429 page with {@code blocked} (so nobody was logged in). */
+    public static void assertBlocked(BrowserLogin.LoginResult r) {
+        assertGate(r, "blocked");
+    }
+
+    /** The gate's 429 page with {@code captcha_required} (so nobody was logged in). */
     public static void assertCaptchaRequired(BrowserLogin.LoginResult r) {
-        assertThat(r.status()).as(r.toString()).isEqualTo(429);
-        assertThat(r.gateCode()).as(r.toString()).contains("captcha_required");
-        assertThat(r.loginSucceeded()).isFalse();
+        assertGate(r, "captcha_required");
     }
 }

@@ -255,7 +255,8 @@ public final class KeycloakProcess extends KeycloakServerBase {
         }
     }
 
-    private static void deleteTree(Path dir) throws IOException {
+    /** Deletes a directory tree; symbolic links are deleted themselves, never followed. No error if it is absent. */
+    static void deleteTree(Path dir) throws IOException {
         if (!Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
             return;
         }

@@ -150,10 +150,8 @@ public final class PostgresServer implements AutoCloseable {
                 System.out.println("[postgres-it] pg_ctl stop failed: " + e.getMessage());
             }
         }
-        try (Stream<Path> walk = Files.walk(dir)) {
-            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
+        try {
+            KeycloakProcess.deleteTree(dir);
         } catch (IOException e) {
             System.out.println("[postgres-it] cannot delete " + dir + ": " + e);
         }
