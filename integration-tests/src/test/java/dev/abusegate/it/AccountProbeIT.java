@@ -48,7 +48,7 @@ class AccountProbeIT extends ServerTest {
 
     /** What a browser sees: status, the gate's code, Keycloak's error text. */
     private static String browser(String realm, String name, String password, String address) {
-        BrowserLogin.LoginResult r = GateIt.attempt(server, realm, name, password, address);
+        BrowserLogin.LoginResult r = attempt(realm, name, password, address);
         return r.status() + " gate=" + r.gateCode().orElse("-") + " keycloak=" + r.keycloakError().orElse("-");
     }
 
@@ -127,7 +127,7 @@ class AccountProbeIT extends ServerTest {
         // and they are Keycloak's ordinary answer, counted for nobody's lockout
         assertThat(browser(realm, UNKNOWN, "", "203.0.113.9")).isEqualTo("200 gate=- keycloak=Invalid username or password.");
         assertThat(GateIt.stateNumber(GateIt.state(admin, realm, null, UNKNOWN), "identifier", "failures")).isZero();
-        assertThat(GateIt.attempt(server, realm, KNOWN, PW, "192.0.2.9").loginSucceeded()).isTrue();
+        assertThat(attempt(realm, KNOWN, PW, "192.0.2.9").loginSucceeded()).isTrue();
     }
 
     @Test
@@ -152,8 +152,8 @@ class AccountProbeIT extends ServerTest {
                 .set("quickLoginCheckMilliSeconds", 1)
                 .set("minimumQuickLoginWaitSeconds", 60));
         // Keycloak locks alice after two wrong passwords; the gate's own record of them is cleared.
-        GateIt.attempt(server, realm, KNOWN, "wrong-1", "203.0.113.1");
-        GateIt.attempt(server, realm, KNOWN, "wrong-2", "203.0.113.1");
+        attempt(realm, KNOWN, "wrong-1", "203.0.113.1");
+        attempt(realm, KNOWN, "wrong-2", "203.0.113.1");
         String id = admin.findUserId(realm, KNOWN).orElseThrow();
         GateIt.await("Keycloak to lock alice", WAIT,
                 () -> Boolean.TRUE.equals(admin.realm(realm).attackDetection().bruteForceUserStatus(id).get("disabled")));

@@ -102,19 +102,19 @@ class AdminResourceIT extends ServerTest {
         AdminClient.Response second = state("GET", "address=" + ip + "&identifier=bob", null);
         Map<String, Object> s2 = second.jsonMap();
         Map<String, Object> id2 = (Map<String, Object>) s2.get("identifier");
-        assertThat(num((Map<String, Object>) s2.get("address"), "attempts")).isEqualTo(2);
-        assertThat(num((Map<String, Object>) s2.get("pair"), "attempts")).isEqualTo(2);
+        assertThat(GateIt.stateNumber(s2, "address", "attempts")).isEqualTo(2);
+        assertThat(GateIt.stateNumber(s2, "pair", "attempts")).isEqualTo(2);
         assertThat(id2.get("locked")).isEqualTo(true);
         assertThat(num(id2, "lockSecondsLeft")).isBetween(LOCKOUT_SECONDS - 60L, (long) LOCKOUT_SECONDS);
 
         // sections follow the parameters; another identifier and another address have nothing
         Map<String, Object> onlyId = state("GET", "identifier=bob", null).jsonMap();
         assertThat(onlyId.keySet()).containsExactly("identifier");
-        assertThat(((Map<String, Object>) onlyId.get("identifier")).get("locked")).isEqualTo(true);
+        assertThat(GateIt.stateValue(onlyId, "identifier", "locked")).isEqualTo(true);
         Map<String, Object> other = state("GET", "address=203.0.113.12&identifier=carol", null).jsonMap();
-        assertThat(num((Map<String, Object>) other.get("address"), "attempts")).isZero();
-        assertThat(((Map<String, Object>) other.get("identifier")).get("locked")).isEqualTo(false);
-        assertThat(((Map<String, Object>) other.get("pair")).get("identifierSeenFromAddress")).isEqualTo(false);
+        assertThat(GateIt.stateNumber(other, "address", "attempts")).isZero();
+        assertThat(GateIt.stateValue(other, "identifier", "locked")).isEqualTo(false);
+        assertThat(GateIt.stateValue(other, "pair", "identifierSeenFromAddress")).isEqualTo(false);
 
         for (AdminClient.Response r : List.of(first, second)) {
             assertThat(r.body()).doesNotContainIgnoringCase("bob");
@@ -189,25 +189,24 @@ class AdminResourceIT extends ServerTest {
         Map<String, Object> network = (Map<String, Object>) s.get("network");
         assertThat(network.get("key")).isEqualTo("2001:db8:0:0:0:0:0:0/40");
         assertThat(num(network, "attempts")).isEqualTo(3);
-        assertThat(num((Map<String, Object>) s.get("pair"), "attempts")).isEqualTo(3);
-        assertThat(num((Map<String, Object>) s.get("identifier"), "failures")).isEqualTo(3);
+        assertThat(GateIt.stateNumber(s, "pair", "attempts")).isEqualTo(3);
+        assertThat(GateIt.stateNumber(s, "identifier", "failures")).isEqualTo(3);
 
         // a prefix the operator names still wins: nothing is counted under the /64
         Map<String, Object> at64 = stateOf(v6, "GET", query + "&ipv6Prefix=64").jsonMap();
-        assertThat(((Map<String, Object>) at64.get("address")).get("key")).isEqualTo("2001:db8:77:1:0:0:0:0/64");
-        assertThat(num((Map<String, Object>) at64.get("address"), "attempts")).isZero();
+        assertThat(GateIt.stateValue(at64, "address", "key")).isEqualTo("2001:db8:77:1:0:0:0:0/64");
+        assertThat(GateIt.stateNumber(at64, "address", "attempts")).isZero();
 
         AdminClient.Response cleared = stateOf(v6, "DELETE", "address=" + seg("2001:db8:77:1::5"));
         assertThat(cleared.status()).as(cleared.body()).isEqualTo(200);
         assertThat(cleared.jsonMap()).isEqualTo(Map.of("cleared", Map.of("address", true, "network", true)));
         Map<String, Object> after = stateOf(v6, "GET", query).jsonMap();
-        assertThat(num((Map<String, Object>) after.get("address"), "attempts")).isZero();
-        assertThat(num((Map<String, Object>) after.get("network"), "attempts")).isZero();
-        assertThat(num((Map<String, Object>) after.get("pair"), "attempts")).as("an address-only clear keeps the pair").isEqualTo(3);
+        assertThat(GateIt.stateNumber(after, "address", "attempts")).isZero();
+        assertThat(GateIt.stateNumber(after, "network", "attempts")).isZero();
+        assertThat(GateIt.stateNumber(after, "pair", "attempts")).as("an address-only clear keeps the pair").isEqualTo(3);
     }
 
     @Test
-    @SuppressWarnings("unchecked")
     void where_the_realms_gated_steps_disagree_on_a_prefix_each_is_looked_up_and_cleared() {
         String mixed = importRealm(RealmBuilder.named(RealmBuilder.uniqueName("admin-v6-mixed")).user("erin", "erin-secret-1")
                 .gatedBrowserFlow("abuse-gate-username-password-form", Map.of("captcha.enabled", "false"))
@@ -221,20 +220,20 @@ class AdminResourceIT extends ServerTest {
         Map<Object, Map<String, Object>> byPrefix = byPrefix(s);
         assertThat(byPrefix.keySet()).containsExactlyInAnyOrder(56, 64);
         assertThat(byPrefix.get(56)).containsEntry("ipv6NetworkPrefix", 40);
-        assertThat(((Map<String, Object>) byPrefix.get(56).get("address")).get("key")).isEqualTo("2001:db8:78:0:0:0:0:0/56");
-        assertThat(num((Map<String, Object>) byPrefix.get(56).get("address"), "attempts")).isEqualTo(2);
-        assertThat(num((Map<String, Object>) byPrefix.get(56).get("network"), "attempts")).isEqualTo(2);
+        assertThat(GateIt.stateValue(byPrefix.get(56), "address", "key")).isEqualTo("2001:db8:78:0:0:0:0:0/56");
+        assertThat(GateIt.stateNumber(byPrefix.get(56), "address", "attempts")).isEqualTo(2);
+        assertThat(GateIt.stateNumber(byPrefix.get(56), "network", "attempts")).isEqualTo(2);
         assertThat(byPrefix.get(64)).containsEntry("ipv6NetworkPrefix", 48);
-        assertThat(((Map<String, Object>) byPrefix.get(64).get("address")).get("key")).isEqualTo("2001:db8:78:1:0:0:0:0/64");
-        assertThat(num((Map<String, Object>) byPrefix.get(64).get("address"), "attempts")).isZero();
+        assertThat(GateIt.stateValue(byPrefix.get(64), "address", "key")).isEqualTo("2001:db8:78:1:0:0:0:0/64");
+        assertThat(GateIt.stateNumber(byPrefix.get(64), "address", "attempts")).isZero();
 
         AdminClient.Response cleared = stateOf(mixed, "DELETE", "address=" + seg(ip));
         assertThat(cleared.status()).as(cleared.body()).isEqualTo(200);
         assertThat(cleared.jsonMap().get("cleared")).isEqualTo(Map.of("address", true, "network", true));
         assertThat(byPrefix(cleared.jsonMap()).keySet()).containsExactlyInAnyOrder(56, 64);
         Map<String, Object> after = byPrefix(stateOf(mixed, "GET", "address=" + seg(ip)).jsonMap()).get(56);
-        assertThat(num((Map<String, Object>) after.get("address"), "attempts")).isZero();
-        assertThat(num((Map<String, Object>) after.get("network"), "attempts")).isZero();
+        assertThat(GateIt.stateNumber(after, "address", "attempts")).isZero();
+        assertThat(GateIt.stateNumber(after, "network", "attempts")).isZero();
     }
 
     /** The {@code byPrefix} entries of an answer by their {@code ipv6Prefix}. */
@@ -311,7 +310,6 @@ class AdminResourceIT extends ServerTest {
     }
 
     @Test
-    @SuppressWarnings("unchecked")
     void view_users_alone_is_refused_and_manage_users_is_allowed() {
         String ip = "203.0.113.64";
         assertStatus(grant("alice", "alice-secret-1", ip), 200);
@@ -320,16 +318,16 @@ class AdminResourceIT extends ServerTest {
         assertThat(call("DELETE", realm, "address=" + ip, viewerToken).status()).isEqualTo(403);
         // the refused DELETE cleared nothing
         Map<String, Object> stillThere = state("GET", "address=" + ip, null).jsonMap();
-        assertThat(num((Map<String, Object>) stillThere.get("address"), "attempts")).isEqualTo(1);
+        assertThat(GateIt.stateNumber(stillThere, "address", "attempts")).isEqualTo(1);
 
         AdminClient.Response lookup = call("GET", realm, "address=" + ip + "&identifier=alice", managerToken);
         assertThat(lookup.status()).as(lookup.body()).isEqualTo(200);
-        assertThat(num((Map<String, Object>) lookup.jsonMap().get("address"), "attempts")).isEqualTo(1);
+        assertThat(GateIt.stateNumber(lookup.jsonMap(), "address", "attempts")).isEqualTo(1);
         assertThat(lookup.body()).doesNotContain("alice");
         AdminClient.Response clear = call("DELETE", realm, "address=" + ip, managerToken);
         assertThat(clear.status()).as(clear.body()).isEqualTo(200);
         Map<String, Object> gone = state("GET", "address=" + ip, null).jsonMap();
-        assertThat(num((Map<String, Object>) gone.get("address"), "attempts")).isZero();
+        assertThat(GateIt.stateNumber(gone, "address", "attempts")).isZero();
     }
 
     // ------------------------------------------------------------------------------------------
@@ -369,15 +367,8 @@ class AdminResourceIT extends ServerTest {
 
     /** The newest clear event matching {@code match}, waiting up to 15 s for it to be stored. */
     private static AdminEventRepresentation awaitClearEvent(java.util.function.Predicate<AdminEventRepresentation> match) {
-        long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
-        while (true) {
-            java.util.Optional<AdminEventRepresentation> hit = clearEvents().stream().filter(match).findFirst();
-            if (hit.isPresent()) {
-                return hit.get();
-            }
-            assertThat(System.nanoTime()).as("a clear event matching; events: %s", Json.write(clearEvents())).isLessThan(deadline);
-            GateIt.sleep(200);
-        }
+        return GateIt.awaitValue("a clear event matching", Duration.ofSeconds(15),
+                () -> clearEvents().stream().filter(match).findFirst(), () -> "events: " + Json.write(clearEvents()));
     }
 
     private static void grantRealmManagementRole(String realmName, String username, String role) {

@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import static dev.abusegate.it.support.GateIt.assertBlocked;
 import static dev.abusegate.it.support.GateIt.quietConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -44,18 +45,9 @@ class BrowserGateAnswerIT extends ServerTest {
         return b;
     }
 
-    private static LoginResult attempt(String realm, String user, String password, String address) {
-        return GateIt.attempt(server, realm, user, password, address);
-    }
-
     private static void assertNotGated(LoginResult r) {
         assertThat(r.status()).as(r.toString()).isNotEqualTo(429);
         assertThat(r.gateCode()).as(r.toString()).isEmpty();
-    }
-
-    private static void assertBlocked(LoginResult r) {
-        assertThat(r.status()).as(r.toString()).isEqualTo(429);
-        assertThat(r.gateCode()).as(r.toString()).contains("blocked");
     }
 
     /** A blocked answer and what we expect to know about it from the events only. */
@@ -153,10 +145,7 @@ class BrowserGateAnswerIT extends ServerTest {
         }
         assertThat(server.metricValue("abuse_gate_decisions_total", blockedLabels) - before).isEqualTo(5.0);
         admin.awaitEvent(realm, e -> "abuse_gate_blocked".equals(e.getError()), EVENT_WAIT, "LOGIN_ERROR");
-        long deadline = System.nanoTime() + EVENT_WAIT.toNanos();
-        while (admin.events(realm, "LOGIN_ERROR").size() < 2 && System.nanoTime() < deadline) {
-            Thread.sleep(100);
-        }
+        GateIt.await("2 LOGIN_ERROR events", EVENT_WAIT, () -> admin.events(realm, "LOGIN_ERROR").size() >= 2);
         Thread.sleep(1_000);
         assertThat(admin.events(realm, "LOGIN_ERROR")).as("the budget's 2; the 3 past it leave no event of any kind")
                 .hasSize(2)
@@ -230,20 +219,12 @@ class BrowserGateAnswerIT extends ServerTest {
     }
 
     private static String solve(LoginResult captchaPage) {
-        String json = BrowserLogin.attributeOfElement(captchaPage.body(), "abuse-gate-captcha", "data-provider")
-                .filter("altcha"::equals)
-                .flatMap(p -> altchaChallenge(captchaPage.body()))
-                .orElseThrow(() -> new AssertionError("No ALTCHA challenge in " + captchaPage));
+        assertThat(BrowserLogin.attributeOfElement(captchaPage.body(), "abuse-gate-captcha", "data-provider"))
+                .as("the ALTCHA captcha in %s", captchaPage).contains("altcha");
+        String json = GateIt.altchaChallenge(captchaPage.body());
         String payload = AltchaSolver.solve(json);
         assertThat(payload).as("solution of " + json).isNotNull();
         return payload;
-    }
-
-    /** The challengejson attribute of the altcha-widget, HTML-unescaped. */
-    static java.util.Optional<String> altchaChallenge(String html) {
-        java.util.regex.Matcher m = java.util.regex.Pattern
-                .compile("<altcha-widget\\b[^>]*\\bchallengejson\\s*=\\s*\"([^\"]*)\"").matcher(html);
-        return m.find() ? java.util.Optional.of(BrowserLogin.unescape(m.group(1))) : java.util.Optional.empty();
     }
 
     @Test

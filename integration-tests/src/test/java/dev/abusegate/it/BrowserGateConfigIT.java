@@ -4,6 +4,7 @@ import dev.abusegate.it.support.CrossVersion;
 import dev.abusegate.it.support.BrowserLogin;
 import dev.abusegate.it.support.BrowserLogin.LoginResult;
 import dev.abusegate.it.support.GateIt;
+import dev.abusegate.it.support.Json;
 import dev.abusegate.it.support.KeycloakServer;
 import dev.abusegate.it.support.RealmBuilder;
 import dev.abusegate.it.support.ServerTest;
@@ -30,10 +31,6 @@ class BrowserGateConfigIT extends ServerTest {
 
     private String realm(RealmBuilder b) {
         return importRealm(b);
-    }
-
-    private static LoginResult attempt(String realm, String user, String password, String address) {
-        return GateIt.attempt(server, realm, user, password, address);
     }
 
     @SuppressWarnings("unchecked")
@@ -70,7 +67,7 @@ class BrowserGateConfigIT extends ServerTest {
     void a_value_from_an_imported_realm_json_takes_effect() {
         RealmBuilder builder = RealmBuilder.named(RealmBuilder.uniqueName("json")).user("alice", PW)
                 .gatedBrowserFlow(GateIt.USERNAME_PASSWORD_FORM, Map.of("perIpAccount.threshold", "2", "captcha.enabled", "false"));
-        String json = builder.toJson();
+        String json = Json.write(builder.toMap());
         assertThat(json).contains("\"authenticatorConfig\"").contains("\"perIpAccount.threshold\":\"2\"");
         String realm = admin.importRealm(json);
         deleteAfterTest(realm);

@@ -9,6 +9,7 @@ import org.junit.jupiter.api.Test;
 
 import java.util.Map;
 
+import static dev.abusegate.it.support.GateIt.assertBlocked;
 import static dev.abusegate.it.support.GateIt.quietConfig;
 import static dev.abusegate.it.support.GateIt.stateNumber;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -30,10 +31,6 @@ class BrowserGateLayersIT extends ServerTest {
                 .gatedBrowserFlow(GateIt.USERNAME_PASSWORD_FORM, config));
     }
 
-    private static LoginResult attempt(String realm, String user, String password, String address) {
-        return GateIt.attempt(server, realm, user, password, address);
-    }
-
     private static void assertLoggedIn(LoginResult r) {
         assertThat(r.loginSucceeded()).as(r.toString()).isTrue();
         assertThat(r.gateCode()).isEmpty();
@@ -44,12 +41,6 @@ class BrowserGateLayersIT extends ServerTest {
         assertThat(r.status()).as(r.toString()).isEqualTo(200);
         assertThat(r.gateCode()).as(r.toString()).isEmpty();
         assertThat(r.keycloakError()).as(r.toString()).contains("Invalid username or password.");
-    }
-
-    private static void assertBlocked(LoginResult r) {
-        assertThat(r.status()).as(r.toString()).isEqualTo(429);
-        assertThat(r.gateCode()).as(r.toString()).contains("blocked");
-        assertThat(r.loginSucceeded()).isFalse();
     }
 
     @CrossVersion

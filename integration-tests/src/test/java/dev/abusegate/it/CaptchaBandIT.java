@@ -73,7 +73,7 @@ class CaptchaBandIT extends ServerTest {
         String a = "192.0.2.150";
         // threshold 6 x factor 0.5: three free attempts
         for (int i = 1; i <= 3; i++) {
-            LoginResult r = GateIt.attempt(server, realm, "alice", "wrong-" + i, a);
+            LoginResult r = attempt(realm, "alice", "wrong-" + i, a);
             assertThat(r.status()).as(r.toString()).isEqualTo(200);
             assertThat(r.gateCode()).isEmpty();
         }
@@ -118,7 +118,7 @@ class CaptchaBandIT extends ServerTest {
 
     @Test
     void below_the_band_no_captcha_is_shown() {
-        LoginResult r = GateIt.attempt(server, realm, "alice", PW, "192.0.2.151");
+        LoginResult r = attempt(realm, "alice", PW, "192.0.2.151");
         assertThat(r.loginSucceeded()).as(r.toString()).isTrue();
         assertThat(Optional.ofNullable(r.body()).orElse("")).doesNotContain("altcha-widget");
     }

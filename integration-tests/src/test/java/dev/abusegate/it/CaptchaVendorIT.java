@@ -19,10 +19,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -239,27 +237,15 @@ class CaptchaVendorIT extends ServerTest {
         }
 
         String kind = tokenPrefix.equals("slow-") ? "unreachable" : "unexpected reply";
-        String warning = awaitLog(mark, l -> l.contains(" WARN ") && l.contains("[dev.abusegate") && l.contains(provider)
-                && l.contains(at.realm()) && l.contains(kind), Duration.ofSeconds(10));
-        assertThat(warning).as("a WARN naming the provider %s, realm %s and '%s'; log since mark:\n%s", provider, at.realm(), kind,
-                server.logTextSince(mark)).isNotNull();
+        GateIt.awaitValue("a WARN naming the provider " + provider + ", realm " + at.realm() + " and '" + kind + "'",
+                Duration.ofSeconds(10), () -> server.logTextSince(mark).lines().filter(l -> l.contains(" WARN ")
+                        && l.contains("[dev.abusegate") && l.contains(provider) && l.contains(at.realm()) && l.contains(kind)).findFirst(),
+                () -> "log since mark:\n" + server.logTextSince(mark));
         String secret = providerSecret.get(provider);
         assertThat(r.body()).doesNotContain(secret);
         assertThat(page.body()).doesNotContain(secret);
         assertThat(server.logText()).doesNotContain(secret);
         assertThat(server.abuseGateErrorLines()).isEmpty();
-    }
-
-    private static String awaitLog(long mark, Predicate<String> line, Duration timeout) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        do {
-            Optional<String> hit = server.logTextSince(mark).lines().filter(line).findFirst();
-            if (hit.isPresent()) {
-                return hit.get();
-            }
-            GateIt.sleep(200);
-        } while (System.nanoTime() < deadline);
-        return null;
     }
 
     // ------------------------------------------------------------------------------------------

@@ -92,7 +92,7 @@ class CaptchaWidgetIT extends ServerTest {
     @Test
     void a_person_gets_three_free_attempts_then_the_altcha_challenge_solves_it_in_the_browser_and_logs_in() {
         openLogin();
-        assertThat(chromium.js("return window.isSecureContext")).as("http://127.0.0.1 is a secure context (Web Crypto)")
+        assertThat(driver.executeScript("return window.isSecureContext")).as("http://127.0.0.1 is a secure context (Web Crypto)")
                 .isEqualTo(true);
 
         // (1) three free attempts: Keycloak's own error, no gate
@@ -174,10 +174,10 @@ class CaptchaWidgetIT extends ServerTest {
         boolean reached = false;
         for (int i = 0; i < 10 && !reached; i++) {
             driver.switchTo().activeElement().sendKeys(Keys.TAB);
-            reached = Boolean.TRUE.equals(chromium.js("return document.activeElement === arguments[0]", checkbox));
+            reached = Boolean.TRUE.equals(driver.executeScript("return document.activeElement === arguments[0]", checkbox));
         }
         assertThat(reached).as("the captcha checkbox is reachable with Tab; focus is on %s",
-                chromium.js("return document.activeElement.outerHTML.substring(0, 200)")).isTrue();
+                driver.executeScript("return document.activeElement.outerHTML.substring(0, 200)")).isTrue();
 
         // Space on the focused checkbox solves it; Enter in the form submits
         driver.switchTo().activeElement().sendKeys(Keys.SPACE);
@@ -210,7 +210,7 @@ class CaptchaWidgetIT extends ServerTest {
         button.click();
         new WebDriverWait(driver, WAIT).withMessage(this::diagnostics).until(ExpectedConditions.stalenessOf(button));
         new WebDriverWait(driver, WAIT).until((Function<WebDriver, Boolean>) d ->
-                "complete".equals(chromium.js("return document.readyState")));
+                "complete".equals(driver.executeScript("return document.readyState")));
     }
 
     private void assertGateCode(String code) {
@@ -227,7 +227,7 @@ class CaptchaWidgetIT extends ServerTest {
     }
 
     private String widgetState() {
-        return (String) chromium.js("var w = document.querySelector('altcha-widget .altcha');"
+        return (String) driver.executeScript("var w = document.querySelector('altcha-widget .altcha');"
                 + "return w ? w.getAttribute('data-state') : null;");
     }
 
@@ -240,7 +240,7 @@ class CaptchaWidgetIT extends ServerTest {
     private void awaitVerified() {
         new WebDriverWait(driver, WAIT).withMessage(() -> "the ALTCHA widget did not verify (state " + widgetState() + ")\n"
                         + diagnostics())
-                .until((Function<WebDriver, Boolean>) d -> "verified".equals(widgetState()) && !String.valueOf(chromium.js(
+                .until((Function<WebDriver, Boolean>) d -> "verified".equals(widgetState()) && !String.valueOf(driver.executeScript(
                         "var i = document.querySelector('form#kc-form-login input[name=altcha]'); return i ? i.value : '';"))
                         .isEmpty());
     }
@@ -282,7 +282,7 @@ class CaptchaWidgetIT extends ServerTest {
     private static void primeAttempts(int n) {
         BrowserLogin http = server.newBrowser();
         for (int i = 0; i < n; i++) {
-            BrowserLogin.LoginPage page = http.openLoginPage(realm);
+            BrowserLogin.LoginPage page = http.openLoginPage(realm, null);
             BrowserLogin.LoginResult r = http.submit(page, USER, "primed-wrong", null, Map.of());
             if (r.status() == 429) {
                 assertThat(r.gateCode()).contains("captcha_required");

@@ -1,7 +1,6 @@
 package dev.abusegate.it;
 
 import dev.abusegate.it.support.ProcessBackendOnly;
-import dev.abusegate.it.support.AdminClient;
 import dev.abusegate.it.support.BrowserLogin;
 import dev.abusegate.it.support.KeycloakServer;
 import dev.abusegate.it.support.PostgresServer;
@@ -17,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -277,12 +277,9 @@ class ClusterIT {
         assertThat(onB.gateCode()).contains("blocked");
         assertThat(onB.loginSucceeded()).isFalse();
 
-        Map<String, Object> state = nodeB.admin().getMap("/admin/realms/" + AdminClient.seg(realm)
-                + "/abuse-gate/state?identifier=bob");
-        @SuppressWarnings("unchecked")
-        Map<String, Object> identifier = (Map<String, Object>) state.get("identifier");
-        assertThat(identifier.get("locked")).as(state.toString()).isEqualTo(true);
-        assertThat(((Number) identifier.get("lockSecondsLeft")).longValue()).isPositive();
+        Map<String, Object> state = GateIt.state(nodeB.admin(), realm, null, "bob");
+        assertThat(GateIt.stateValue(state, "identifier", "locked")).as(state.toString()).isEqualTo(true);
+        assertThat(GateIt.stateNumber(state, "identifier", "lockSecondsLeft")).isPositive();
 
         assertThat(nodeB.newBrowser().login(realm, "carol", PASSWORD, "192.0.2.65").loginSucceeded())
                 .as("another account is not locked").isTrue();
@@ -516,30 +513,18 @@ class ClusterIT {
     }
 
     /** Layer 1's count of an address, as the admin API on {@code node} reads it from the cache. */
-    @SuppressWarnings("unchecked")
     private static long attempts(KeycloakServer node, String realm, String address) {
-        Map<String, Object> state = node.admin().getMap("/admin/realms/" + AdminClient.seg(realm) + "/abuse-gate/state?address=" + address);
-        return ((Number) ((Map<String, Object>) state.get("address")).get("attempts")).longValue();
+        return GateIt.stateNumber(GateIt.state(node.admin(), realm, address, null), "address", "attempts");
     }
 
     /** Waits until the node's latest cluster view has {@code size} members. */
     private static void awaitClusterSize(KeycloakServer node, int size, Duration timeout) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        List<Integer> sizes;
-        do {
-            sizes = clusterSizes(node.logText());
-            if (!sizes.isEmpty() && sizes.get(sizes.size() - 1) == size) {
-                return;
-            }
-            try {
-                Thread.sleep(500);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(e);
-            }
-        } while (System.nanoTime() < deadline);
-        throw new AssertionError(node.name() + ": no cluster view with " + size + " members within " + timeout.toSeconds()
-                + " s (views so far: " + sizes + "). Log tail:\n" + node.tail(60));
+        GateIt.awaitValue(node.name() + ": no cluster view with " + size + " members within " + timeout.toSeconds() + " s", timeout,
+                () -> {
+                    List<Integer> sizes = clusterSizes(node.logText());
+                    return Optional.of(size).filter(n -> !sizes.isEmpty() && sizes.get(sizes.size() - 1) == n);
+                },
+                () -> "views so far: " + clusterSizes(node.logText()) + ". Log tail:\n" + node.tail(60));
     }
 
     /** KEY=VALUE lines; blank lines and # comments skipped (the subset docker compose's env_file reads the same way). */

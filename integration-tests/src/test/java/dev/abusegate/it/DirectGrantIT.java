@@ -17,6 +17,7 @@ import org.keycloak.representations.idm.EventRepresentation;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -281,10 +282,9 @@ class DirectGrantIT extends ServerTest {
         assertThat(Metrics.sum(server.metrics(), "abuse_gate_decisions_total", blockedLabels) - before)
                 .as("the metric counts every refusal").isEqualTo(10.0);
         // events are stored when each request's transaction ends: wait for the third, then give stragglers a moment
-        long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
-        while (GateIt.eventsWithError(admin, realm, "LOGIN_ERROR", "abuse_gate_blocked").size() < 3 && System.nanoTime() < deadline) {
-            Thread.sleep(100);
-        }
+        GateIt.awaitValue("3 abuse_gate_blocked events", Duration.ofSeconds(15),
+                () -> Optional.of(GateIt.eventsWithError(admin, realm, "LOGIN_ERROR", "abuse_gate_blocked")).filter(l -> l.size() >= 3),
+                () -> "events: " + Json.write(admin.events(realm, "LOGIN_ERROR")));
         Thread.sleep(1_000);
         List<EventRepresentation> errors = admin.events(realm, "LOGIN_ERROR");
         assertThat(errors).as("3 refusal events; for the 7 left out Keycloak records nothing of its own either")
@@ -304,12 +304,9 @@ class DirectGrantIT extends ServerTest {
         admin.realm(realm).flows().updateAuthenticatorConfig(configId, stepConfig);
         assertBlocked(grant(realm, "alice", "alice-secret-1", ip));
         assertBlocked(grant(realm, "alice", "alice-secret-1", ip));
-        deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
-        List<EventRepresentation> blocked;
-        do {
-            Thread.sleep(100);
-            blocked = GateIt.eventsWithError(admin, realm, "LOGIN_ERROR", "abuse_gate_blocked");
-        } while (blocked.size() < 5 && System.nanoTime() < deadline);
+        List<EventRepresentation> blocked = GateIt.awaitValue("5 abuse_gate_blocked events", Duration.ofSeconds(15),
+                () -> Optional.of(GateIt.eventsWithError(admin, realm, "LOGIN_ERROR", "abuse_gate_blocked")).filter(l -> l.size() >= 5),
+                () -> "events: " + Json.write(GateIt.eventsWithError(admin, realm, "LOGIN_ERROR", "abuse_gate_blocked")));
         assertThat(blocked).hasSize(5);
         assertThat(blocked.stream().map(e -> e.getDetails().get("abuse_gate_refusals_not_recorded")))
                 .as("the first event after the left-out refusals carries their count, once")

@@ -35,7 +35,7 @@ class Ipv6NetworkIT extends ServerTest {
                 .gatedBrowserFlow(GateIt.USERNAME_PASSWORD_FORM, CONFIG));
         // below the band: Keycloak's own answer to a wrong password, each from a /64 never seen before
         for (int i = 0; i < 3; i++) {
-            GateIt.assertWrongPassword(GateIt.attempt(server, realm, "alice", "wrong-" + i, fresh64(i)));
+            GateIt.assertWrongPassword(attempt(realm, "alice", "wrong-" + i, fresh64(i)));
         }
         // in the band: every fresh /64 is asked for a captcha; a solved one gets to the password check (and counts)
         for (int i = 3; i < 6; i++) {
@@ -46,12 +46,12 @@ class Ipv6NetworkIT extends ServerTest {
             GateIt.assertWrongPassword(browser.submit(page.nextPage(), "alice", "wrong-" + i, fresh64(i), Map.of("altcha", solution)));
         }
         // past the network's threshold: blocked from any /64 of the /48, the right password included
-        LoginResult blocked = GateIt.attempt(server, realm, "alice", PW, fresh64(6));
+        LoginResult blocked = attempt(realm, "alice", PW, fresh64(6));
         GateIt.assertGate(blocked, "blocked");
         assertThat(blocked.loginSucceeded()).isFalse();
 
         // another /48: no captcha, logged in
-        LoginResult other = GateIt.attempt(server, realm, "alice", PW, "2001:db8:4802:1::1");
+        LoginResult other = attempt(realm, "alice", PW, "2001:db8:4802:1::1");
         assertThat(other.loginSucceeded()).as(other.toString()).isTrue();
         assertThat(other.body() == null ? "" : other.body()).doesNotContain("altcha-widget");
 

@@ -62,7 +62,7 @@ class OneAccountOneBudgetIT extends ServerTest {
 
             @Override
             String attempt(String realm, String name, String password, String address) {
-                return browser(GateIt.attempt(server, realm, name, password, address));
+                return browser(ServerTest.attempt(realm, name, password, address));
             }
         },
         IDENTITY_FIRST {

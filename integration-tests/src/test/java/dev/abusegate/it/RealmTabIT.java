@@ -54,7 +54,7 @@ class RealmTabIT extends ServerTest {
     }
 
     private static LoginResult attempt(String realm, String password, String address) {
-        return GateIt.attempt(server, realm, "alice", password, address);
+        return attempt(realm, "alice", password, address);
     }
 
     private static List<Map<String, Object>> tabComponents(String realm) {

@@ -40,25 +40,13 @@ import java.util.function.Predicate;
 public final class AdminClient {
 
     /** An HTTP answer. */
-    public record Response(int status, String body, Map<String, List<String>> headers) {
-        /** First value of a header (case-insensitive), if any. */
-        public Optional<String> header(String name) {
-            return headers.entrySet().stream()
-                    .filter(e -> e.getKey().equalsIgnoreCase(name) && !e.getValue().isEmpty())
-                    .map(e -> e.getValue().get(0))
-                    .findFirst();
-        }
-
+    public record Response(int status, String body) {
         public boolean isSuccess() {
             return status >= 200 && status < 300;
         }
 
         public Map<String, Object> jsonMap() {
             return Json.parseMap(body);
-        }
-
-        public List<Map<String, Object>> jsonList() {
-            return Json.parseList(body);
         }
     }
 
@@ -119,15 +107,11 @@ public final class AdminClient {
     }
 
     public List<Map<String, Object>> getList(String path) {
-        return expectSuccess("GET", path, null).jsonList();
+        return Json.parseList(expectSuccess("GET", path, null).body());
     }
 
     public Response post(String path, Object body) {
         return expectSuccess("POST", path, body);
-    }
-
-    public Response put(String path, Object body) {
-        return expectSuccess("PUT", path, body);
     }
 
     public Response delete(String path) {
@@ -223,17 +207,8 @@ public final class AdminClient {
     /** Polls {@link #events} until one matches (events are stored when the request's transaction ends). */
     public EventRepresentation awaitEvent(String realm, Predicate<EventRepresentation> match, Duration timeout,
                                           String... types) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        List<EventRepresentation> last;
-        do {
-            last = events(realm, types);
-            Optional<EventRepresentation> hit = last.stream().filter(match).findFirst();
-            if (hit.isPresent()) {
-                return hit.get();
-            }
-            GateIt.sleep(200);
-        } while (System.nanoTime() < deadline);
-        throw new AssertionError("No matching event in realm " + realm + " within " + timeout + "; events: " + Json.write(last));
+        return GateIt.awaitValue("No matching event in realm " + realm + " within " + timeout, timeout,
+                () -> events(realm, types).stream().filter(match).findFirst(), () -> "events: " + Json.write(events(realm, types)));
     }
 
     // ------------------------------------------------------------------------------------------
@@ -252,6 +227,6 @@ public final class AdminClient {
             rb.method(method, HttpRequest.BodyPublishers.noBody());
         }
         HttpResponse<String> r = Http.send(http, rb.build());
-        return new Response(r.statusCode(), r.body(), r.headers().map());
+        return new Response(r.statusCode(), r.body());
     }
 }

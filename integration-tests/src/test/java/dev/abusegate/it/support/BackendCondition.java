@@ -9,7 +9,7 @@ import org.testcontainers.DockerClientFactory;
 /**
  * Decides, before anything of a test class runs, whether the selected backend can run it. Registered for
  * every class by JUnit's extension auto-detection ({@code junit-platform.properties},
- * {@code META-INF/services}), and by {@link ProcessBackendOnly} itself.
+ * {@code META-INF/services}).
  * <ul>
  *   <li>Process backend: everything runs.</li>
  *   <li>Container backend without a Docker engine: every {@code *IT} is skipped (reported as skipped, with
@@ -18,9 +18,6 @@ import org.testcontainers.DockerClientFactory;
  * </ul>
  */
 public final class BackendCondition implements ExecutionCondition {
-
-    private static final Object LOCK = new Object();
-    private static Boolean dockerAvailable;
 
     @Override
     public ConditionEvaluationResult evaluateExecutionCondition(ExtensionContext context) {
@@ -40,23 +37,26 @@ public final class BackendCondition implements ExecutionCondition {
                 .orElseGet(() -> ConditionEvaluationResult.enabled("container backend"));
     }
 
-    /** Asks testcontainers once per JVM; says the outcome once on the console. */
+    /** Asks testcontainers once per JVM (on first use); says the outcome once on the console. */
     static boolean dockerAvailable() {
-        synchronized (LOCK) {
-            if (dockerAvailable == null) {
-                boolean available;
-                try {
-                    available = DockerClientFactory.instance().isDockerAvailable();
-                } catch (RuntimeException | Error e) {
-                    available = false;
-                }
-                dockerAvailable = available;
-                System.out.println("[keycloak-it] container backend: " + (available
-                        ? "Docker engine found"
-                        : "NO Docker engine found; every integration test is SKIPPED (run without -Dkeycloak.it.backend=container "
-                          + "to test against the Keycloak distribution as a process)"));
+        return Docker.AVAILABLE;
+    }
+
+    private static final class Docker {
+        static final boolean AVAILABLE = probe();
+
+        private static boolean probe() {
+            boolean available;
+            try {
+                available = DockerClientFactory.instance().isDockerAvailable();
+            } catch (RuntimeException | Error e) {
+                available = false;
             }
-            return dockerAvailable;
+            System.out.println("[keycloak-it] container backend: " + (available
+                    ? "Docker engine found"
+                    : "NO Docker engine found; every integration test is SKIPPED (run without -Dkeycloak.it.backend=container "
+                      + "to test against the Keycloak distribution as a process)"));
+            return available;
         }
     }
 }

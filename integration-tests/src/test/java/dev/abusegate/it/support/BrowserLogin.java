@@ -123,11 +123,6 @@ public final class BrowserLogin {
     // ------------------------------------------------------------------------------------------
     // Actions
 
-    /** GET the authorization endpoint of {@code realm} (no X-Forwarded-For). */
-    public LoginPage openLoginPage(String realm) {
-        return openLoginPage(realm, null);
-    }
-
     /** GET the authorization endpoint of {@code realm}, with X-Forwarded-For if {@code forwardedFor} is not null. */
     public LoginPage openLoginPage(String realm, String forwardedFor) {
         HttpResponse<String> r = rawGet(authUrl(realm), forwardedFor);
@@ -173,11 +168,6 @@ public final class BrowserLogin {
 
     private LoginResult result(HttpResponse<String> r) {
         return new LoginResult(r.statusCode(), r.body(), r.headers().firstValue("Location").orElse(null));
-    }
-
-    /** The cookies this browser holds. */
-    public List<HttpCookie> cookies() {
-        return cookies.getCookieStore().getCookies();
     }
 
     // ------------------------------------------------------------------------------------------
@@ -277,16 +267,8 @@ public final class BrowserLogin {
     }
 
     private static Optional<String> queryParam(String url, String name) {
-        int q = url.indexOf('?');
-        if (q < 0) {
-            return Optional.empty();
-        }
-        String query = url.substring(q + 1);
-        int hash = query.indexOf('#');
-        if (hash >= 0) {
-            query = query.substring(0, hash);
-        }
-        return Optional.ofNullable(Http.parseForm(query).get(name));
+        String query = URI.create(url).getRawQuery();
+        return query == null ? Optional.empty() : Optional.ofNullable(Http.parseForm(query).get(name));
     }
 
     private HttpRequest.Builder request(String url, String forwardedFor) {
@@ -333,12 +315,12 @@ public final class BrowserLogin {
 
     /** The value of the named cookie this browser holds, if any. */
     public Optional<String> cookie(String name) {
-        return cookies().stream().filter(c -> c.getName().equals(name)).map(HttpCookie::getValue).findFirst();
+        return cookies.getCookieStore().getCookies().stream().filter(c -> c.getName().equals(name)).map(HttpCookie::getValue).findFirst();
     }
 
     /** Forgets every cookie but the named one: a browser whose session ended but which keeps that cookie. */
     public void keepOnlyCookie(String name) {
-        for (HttpCookie c : new java.util.ArrayList<>(cookies())) {
+        for (HttpCookie c : new java.util.ArrayList<>(cookies.getCookieStore().getCookies())) {
             if (!c.getName().equals(name)) {
                 cookies.getCookieStore().remove(null, c);
             }

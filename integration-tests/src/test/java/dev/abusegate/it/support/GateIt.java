@@ -11,9 +11,11 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -111,12 +113,6 @@ public final class GateIt {
         return "198.51.100." + n;
     }
 
-    /** One attempt in a fresh browser (no SSO cookie, a new authentication session). */
-    public static BrowserLogin.LoginResult attempt(KeycloakServer server, String realm, String username, String password,
-                                                   String address) {
-        return server.newBrowser().login(realm, username, password, address);
-    }
-
     /** GET /admin/realms/{realm}/abuse-gate/state for an address and/or identifier (either may be null). */
     public static Map<String, Object> state(AdminClient admin, String realm, String address, String identifier) {
         StringBuilder q = new StringBuilder("/admin/realms/" + AdminClient.seg(realm) + "/abuse-gate/state?");
@@ -130,10 +126,8 @@ public final class GateIt {
     }
 
     /** A number inside a section of the state answer, e.g. {@code stateNumber(s, "pair", "attempts")}. */
-    @SuppressWarnings("unchecked")
     public static long stateNumber(Map<String, Object> state, String section, String field) {
-        Map<String, Object> s = (Map<String, Object>) state.get(section);
-        if (s == null || !(s.get(field) instanceof Number n)) {
+        if (!(stateValue(state, section, field) instanceof Number n)) {
             throw new AssertionError("No " + section + "." + field + " in " + state);
         }
         return n.longValue();
@@ -166,10 +160,23 @@ public final class GateIt {
 
     /** Polls until the condition holds; fails with {@code what} after the timeout. */
     public static void await(String what, Duration timeout, BooleanSupplier condition) {
+        awaitValue(what, timeout, () -> condition.getAsBoolean() ? Optional.of(true) : Optional.empty(),
+                () -> "timed out after " + timeout);
+    }
+
+    /**
+     * Polls {@code probe} every 200 ms until it yields a value and returns it; after the timeout fails with
+     * {@code what + ": " + detail}.
+     */
+    public static <T> T awaitValue(String what, Duration timeout, Supplier<Optional<T>> probe, Supplier<String> detail) {
         long deadline = System.nanoTime() + timeout.toNanos();
-        while (!condition.getAsBoolean()) {
+        while (true) {
+            Optional<T> value = probe.get();
+            if (value.isPresent()) {
+                return value.get();
+            }
             if (System.nanoTime() > deadline) {
-                throw new AssertionError("Timed out after " + timeout + " waiting for: " + what);
+                throw new AssertionError(what + ": " + detail.get());
             }
             sleep(200);
         }
@@ -178,11 +185,6 @@ public final class GateIt {
     /** Stored events of a realm with the given type and error. */
     public static List<EventRepresentation> eventsWithError(AdminClient admin, String realm, String type, String error) {
         return admin.events(realm, type).stream().filter(e -> error.equals(e.getError())).toList();
-    }
-
-    /** Our own ERROR records ({@code dev.abusegate*}) logged after {@code mark}. */
-    public static List<String> abuseGateErrorsSince(KeycloakServer server, long mark) {
-        return KeycloakServer.filterLog(server.logTextSince(mark), "ERROR", "dev.abusegate");
     }
 
     public static void sleep(long millis) {
@@ -207,10 +209,13 @@ public final class GateIt {
         assertThat(r.gateCode()).as(r.toString()).contains(code);
     }
 
-    /** The login page answered 429 {@code captcha_required} and nobody was logged in. */
+    /** The gate's 429 page with {@code blocked} (so nobody was logged in). */
+    public static void assertBlocked(BrowserLogin.LoginResult r) {
+        assertGate(r, "blocked");
+    }
+
+    /** The gate's 429 page with {@code captcha_required} (so nobody was logged in). */
     public static void assertCaptchaRequired(BrowserLogin.LoginResult r) {
-        assertThat(r.status()).as(r.toString()).isEqualTo(429);
-        assertThat(r.gateCode()).as(r.toString()).contains("captcha_required");
-        assertThat(r.loginSucceeded()).isFalse();
+        assertGate(r, "captcha_required");
     }
 }

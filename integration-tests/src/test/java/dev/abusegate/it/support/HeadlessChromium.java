@@ -6,14 +6,11 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.logging.Level;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import org.openqa.selenium.Dimension;
-import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
@@ -96,11 +93,6 @@ public final class HeadlessChromium implements AutoCloseable {
         return driver;
     }
 
-    /** Runs JavaScript in the page. */
-    public Object js(String script, Object... args) {
-        return ((JavascriptExecutor) driver).executeScript(script, args);
-    }
-
     /** Console messages since the last call (level, message), e.g. for failure messages. */
     public List<LogEntry> consoleLogs() {
         return driver.manage().logs().get(LogType.BROWSER).getAll();
@@ -132,8 +124,8 @@ public final class HeadlessChromium implements AutoCloseable {
     }
 
     private static void deleteQuietly(Path dir) {
-        try (Stream<Path> s = Files.walk(dir)) {
-            s.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        try {
+            KeycloakProcess.deleteTree(dir);
         } catch (IOException ignored) {
             // a leftover temp profile is harmless
         }

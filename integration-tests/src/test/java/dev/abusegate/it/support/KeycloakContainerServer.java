@@ -52,11 +52,11 @@ final class KeycloakContainerServer extends KeycloakServerBase {
             throw new TestAbortedException("Skipped: -Dkeycloak.it.backend=container needs a Docker engine and "
                     + "testcontainers found none (run without the property to use the Keycloak distribution as a process)");
         }
-        if (!"start-dev".equals(b.command())) {
-            throw new TestAbortedException("Skipped on the container backend: kc.sh command '" + b.command()
+        if (!"start-dev".equals(b.command)) {
+            throw new TestAbortedException("Skipped on the container backend: kc.sh command '" + b.command
                     + "' is only supported by the process backend");
         }
-        requireUnusedName(b.name());
+        requireUnusedName(b.name);
         String image = System.getProperty("keycloak.it.image", "");
         if (image.isBlank()) {
             image = "quay.io/keycloak/keycloak:" + KeycloakServer.version();
@@ -73,20 +73,20 @@ final class KeycloakContainerServer extends KeycloakServerBase {
                 .withLabel(LABEL, "true")
                 .withCreateContainerCmdModifier(KeycloakContainerServer::publishOnLoopbackOnly)
                 // a name that says whose it is: abusegate-it-<server>-<test JVM pid>
-                .withCreateContainerCmdModifier(cmd -> cmd.withName("abusegate-it-" + b.name() + "-" + ProcessHandle.current().pid()))
-                .withStartupTimeout(b.startTimeout());
+                .withCreateContainerCmdModifier(cmd -> cmd.withName("abusegate-it-" + b.name + "-" + ProcessHandle.current().pid()))
+                .withStartupTimeout(b.startTimeout);
         if (!Boolean.parseBoolean(System.getProperty("keycloak.it.pullImage", "true"))) {
             // CI: the image must already be on the engine (no registry); fail instead of trying a pull
             c.withImagePullPolicy(imageName -> false);
         }
-        b.env().forEach(c::withEnv);
-        List<String> options = new ArrayList<>(b.extraOptions());
+        b.env.forEach(c::withEnv);
+        List<String> options = new ArrayList<>(b.extraOptions);
         if (!options.isEmpty()) {
             c.withCustomCommand(String.join(" ", options));
         }
-        log("starting Keycloak '" + b.name() + "' from image " + image + " with " + jars);
+        log("starting Keycloak '" + b.name + "' from image " + image + " with " + jars);
         // the container's output, also kept in a file: testcontainers removes a container that failed to start
-        Path logFile = RunningServers.dir().getParent().resolve("keycloak-" + b.name() + ".log");
+        Path logFile = RunningServers.dir().getParent().resolve("keycloak-" + b.name + ".log");
         try {
             Files.deleteIfExists(logFile);
         } catch (IOException e) {
@@ -96,7 +96,7 @@ final class KeycloakContainerServer extends KeycloakServerBase {
         long t0 = System.nanoTime();
         try {
             c.start();
-            RunningServers.recordContainer(b.name(), c.getContainerId());
+            RunningServers.recordContainer(b.name, c.getContainerId());
         } catch (RuntimeException e) {
             c.stop();
             List<String> lines = List.of();
@@ -105,10 +105,10 @@ final class KeycloakContainerServer extends KeycloakServerBase {
             } catch (IOException ignored) {
                 // nothing was written
             }
-            throw new IllegalStateException("Keycloak container '" + b.name() + "' did not start. The last lines of its log ("
+            throw new IllegalStateException("Keycloak container '" + b.name + "' did not start. The last lines of its log ("
                     + logFile + "):\n" + String.join("\n", lines.subList(Math.max(0, lines.size() - 60), lines.size())), e);
         }
-        KeycloakContainerServer server = new KeycloakContainerServer(b.name(), c);
+        KeycloakContainerServer server = new KeycloakContainerServer(b.name, c);
         server.register();
         server.ready(Duration.ofNanos(System.nanoTime() - t0));
         return server;

@@ -89,9 +89,9 @@ public final class KeycloakProcess extends KeycloakServerBase {
     static KeycloakProcess start(KeycloakServer.Builder b) {
         Path dist = distribution();
         Path workDir = Paths.get(System.getProperty("keycloak.it.workDir", dist.getParent().toString())).toAbsolutePath();
-        Path home = workDir.resolve("keycloak-servers").resolve(b.name());
-        Path logFile = workDir.resolve("keycloak-" + b.name() + ".log");
-        requireUnusedName(b.name());
+        Path home = workDir.resolve("keycloak-servers").resolve(b.name);
+        Path logFile = workDir.resolve("keycloak-" + b.name + ".log");
+        requireUnusedName(b.name);
         try {
             prepareHome(dist, home);
             try {
@@ -106,7 +106,7 @@ public final class KeycloakProcess extends KeycloakServerBase {
 
         int[] ports = KeycloakServer.freePorts(2);
         List<String> options = new ArrayList<>(List.of(
-                b.command(),
+                b.command,
                 "--http-host=" + HOST,
                 "--http-port=" + ports[0],
                 "--http-management-port=" + ports[1],
@@ -115,9 +115,9 @@ public final class KeycloakProcess extends KeycloakServerBase {
                 "--health-enabled=true",
                 "--log-level=INFO,dev.abusegate:debug",
                 "--log-console-color=false"));
-        options.addAll(b.extraOptions());
+        options.addAll(b.extraOptions);
 
-        List<String> command = new ArrayList<>(List.of("/bin/bash", "-c", LAUNCHER, "keycloak-" + b.name(),
+        List<String> command = new ArrayList<>(List.of("/bin/bash", "-c", LAUNCHER, "keycloak-" + b.name,
                 Long.toString(ProcessHandle.current().pid()), home.resolve("bin/kc.sh").toString()));
         command.addAll(options);
 
@@ -131,7 +131,7 @@ public final class KeycloakProcess extends KeycloakServerBase {
                 || k.equals("JAVA_OPTS") || k.equals("JAVA_OPTS_APPEND"));
         env.put("KC_BOOTSTRAP_ADMIN_USERNAME", ADMIN_USERNAME);
         env.put("KC_BOOTSTRAP_ADMIN_PASSWORD", ADMIN_PASSWORD);
-        env.putAll(b.env());
+        env.putAll(b.env);
 
         long t0 = System.nanoTime();
         Process process;
@@ -140,12 +140,12 @@ public final class KeycloakProcess extends KeycloakServerBase {
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot start " + command, e);
         }
-        KeycloakProcess server = new KeycloakProcess(b.name(), home, logFile, ports[0], ports[1], process);
+        KeycloakProcess server = new KeycloakProcess(b.name, home, logFile, ports[0], ports[1], process);
         server.register();
         server.recordPids();
-        log("starting Keycloak '" + b.name() + "' (http " + ports[0] + ", management " + ports[1] + "), log " + logFile);
+        log("starting Keycloak '" + b.name + "' (http " + ports[0] + ", management " + ports[1] + "), log " + logFile);
         try {
-            server.awaitReady(b.startTimeout());
+            server.awaitReady(b.startTimeout);
         } catch (RuntimeException | Error e) {
             server.close();
             throw e;
@@ -255,7 +255,8 @@ public final class KeycloakProcess extends KeycloakServerBase {
         }
     }
 
-    private static void deleteTree(Path dir) throws IOException {
+    /** Deletes a directory tree; symbolic links are deleted themselves, never followed. No error if it is absent. */
+    static void deleteTree(Path dir) throws IOException {
         if (!Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
             return;
         }

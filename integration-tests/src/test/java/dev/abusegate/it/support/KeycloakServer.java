@@ -104,11 +104,11 @@ public interface KeycloakServer extends AutoCloseable {
 
     /** Options and environment of a server to start. */
     final class Builder {
-        private final String name;
-        private final List<String> extraOptions = new ArrayList<>();
-        private final Map<String, String> env = new LinkedHashMap<>();
-        private String command = "start-dev";
-        private Duration startTimeout = Duration.ofSeconds(Long.getLong("keycloak.it.startTimeoutSeconds", 180));
+        final String name;
+        final List<String> extraOptions = new ArrayList<>();
+        final Map<String, String> env = new LinkedHashMap<>();
+        String command = "start-dev";
+        Duration startTimeout = Duration.ofSeconds(Long.getLong("keycloak.it.startTimeoutSeconds", 180));
 
         private Builder(String name) {
             if (!name.matches("[A-Za-z0-9._-]+")) {
@@ -157,26 +157,6 @@ public interface KeycloakServer extends AutoCloseable {
         /** Starts the server on the selected backend and blocks until it is ready; fails with the log tail otherwise. */
         public KeycloakServer start() {
             return Backend.selected() == Backend.CONTAINER ? KeycloakContainerServer.start(this) : KeycloakProcess.start(this);
-        }
-
-        String name() {
-            return name;
-        }
-
-        List<String> extraOptions() {
-            return List.copyOf(extraOptions);
-        }
-
-        Map<String, String> env() {
-            return Map.copyOf(env);
-        }
-
-        String command() {
-            return command;
-        }
-
-        Duration startTimeout() {
-            return startTimeout;
         }
     }
 
@@ -242,13 +222,6 @@ public interface KeycloakServer extends AutoCloseable {
     /** Log records of {@code level} (e.g. "ERROR") whose category starts with {@code categoryPrefix} ("" = any). */
     default List<String> logLines(String level, String categoryPrefix) {
         return filterLog(logText(), level, categoryPrefix);
-    }
-
-    /** All ERROR (and FATAL) records of the whole log. */
-    default List<String> errorLines() {
-        List<String> out = new ArrayList<>(logLines("ERROR", ""));
-        out.addAll(logLines("FATAL", ""));
-        return out;
     }
 
     /** ERROR records from our own code ({@code dev.abusegate*}). */

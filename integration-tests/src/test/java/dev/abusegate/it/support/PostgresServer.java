@@ -106,20 +106,8 @@ public final class PostgresServer implements AutoCloseable {
     }
 
     /** {@code jdbc:postgresql://127.0.0.1:<port>/keycloak}. */
-    public String jdbcUrl() {
+    private String jdbcUrl() {
         return "jdbc:postgresql://127.0.0.1:" + port + "/" + DATABASE;
-    }
-
-    public int port() {
-        return port;
-    }
-
-    public String username() {
-        return USERNAME;
-    }
-
-    public String password() {
-        return password;
     }
 
     /** The kc.sh options that point Keycloak at this database. */
@@ -128,7 +116,7 @@ public final class PostgresServer implements AutoCloseable {
     }
 
     /** Runs one SQL statement as the superuser over the unix socket; returns psql's unaligned output. */
-    public String psql(String sql) {
+    private String psql(String sql) {
         try {
             return run(pg(asRoot, binDir.resolve("psql").toString(), "-h", dir.toString(), "-p", Integer.toString(port),
                     "-U", "postgres", "-d", "postgres", "-v", "ON_ERROR_STOP=1", "-At", "-c", sql));
@@ -162,10 +150,8 @@ public final class PostgresServer implements AutoCloseable {
                 System.out.println("[postgres-it] pg_ctl stop failed: " + e.getMessage());
             }
         }
-        try (Stream<Path> walk = Files.walk(dir)) {
-            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
+        try {
+            KeycloakProcess.deleteTree(dir);
         } catch (IOException e) {
             System.out.println("[postgres-it] cannot delete " + dir + ": " + e);
         }

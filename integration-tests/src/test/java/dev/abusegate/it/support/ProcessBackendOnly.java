@@ -5,7 +5,6 @@ import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * A test class or method that needs the process backend ({@link KeycloakServer.Backend#PROCESS}): it is
@@ -15,7 +14,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @Target({ElementType.TYPE, ElementType.METHOD})
 @Retention(RetentionPolicy.RUNTIME)
 @Documented
-@ExtendWith(BackendCondition.class)
 public @interface ProcessBackendOnly {
 
     /** What the test needs that only a local process gives, e.g. "reads the server's providers/ directory". */

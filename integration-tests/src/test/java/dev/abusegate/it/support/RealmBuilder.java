@@ -186,11 +186,6 @@ public final class RealmBuilder {
         return r;
     }
 
-    /** The realm representation as JSON. */
-    public String toJson() {
-        return Json.write(toMap());
-    }
-
     /** A user representation as used by {@link #user} and {@link AdminClient#createUser}. */
     static Map<String, Object> userRepresentation(String username, String password) {
         Map<String, Object> u = new LinkedHashMap<>();

@@ -53,7 +53,7 @@ public abstract class ServerTest {
         try {
             CLASS_REALMS.forEach(admin::deleteRealm);
             CLASS_REALMS.clear();
-            assertThat(GateIt.abuseGateErrorsSince(server, logMark)).isEmpty();
+            assertThat(KeycloakServer.filterLog(server.logTextSince(logMark), "ERROR", "dev.abusegate")).isEmpty();
         } finally {
             if (dedicated) {
                 server.close();
@@ -73,6 +73,11 @@ public abstract class ServerTest {
         String name = admin.importRealm(realm);
         CLASS_REALMS.add(name);
         return name;
+    }
+
+    /** One attempt in a fresh browser (no SSO cookie, a new authentication session). */
+    protected static BrowserLogin.LoginResult attempt(String realm, String user, String password, String address) {
+        return server.newBrowser().login(realm, user, password, address);
     }
 
     /** Deletes a realm imported some other way after the test. */

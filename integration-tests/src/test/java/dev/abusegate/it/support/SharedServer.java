@@ -28,9 +28,10 @@ final class SharedServer {
                 throw new IllegalStateException("The shared Keycloak failed to start earlier in this JVM", failure);
             }
             if (shared == null) {
+                String extra = System.getProperty("keycloak.it.extraOptions", "").trim();
                 try {
                     shared = KeycloakServer.builder("shared")
-                            .options(splitOptions(System.getProperty("keycloak.it.extraOptions", "")))
+                            .options(extra.isEmpty() ? List.of() : Arrays.asList(extra.split("\\s+")))
                             .start();
                 } catch (RuntimeException | Error e) {
                     failure = e;
@@ -39,9 +40,5 @@ final class SharedServer {
             }
             return shared;
         }
-    }
-
-    static List<String> splitOptions(String s) {
-        return s == null || s.isBlank() ? List.of() : Arrays.asList(s.trim().split("\\s+"));
     }
 }

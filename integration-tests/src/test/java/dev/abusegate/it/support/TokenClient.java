@@ -2,12 +2,12 @@ package dev.abusegate.it.support;
 
 import java.net.URI;
 import java.net.http.HttpClient;
+import java.net.http.HttpHeaders;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -26,7 +26,7 @@ import java.util.Optional;
 public final class TokenClient {
 
     /** An answer of the token endpoint. */
-    public record TokenResponse(int status, String body, Map<String, List<String>> headers) {
+    public record TokenResponse(int status, String body, HttpHeaders headers) {
         /** The body as a JSON object (fails with the body if it is not one). */
         public Map<String, Object> json() {
             return Json.parseMap(body);
@@ -59,10 +59,7 @@ public final class TokenClient {
 
         /** First value of a header (case-insensitive), if any. */
         public Optional<String> header(String name) {
-            return headers.entrySet().stream()
-                    .filter(e -> e.getKey().equalsIgnoreCase(name) && !e.getValue().isEmpty())
-                    .map(e -> e.getValue().get(0))
-                    .findFirst();
+            return headers.firstValue(name);
         }
 
         @Override
@@ -101,7 +98,7 @@ public final class TokenClient {
 
     /** POSTs a raw {@code application/x-www-form-urlencoded} body (any bytes, e.g. invalid UTF-8) to the token endpoint. */
     public TokenResponse postRaw(String realm, byte[] formBody, String forwardedFor) {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(tokenUrl(realm)))
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(baseUrl + "/realms/" + AdminClient.seg(realm) + "/protocol/openid-connect/token"))
                 .timeout(Duration.ofSeconds(60))
                 .header("Content-Type", "application/x-www-form-urlencoded")
                 .header("Accept", "application/json")
@@ -111,11 +108,6 @@ public final class TokenClient {
             b.header("X-Forwarded-For", forwardedFor);
         }
         HttpResponse<String> r = Http.send(http, b.build());
-        return new TokenResponse(r.statusCode(), r.body(), r.headers().map());
-    }
-
-    /** {@code <base>/realms/<realm>/protocol/openid-connect/token}. */
-    public String tokenUrl(String realm) {
-        return baseUrl + "/realms/" + AdminClient.seg(realm) + "/protocol/openid-connect/token";
+        return new TokenResponse(r.statusCode(), r.body(), r.headers());
     }
 }
