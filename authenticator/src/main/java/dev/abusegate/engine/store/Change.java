@@ -8,14 +8,27 @@ package dev.abusegate.engine.store;
  * reading them.
  */
 public sealed interface Change permits Change.AdmitAddress, Change.UndoAddress, Change.AdmitPair, Change.UndoPair,
-        Change.Reserve, Change.GiveBack, Change.Fail, Change.Succeed, Change.Lock, Change.MarkUsed {
+        Change.Reserve, Change.Settle, Change.Lock, Change.MarkUsed {
 
     /** The change's time, in milliseconds on the gate's clock. */
     long now();
 
+    /**
+     * The entry's value after this change: {@code old} is the stored value (null: none), {@code create} whether the
+     * change may start an entry where there is none. Null: no entry left. The function of the entry's kind that
+     * reads and writes its words ({@link AddressEntry}, {@link PairEntry}, {@link LockoutEntry}, {@link UsedEntry}).
+     */
+    long[] next(boolean create, long[] old);
+
     /** Whether the change settles a layer-3 reservation taken on a shared counter (it is settled there). */
     default boolean settlesShared() {
-        return false;
+        return this instanceof Settle settle && settle.shared();
+    }
+
+    /** Layer 3: how a reservation ends ({@link GiveBack}, {@link Fail}, {@link Succeed}). */
+    sealed interface Settle extends Change permits GiveBack, Fail, Succeed {
+        /** Whether the reservation was taken on a shared counter, where it is settled. */
+        boolean shared();
     }
 
     /**
@@ -23,6 +36,10 @@ public sealed interface Change permits Change.AdmitAddress, Change.UndoAddress, 
      * solved captcha) not at all. {@code member} is the attempt's identifier tag.
      */
     record AdmitAddress(long now, boolean solved, Limit perIp, Limit identifiers, long member) implements Change {
+        @Override
+        public long[] next(boolean create, long[] old) {
+            return AddressEntry.admit(this, create, old);
+        }
     }
 
     /**
@@ -32,25 +49,41 @@ public sealed interface Change permits Change.AdmitAddress, Change.UndoAddress, 
      */
     record UndoAddress(long now, boolean attempt, boolean removeMember, long member, long attemptsExpiry, long idsExpiry)
             implements Change {
+        @Override
+        public long[] next(boolean create, long[] old) {
+            return AddressEntry.undo(this, old);
+        }
     }
 
     /** Layer 2 of a pair ({@link PairEntry}). */
     record AdmitPair(long now, boolean solved, Limit limit) implements Change {
+        @Override
+        public long[] next(boolean create, long[] old) {
+            return PairEntry.admit(this, create, old);
+        }
     }
 
     /** Gives back what an {@link AdmitPair} counted; {@code expiry} is the one it set. */
     record UndoPair(long now, long expiry) implements Change {
+        @Override
+        public long[] next(boolean create, long[] old) {
+            return PairEntry.undo(this, old);
+        }
     }
 
     /** Layer 3: takes a reservation on an identifier's budget ({@link LockoutEntry}). */
     record Reserve(long now, boolean solved, Limit limit) implements Change {
+        @Override
+        public long[] next(boolean create, long[] old) {
+            return LockoutEntry.reserve(this, create, old);
+        }
     }
 
     /** Layer 3: a reservation given back, no password checked. */
-    record GiveBack(long now, boolean shared) implements Change {
+    record GiveBack(long now, boolean shared) implements Settle {
         @Override
-        public boolean settlesShared() {
-            return shared;
+        public long[] next(boolean create, long[] old) {
+            return LockoutEntry.giveBack(this, old);
         }
     }
 
@@ -61,10 +94,10 @@ public sealed interface Change permits Change.AdmitAddress, Change.UndoAddress, 
      * makes each lock in a run longer, up to {@code lockMaxMillis}.
      */
     record Fail(long now, long threshold, long windowMillis, long lockBaseMillis, double progressiveFactor, long lockMaxMillis,
-                long passwordTag, boolean rememberTypos, boolean reserved, boolean shared) implements Change {
+                long passwordTag, boolean rememberTypos, boolean reserved, boolean shared) implements Settle {
         @Override
-        public boolean settlesShared() {
-            return shared;
+        public long[] next(boolean create, long[] old) {
+            return LockoutEntry.fail(this, create, old);
         }
     }
 
@@ -72,18 +105,26 @@ public sealed interface Change permits Change.AdmitAddress, Change.UndoAddress, 
      * Layer 3: a right password. Confirmed failures go, with the reservation when {@code reserved}; {@code clearRun}
      * ends the run of locks. On a shared counter only the reservation goes.
      */
-    record Succeed(long now, boolean reserved, boolean clearRun, boolean shared) implements Change {
+    record Succeed(long now, boolean reserved, boolean clearRun, boolean shared) implements Settle {
         @Override
-        public boolean settlesShared() {
-            return shared;
+        public long[] next(boolean create, long[] old) {
+            return LockoutEntry.succeed(this, old);
         }
     }
 
     /** Layer 3: locked until {@code until} (another login name of the account was locked). */
     record Lock(long now, long until) implements Change {
+        @Override
+        public long[] next(boolean create, long[] old) {
+            return LockoutEntry.lock(this, create, old);
+        }
     }
 
     /** The first use of a captcha solution, remembered until {@code expiry} ({@link UsedEntry}). */
     record MarkUsed(long now, long expiry) implements Change {
+        @Override
+        public long[] next(boolean create, long[] old) {
+            return UsedEntry.markUsed(this, create, old);
+        }
     }
 }

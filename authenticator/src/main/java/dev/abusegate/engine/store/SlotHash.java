@@ -9,12 +9,12 @@ import dev.abusegate.engine.keys.CounterKey;
  */
 public final class SlotHash {
 
-    private final long k0;
-    private final long k1;
+    /** SipHash's initial state under the table key: the key's two halves mixed with its four constants. */
+    private final long[] start;
 
     public SlotHash(long k0, long k1) {
-        this.k0 = k0;
-        this.k1 = k1;
+        start = new long[] {k0 ^ 0x736f6d6570736575L, k1 ^ 0x646f72616e646f6dL, k0 ^ 0x6c7967656e657261L,
+                k1 ^ 0x7465646279746573L};
     }
 
     /** The slot of a key among {@code slots}, in {@code [0, slots)}. */
@@ -25,10 +25,10 @@ public final class SlotHash {
 
     /** SipHash-2-4 of four words. */
     long hash(long m0, long m1, long m2, long m3) {
-        long v0 = k0 ^ 0x736f6d6570736575L;
-        long v1 = k1 ^ 0x646f72616e646f6dL;
-        long v2 = k0 ^ 0x6c7967656e657261L;
-        long v3 = k1 ^ 0x7465646279746573L;
+        long v0 = start[0];
+        long v1 = start[1];
+        long v2 = start[2];
+        long v3 = start[3];
         long[] m = {m0, m1, m2, m3, 32L << 56};
         for (long w : m) {
             v3 ^= w;

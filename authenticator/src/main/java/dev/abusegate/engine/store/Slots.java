@@ -169,13 +169,13 @@ public final class Slots {
             onShared = true;
             target = sharedAt;
             // a right password on a shared count clears nobody's failures: it only gives its reservation back
-            next = change instanceof Change.Succeed ? next(new Change.GiveBack(now, true), false, value(slot, sharedAt))
-                    : next(change, false, value(slot, sharedAt));
+            next = change instanceof Change.Succeed ? new Change.GiveBack(now, true).next(false, value(slot, sharedAt))
+                    : change.next(false, value(slot, sharedAt));
         } else if (exact >= 0) {
             target = exact;
-            next = next(change, true, value(slot, exact));
+            next = change.next(true, value(slot, exact));
         } else {
-            next = next(change, true, null);
+            next = change.next(true, null);
             target = -1;
             // While the slot's shared counter of this kind is live, a newcomer is counted there even if room has
             // come free: it may have been counted there before, and a fresh exact count would forget that.
@@ -189,7 +189,7 @@ public final class Slots {
                 } else {
                     onShared = true;
                     target = sharedAt;
-                    next = next(change, true, value(slot, sharedAt));
+                    next = change.next(true, value(slot, sharedAt));
                 }
             }
         }
@@ -249,37 +249,6 @@ public final class Slots {
         return out;
     }
 
-    /** One change applied to one entry's value (null: none); {@code create} false when no entry may be added. */
-    static long[] next(Change change, boolean create, long[] old) {
-        if (change instanceof Change.AdmitAddress c) {
-            return AddressEntry.admit(c, create, old);
-        }
-        if (change instanceof Change.UndoAddress c) {
-            return AddressEntry.undo(c, old);
-        }
-        if (change instanceof Change.AdmitPair c) {
-            return PairEntry.admit(c, create, old);
-        }
-        if (change instanceof Change.UndoPair c) {
-            return PairEntry.undo(c, old);
-        }
-        if (change instanceof Change.Reserve c) {
-            return LockoutEntry.reserve(c, create, old);
-        }
-        if (change instanceof Change.GiveBack c) {
-            return LockoutEntry.giveBack(c, old);
-        }
-        if (change instanceof Change.Fail c) {
-            return LockoutEntry.fail(c, create, old);
-        }
-        if (change instanceof Change.Succeed c) {
-            return LockoutEntry.succeed(c, old);
-        }
-        if (change instanceof Change.Lock c) {
-            return LockoutEntry.lock(c, create, old);
-        }
-        return UsedEntry.markUsed((Change.MarkUsed) change, create, old);
-    }
 
     /**
      * A shared count never blocks: where it would, an attempt without a solved captcha is asked for one, and one

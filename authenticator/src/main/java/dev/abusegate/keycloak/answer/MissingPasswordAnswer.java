@@ -1,18 +1,15 @@
 package dev.abusegate.keycloak.answer;
 
 import jakarta.ws.rs.core.Response;
-import java.util.function.Supplier;
 import org.keycloak.authentication.AuthenticationFlowContext;
-import org.keycloak.authentication.authenticators.util.AuthenticatorUtils;
 import org.keycloak.events.Details;
 import org.keycloak.events.Errors;
-import org.keycloak.events.EventBuilder;
-import org.keycloak.models.UserModel;
 
 /**
- * An imitation of Keycloak's answer to a missing password, given from the request alone, without looking anybody up
- * or hashing anything: the same answer and the same event for every name, known or not, so that nothing about
- * accounts can be learnt from leaving the password out.
+ * A missing password, decided from the request alone, and the token endpoint's answer to it, given without looking
+ * anybody up or hashing anything: the same answer and the same event for every name, known or not, so that nothing
+ * about accounts can be learnt from leaving the password out. (The login forms answer with Keycloak's own
+ * {@code validatePassword}, which answers an empty password the same way; see {@code GatedForm}.)
  */
 public final class MissingPasswordAnswer {
 
@@ -25,29 +22,6 @@ public final class MissingPasswordAnswer {
      */
     public static boolean blank(String password) {
         return password == null || password.trim().isEmpty();
-    }
-
-    /**
-     * A login form's answer: the form again with "invalid username or password" (or the form's own message) and event
-     * {@code invalid_user_credentials}; a force challenge, so Keycloak's brute-force detection counts it no more than
-     * it counts its own.
-     *
-     * @param knownUser the user Keycloak already chose before this form (re-authentication, identity-first),
-     *                  else null
-     * @param page      Keycloak's form page with its wrong-password message; built after the re-authentication
-     *                  attributes are set
-     */
-    public static void onForm(AuthenticationFlowContext ctx, String typedUsername, UserModel knownUser,
-                              Supplier<Response> page) {
-        EventBuilder event = ctx.getEvent();
-        if (knownUser != null) {
-            event.user(knownUser);
-        } else if (typedUsername != null && !typedUsername.isEmpty()) {
-            event.detail(Details.USERNAME, typedUsername.trim());
-        }
-        event.error(Errors.INVALID_USER_CREDENTIALS);
-        AuthenticatorUtils.setupReauthenticationInUsernamePasswordFormError(ctx);
-        ctx.forceChallenge(page.get());
     }
 
     /**

@@ -1,12 +1,9 @@
 package dev.abusegate.keycloak.steps;
 
 import jakarta.ws.rs.core.MultivaluedMap;
-import jakarta.ws.rs.core.Response;
 import org.keycloak.authentication.AuthenticationFlowContext;
 import org.keycloak.authentication.authenticators.broker.IdpUsernamePasswordForm;
 import org.keycloak.models.KeycloakSession;
-import org.keycloak.models.UserModel;
-import org.keycloak.services.validation.Validation;
 
 /**
  * Keycloak's "Username Password Form for identity provider reauthentication" (the first broker login flow's
@@ -32,16 +29,5 @@ public class AbuseGateIdpUsernamePasswordForm extends IdpUsernamePasswordForm im
     @Override
     public boolean keycloakCheck(AuthenticationFlowContext context, MultivaluedMap<String, String> formData) {
         return super.validateUserAndPassword(context, formData);
-    }
-
-    @Override
-    public Response wrongPasswordPage(AuthenticationFlowContext context) {
-        return challenge(context, getDefaultChallengeMessage(context), Validation.FIELD_PASSWORD);
-    }
-
-    @Override
-    public boolean validatePassword(AuthenticationFlowContext context, UserModel user, MultivaluedMap<String, String> inputData,
-                                    boolean clearUser) {
-        return Verification.accepted(context, super.validatePassword(context, user, inputData, clearUser));
     }
 }

@@ -2,13 +2,11 @@ package dev.abusegate.keycloak.steps;
 
 import dev.abusegate.keycloak.answer.TooManyAttemptsPage;
 import jakarta.ws.rs.core.MultivaluedMap;
-import jakarta.ws.rs.core.Response;
 import org.keycloak.authentication.AuthenticationFlowContext;
 import org.keycloak.authentication.authenticators.browser.AbstractUsernameFormAuthenticator;
 import org.keycloak.authentication.authenticators.browser.PasswordForm;
 import org.keycloak.models.KeycloakSession;
 import org.keycloak.models.UserModel;
-import org.keycloak.services.validation.Validation;
 
 /**
  * Keycloak's Password Form (identity-first flows) with the gate in front. The identifier is the one chosen
@@ -56,16 +54,5 @@ public class AbuseGatePasswordForm extends PasswordForm implements GatedForm {
     @Override
     public boolean keycloakCheck(AuthenticationFlowContext context, MultivaluedMap<String, String> formData) {
         return super.validateForm(context, formData);
-    }
-
-    @Override
-    public Response wrongPasswordPage(AuthenticationFlowContext context) {
-        return challenge(context, getDefaultChallengeMessage(context), Validation.FIELD_PASSWORD);
-    }
-
-    @Override
-    public boolean validatePassword(AuthenticationFlowContext context, UserModel user, MultivaluedMap<String, String> inputData,
-                                    boolean clearUser) {
-        return Verification.accepted(context, super.validatePassword(context, user, inputData, clearUser));
     }
 }

@@ -1,12 +1,9 @@
 package dev.abusegate.keycloak.steps;
 
 import jakarta.ws.rs.core.MultivaluedMap;
-import jakarta.ws.rs.core.Response;
 import org.keycloak.authentication.AuthenticationFlowContext;
 import org.keycloak.authentication.authenticators.browser.UsernamePasswordForm;
 import org.keycloak.models.KeycloakSession;
-import org.keycloak.models.UserModel;
-import org.keycloak.services.validation.Validation;
 
 /**
  * Keycloak's Username Password Form with the gate in front: on every POST the gate runs first, with
@@ -25,21 +22,5 @@ public class AbuseGateUsernamePasswordForm extends UsernamePasswordForm implemen
     @Override
     protected boolean validateForm(AuthenticationFlowContext context, MultivaluedMap<String, String> formData) {
         return gatedCheck(context, formData);
-    }
-
-    @Override
-    public boolean keycloakCheck(AuthenticationFlowContext context, MultivaluedMap<String, String> formData) {
-        return super.validateForm(context, formData);
-    }
-
-    @Override
-    public Response wrongPasswordPage(AuthenticationFlowContext context) {
-        return challenge(context, getDefaultChallengeMessage(context), Validation.FIELD_PASSWORD);
-    }
-
-    @Override
-    public boolean validatePassword(AuthenticationFlowContext context, UserModel user, MultivaluedMap<String, String> inputData,
-                                    boolean clearUser) {
-        return Verification.accepted(context, super.validatePassword(context, user, inputData, clearUser));
     }
 }

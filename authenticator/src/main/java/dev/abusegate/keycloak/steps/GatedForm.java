@@ -2,10 +2,11 @@ package dev.abusegate.keycloak.steps;
 
 import dev.abusegate.keycloak.answer.MissingPasswordAnswer;
 import dev.abusegate.keycloak.answer.TooManyAttemptsPage;
+import jakarta.ws.rs.core.MultivaluedHashMap;
 import jakarta.ws.rs.core.MultivaluedMap;
-import jakarta.ws.rs.core.Response;
 import org.keycloak.authentication.AuthenticationFlowContext;
 import org.keycloak.authentication.authenticators.browser.AbstractUsernameFormAuthenticator;
+import org.keycloak.events.Details;
 import org.keycloak.models.UserModel;
 import org.keycloak.representations.idm.CredentialRepresentation;
 import org.keycloak.services.managers.AuthenticationManager;
@@ -13,15 +14,19 @@ import org.keycloak.services.managers.AuthenticationManager;
 /**
  * A gated login form: one of Keycloak's own forms (each extends a different Keycloak class, so this is an interface)
  * whose check runs through {@link #gatedCheck}. The form says only what differs, in small hooks named as Keycloak's
- * {@code AbstractUsernameFormAuthenticator} names its own: which user Keycloak already chose, Keycloak's own check,
- * Keycloak's page for a wrong password, and, where they differ from a username-and-password page, the name counted,
- * the fields the 429 page offers again and the layers it runs. A new gated form is a class with these hooks.
+ * {@code AbstractUsernameFormAuthenticator} names its own: which user Keycloak already chose, Keycloak's own check and,
+ * where they differ from a username-and-password page, the name counted, the fields the 429 page offers again and the
+ * layers it runs. The two Keycloak methods it calls, {@code validateUserAndPassword} and {@code validatePassword}, are
+ * public in {@code AbstractUsernameFormAuthenticator}, so every Keycloak form implements them already. A new gated form
+ * is a class with these hooks.
  *
  * <p>The story, for every form alike ({@link GatedAttempt}): the gate first, before any lookup or hash; when it does
  * not let the attempt through, the 429 page ({@link TooManyAttemptsPage}). Then a step that checks no password (the
  * identity-first username page) runs Keycloak's check and hands over to the password step ({@link
- * IdentityFirstHandover}); a step that checks one answers a missing password from the request alone ({@link
- * MissingPasswordAnswer}), else runs Keycloak's own check, whose outcome is settled on layer 3 ({@link Settlement}).
+ * IdentityFirstHandover}); a step that checks one answers a missing password from the request alone, with Keycloak's
+ * own answer to an empty password ({@code answerMissingPassword}), else runs Keycloak's own check, whose outcome
+ * ({@link Verification}: what Keycloak's check returned, its flow status, and whether it set its own note that it
+ * accepted the password) is settled on layer 3 ({@link Settlement}).
  */
 public interface GatedForm {
 
@@ -34,16 +39,25 @@ public interface GatedForm {
                 .getAuthNote(AbstractUsernameFormAuthenticator.USER_SET_BEFORE_USERNAME_PASSWORD_AUTH)) ? context.getUser() : null;
     }
 
-    /** Keycloak's own check of the submitted form (the overridden Keycloak method). */
-    boolean keycloakCheck(AuthenticationFlowContext context, MultivaluedMap<String, String> formData);
+    /**
+     * Keycloak's own check of the submitted form: by default {@code validateUserAndPassword}, the whole check of a
+     * username-and-password page. A form whose gate runs in another Keycloak method calls that method's Keycloak
+     * version here.
+     */
+    default boolean keycloakCheck(AuthenticationFlowContext context, MultivaluedMap<String, String> formData) {
+        return validateUserAndPassword(context, formData);
+    }
+
+    /** Keycloak's {@code AbstractUsernameFormAuthenticator.validateUserAndPassword}: lookup, then password. */
+    boolean validateUserAndPassword(AuthenticationFlowContext context, MultivaluedMap<String, String> formData);
 
     /**
-     * Keycloak's page for a wrong or missing password ({@code challenge(context, getDefaultChallengeMessage(context),
-     * Validation.FIELD_PASSWORD)}). Steps that check no password never show it.
+     * Keycloak's {@code AbstractUsernameFormAuthenticator.validatePassword}. Given no password, it answers without a
+     * lookup or a hash: event {@code invalid_user_credentials}, the page again with the form's wrong-password message,
+     * as a force challenge (so Keycloak's brute-force detection does not count it).
      */
-    default Response wrongPasswordPage(AuthenticationFlowContext context) {
-        throw new UnsupportedOperationException("this step checks no password");
-    }
+    boolean validatePassword(AuthenticationFlowContext context, UserModel user, MultivaluedMap<String, String> inputData,
+                             boolean clearUser);
 
     /** The name the gate counts: the name Keycloak is about to check (the known user's, else the typed one). */
     default String countedName(AuthenticationFlowContext context, MultivaluedMap<String, String> formData) {
@@ -88,21 +102,35 @@ public interface GatedForm {
         Settlement settlement = attempt.settlement();
         String password = formData.getFirst(CredentialRepresentation.PASSWORD);
         if (MissingPasswordAnswer.blank(password)) {
-            // The same answer and bookkeeping for every name, known or not: nothing was verified.
-            settlement.abandon();
-            UserModel known = knownUser(context);
-            MissingPasswordAnswer.onForm(context, known == null ? name : null, known, () -> wrongPasswordPage(context));
+            settlement.abandon(); // nothing was verified
+            answerMissingPassword(context, name);
             return false;
         }
-        Verification.forgetAccepted(context);
+        Verification.AcceptanceNote note = Verification.AcceptanceNote.setAside(context);
         boolean ok;
+        boolean accepted;
         try {
             ok = keycloakCheck(context, formData);
         } catch (RuntimeException e) {
             settlement.abandon();
             throw e;
+        } finally {
+            accepted = note.restore();
         }
-        settlement.settle(Verification.ofForm(context, ok), password);
+        settlement.settle(Verification.ofForm(context, ok, accepted), password);
         return ok;
+    }
+
+    /**
+     * The answer to a missing password, the same for every name, known or not: Keycloak's own answer to an empty one,
+     * given for the user Keycloak already chose (re-authentication, identity-first) or, with the typed name in the
+     * event, for nobody. Nothing is looked up and nothing is hashed.
+     */
+    private void answerMissingPassword(AuthenticationFlowContext context, String name) {
+        UserModel known = knownUser(context);
+        if (known == null && name != null && !name.isEmpty()) {
+            context.getEvent().detail(Details.USERNAME, name.trim());
+        }
+        validatePassword(context, known, new MultivaluedHashMap<>(), false);
     }
 }

@@ -23,11 +23,11 @@ class LockoutEntryTest {
             long reservations = r.nextLong(1, threshold);
             long[] v = null;
             for (int k = 0; k < reservations; k++) {
-                v = Slots.next(new Change.Reserve(now, false, new Limit(threshold, Long.MAX_VALUE, WINDOW)), true, v);
+                v = next(new Change.Reserve(now, false, new Limit(threshold, Long.MAX_VALUE, WINDOW)), true, v);
             }
             long failures = r.nextLong(0, reservations + 1);
             for (int k = 0; k < failures; k++) {
-                v = Slots.next(fail(now, threshold, 2.0, r.nextLong(), true), true, v);
+                v = next(fail(now, threshold, 2.0, r.nextLong(), true), true, v);
             }
             LockoutEntry e = LockoutEntry.of(v);
             assertThat(e.taken(now)).isEqualTo(reservations);
@@ -38,7 +38,7 @@ class LockoutEntryTest {
             // the failures that reach the threshold lock: 30 s for the first lock of a run, a run of one
             long[] locked = v;
             for (long k = failures; k < threshold; k++) {
-                locked = Slots.next(fail(now, threshold, 2.0, 0, false), true, locked);
+                locked = next(fail(now, threshold, 2.0, 0, false), true, locked);
             }
             LockoutEntry l = LockoutEntry.of(locked);
             assertThat(FailureOutcome.of(locked)).isEqualTo(FailureOutcome.LOCKED);
@@ -52,27 +52,31 @@ class LockoutEntryTest {
     @Test
     void an_account_whose_only_reservation_is_given_back_holds_nothing() {
         long now = 1_000;
-        long[] v = Slots.next(new Change.Reserve(now, false, new Limit(10, Long.MAX_VALUE, WINDOW)), true, null);
+        long[] v = next(new Change.Reserve(now, false, new Limit(10, Long.MAX_VALUE, WINDOW)), true, null);
         assertThat(AdmissionAnswer.of(v).outcome()).isEqualTo(LayerOutcome.COUNTED);
         assertThat(LockoutEntry.of(v).taken(now)).isEqualTo(1);
-        assertThat(Slots.next(new Change.GiveBack(now + 1, false), true, v)).as("no entry left").isNull();
-        assertThat(Slots.next(new Change.Succeed(now + 1, true, false, false), true, v)).as("no entry left").isNull();
+        assertThat(next(new Change.GiveBack(now + 1, false), true, v)).as("no entry left").isNull();
+        assertThat(next(new Change.Succeed(now + 1, true, false, false), true, v)).as("no entry left").isNull();
     }
 
     @Test
     void the_same_wrong_password_counts_once_and_a_new_one_counts_again() {
         long now = 1_000;
         Limit limit = new Limit(10, Long.MAX_VALUE, WINDOW);
-        long[] v = Slots.next(new Change.Reserve(now, false, limit), true, null);
-        v = Slots.next(fail(now, 10, 1.0, 77, true), true, v);
+        long[] v = next(new Change.Reserve(now, false, limit), true, null);
+        v = next(fail(now, 10, 1.0, 77, true), true, v);
         assertThat(FailureOutcome.of(v)).isEqualTo(FailureOutcome.COUNTED);
-        v = Slots.next(new Change.Reserve(now, false, limit), true, v);
-        v = Slots.next(fail(now, 10, 1.0, 77, true), true, v);
+        v = next(new Change.Reserve(now, false, limit), true, v);
+        v = next(fail(now, 10, 1.0, 77, true), true, v);
         assertThat(FailureOutcome.of(v)).isEqualTo(FailureOutcome.REPEATED);
         assertThat(LockoutEntry.of(v).confirmed(now)).isEqualTo(1);
         assertThat(LockoutEntry.of(v).taken(now)).as("the repeat's reservation is given back").isEqualTo(1);
-        v = Slots.next(new Change.Reserve(now, false, limit), true, v);
-        v = Slots.next(fail(now, 10, 1.0, 78, true), true, v);
+        v = next(new Change.Reserve(now, false, limit), true, v);
+        v = next(fail(now, 10, 1.0, 78, true), true, v);
         assertThat(LockoutEntry.of(v).confirmed(now)).isEqualTo(2);
+    }
+
+    private static long[] next(Change change, boolean create, long[] old) {
+        return change.next(create, old);
     }
 }
