@@ -6,6 +6,7 @@ import dev.abusegate.engine.config.LayerPolicy;
 import dev.abusegate.engine.keys.GateKeys;
 import dev.abusegate.engine.keys.SecretSource;
 import dev.abusegate.engine.keys.CounterKey;
+import dev.abusegate.engine.realm.RealmSettings;
 import dev.abusegate.engine.realm.RealmWatch;
 import dev.abusegate.engine.store.AddressEntry;
 import dev.abusegate.engine.store.AdmissionAnswer;
@@ -318,6 +319,14 @@ public final class AbuseGate {
     /** The fifth, realm-wide layer; null when the gate runs without it. */
     public RealmWatch realmWatch() {
         return realmWatch;
+    }
+
+    /**
+     * Whether the realm is under attack on this node for an attempt with {@code options} (the fifth layer on, and
+     * the realm past its entry level); false when the gate runs without that layer.
+     */
+    public boolean realmUnderAttack(String realm, GateOptions options) {
+        return realmWatch != null && options.get(RealmSettings.ENABLED) && realmWatch.underAttack(realm);
     }
 
     /**

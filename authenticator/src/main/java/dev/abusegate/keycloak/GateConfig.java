@@ -1,9 +1,6 @@
 package dev.abusegate.keycloak;
 
-import dev.abusegate.captcha.CaptchaSettings;
 import dev.abusegate.keycloak.admin.AbuseGateRealmTabFactory;
-import dev.abusegate.engine.config.Allowlist;
-import dev.abusegate.engine.config.FailureMode;
 import dev.abusegate.engine.config.GateOptions;
 import dev.abusegate.engine.config.InvalidOptionException;
 import dev.abusegate.engine.config.Setting;

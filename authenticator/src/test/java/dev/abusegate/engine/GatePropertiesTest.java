@@ -40,16 +40,16 @@ class GatePropertiesTest {
     static final String[] IDS = {"alice", "ALICE", " alice ", "ａｌｉｃｅ", "bob", "carol", "Carol", "dave", "erin", "frank"};
     static final int[] ID_GROUP = {0, 0, 0, 0, 1, 2, 2, 3, 4, 5};
 
-    enum Verdict { FAIL, SUCCESS, NOT_VERIFIED }
+    enum PasswordCheck { FAIL, SUCCESS, NOT_VERIFIED }
 
-    record Step(long advanceMillis, int addr, int id, Verdict verdict, boolean solved) {
+    record Step(long advanceMillis, int addr, int id, PasswordCheck check, boolean solved) {
         Attempt attempt() {
             return new Attempt(GateFixture.REALM, ADDRS[addr], IDS[id], null);
         }
 
         @Override
         public String toString() {
-            return "+" + advanceMillis + "ms " + ADDRS[addr] + " " + IDS[id].trim() + " " + verdict + (solved ? " solved" : "");
+            return "+" + advanceMillis + "ms " + ADDRS[addr] + " " + IDS[id].trim() + " " + check + (solved ? " solved" : "");
         }
     }
 
@@ -73,13 +73,13 @@ class GatePropertiesTest {
             int roll = r.nextInt(100);
             long advance = roll < 60 ? 0 : roll < 90 ? r.nextLong(windowMillis / 3 + 1) : r.nextLong(2 * windowMillis + 1);
             int v = r.nextInt(100);
-            Verdict verdict = v < 70 ? Verdict.FAIL : v < 85 || !withSuccess ? Verdict.NOT_VERIFIED : Verdict.SUCCESS;
-            out.add(new Step(advance, r.nextInt(ADDRS.length), r.nextInt(IDS.length), verdict, r.nextDouble() < solvedShare));
+            PasswordCheck check = v < 70 ? PasswordCheck.FAIL : v < 85 || !withSuccess ? PasswordCheck.NOT_VERIFIED : PasswordCheck.SUCCESS;
+            out.add(new Step(advance, r.nextInt(ADDRS.length), r.nextInt(IDS.length), check, r.nextDouble() < solvedShare));
         }
         return out;
     }
 
-    static void settle(AbuseGate gate, Decision d, Verdict v) {
+    static void settle(AbuseGate gate, Decision d, PasswordCheck v) {
         switch (v) {
             case FAIL -> gate.passwordFailed(d, 0L, java.util.List.of());
             case SUCCESS -> gate.passwordSucceeded(d, java.util.List.of());
@@ -119,11 +119,11 @@ class GatePropertiesTest {
                     l1.computeIfAbsent(a, k -> new ArrayList<>()).add(now);
                     l2.computeIfAbsent(List.of(a, id), k -> new ArrayList<>()).add(now);
                     l4.computeIfAbsent(a, k -> new ArrayList<>()).add(new long[] {now, id});
-                    if (s.verdict() == Verdict.FAIL) {
+                    if (s.check() == PasswordCheck.FAIL) {
                         l3.computeIfAbsent(id, k -> new ArrayList<>()).add(now);
                     }
                 }
-                settle(f.gate, d, s.verdict());
+                settle(f.gate, d, s.check());
             }
             l1.forEach((k, times) -> assertThat(maxInAnyWindow(times, w)).as("layer 1, %s", ctx).isLessThanOrEqualTo(t1));
             l2.forEach((k, times) -> assertThat(maxInAnyWindow(times, w)).as("layer 2, %s", ctx).isLessThanOrEqualTo(t2));
@@ -251,12 +251,12 @@ class GatePropertiesTest {
                 Decision d = GateFixture.evaluate(b.gate, o, s.attempt(), s.solved() ? GateFixture.SOLVED : null);
                 if (d.outcome() == Outcome.CAPTCHA_REQUIRED) {
                     assertThat(s.solved()).as("a solved attempt is never challenged, %s", ctx).isFalse();
-                    settle(b.gate, d, s.verdict()); // even a careless caller settling it
+                    settle(b.gate, d, s.check()); // even a careless caller settling it
                     assertThat(counters(GateFixture.state(b.gate, GateFixture.REALM, ADDRS[s.addr()], IDS[s.id()], o.ipv6PrefixLength())))
                             .as("a challenged mistake changed a counter at step %d, %s", i, ctx).isEqualTo(seen);
                     dropped[i] = true;
                 } else {
-                    settle(b.gate, d, s.verdict());
+                    settle(b.gate, d, s.check());
                 }
                 if (d.outcome() == Outcome.BLOCKED && !s.solved()) {
                     // the same attempt with a valid solution, at the same moment, is blocked too
@@ -275,7 +275,7 @@ class GatePropertiesTest {
                     continue;
                 }
                 Decision d = GateFixture.evaluate(a.gate, o, s.attempt(), s.solved() ? GateFixture.SOLVED : null);
-                settle(a.gate, d, s.verdict());
+                settle(a.gate, d, s.check());
                 assertThat(d.outcome()).as("step %d, %s", i, ctx).isEqualTo(withMistakes.get(i).outcome());
                 assertThat(d.layer()).as("step %d, %s", i, ctx).isEqualTo(withMistakes.get(i).layer());
             }
@@ -296,7 +296,7 @@ class GatePropertiesTest {
             Step s = steps.get(i);
             c.clock.advanceMillis(s.advanceMillis());
             if (!dropped[i]) {
-                settle(c.gate, GateFixture.evaluate(c.gate, o, s.attempt(), s.solved() ? GateFixture.SOLVED : null), s.verdict());
+                settle(c.gate, GateFixture.evaluate(c.gate, o, s.attempt(), s.solved() ? GateFixture.SOLVED : null), s.check());
             }
         }
         Step s = steps.get(upTo);

@@ -9,16 +9,14 @@ import java.util.Map;
 /**
  * Everything the gate can be tuned with, immutable and validated when built: one policy per layer and one
  * value per key of {@link GateSettings#options()}, whose descriptors hold the defaults and the bounds. Parsing,
- * checking, equality and printing all come from the descriptors; a new option needs an accessor here and
- * nothing else.
+ * checking, equality and printing all come from the descriptors: a new option is its descriptor and its README row,
+ * and {@link #get(Setting)} reads it (a named accessor here is for readability only).
  *
  * @param policies each layer's policy
  * @param values   by key, the typed value of each of {@link GateSettings#options()}; a key left out has its default
  */
 public record GateOptions(Map<Layer, LayerPolicy> policies, Map<String, Object> values) {
 
-    public static final int DEFAULT_IPV6_PREFIX = GateSettings.IPV6_PREFIX.defaultTyped();
-    public static final int DEFAULT_IPV6_NETWORK_PREFIX = GateSettings.IPV6_NETWORK_PREFIX.defaultTyped();
     /** What the gate does when {@code ipv6.networkPrefixLength} is not shorter than {@code ipv6.prefixLength}. */
     public static final String NETWORKS_NOT_COUNTED = "IPv6 networks are not counted (" + GateSettings.IPV6_NETWORK_THRESHOLD.key()
             + " taken as 0)";

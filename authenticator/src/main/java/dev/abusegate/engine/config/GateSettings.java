@@ -14,7 +14,7 @@ import java.util.Map;
  * {@link LayerPolicy} one per field of {@link #layer(Layer)}; both check against these bounds.
  * <p>
  * A new option is its descriptor below (declared with {@code option(..)}, which places it in the admin
- * console's order), an accessor in {@link GateOptions} and its row in README's Configure table.
+ * console's order) and its row in README's Configure table; {@link GateOptions#get(Setting)} reads it.
  */
 public final class GateSettings {
 

@@ -16,12 +16,6 @@ public record LayerPolicy(
         long lockoutSeconds,
         FailureMode failureMode) {
 
-    /**
-     * The longest window or lockout accepted (one year, as {@link GateSettings#MAX_SECONDS}): the bound
-     * of the configuration keys and of this check are the same.
-     */
-    public static final long MAX_SECONDS = GateSettings.MAX_SECONDS;
-
     public LayerPolicy {
         Objects.requireNonNull(layer, "layer");
         GateSettings.LayerKeys keys = GateSettings.layer(layer);

@@ -4,8 +4,6 @@ import dev.abusegate.engine.Layer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The name of one entry in the {@link CounterStore}: a realm, a kind and a 128-bit subject. The subject is
@@ -184,10 +182,11 @@ public final class CounterKey {
 
     static final int REALM_TAG_CHARS = 11;
 
-    /** A realm's tag: the first 64 bits of SHA-256 of its id, and their first {@value #REALM_TAG_CHARS} base64url chars. */
+    /**
+     * A realm's tag: the first 64 bits of SHA-256 of its id, and their first {@value #REALM_TAG_CHARS} base64url chars.
+     * Computed once per realm key ({@link GateKeys}' hasher holds it) and for a key built without one.
+     */
     static final class RealmTag {
-        private static final Map<String, RealmTag> TAGS = new ConcurrentHashMap<>();
-
         final long bits;
         final String text;
 
@@ -197,14 +196,11 @@ public final class CounterKey {
         }
 
         static RealmTag of(String realm) {
-            RealmTag t = TAGS.get(realm);
-            return t != null ? t : TAGS.computeIfAbsent(realm, r -> {
-                try {
-                    return new RealmTag(be64(MessageDigest.getInstance("SHA-256").digest(r.getBytes(StandardCharsets.UTF_8)), 0));
-                } catch (NoSuchAlgorithmException e) {
-                    throw new IllegalStateException(e);
-                }
-            });
+            try {
+                return new RealmTag(be64(MessageDigest.getInstance("SHA-256").digest(realm.getBytes(StandardCharsets.UTF_8)), 0));
+            } catch (NoSuchAlgorithmException e) {
+                throw new IllegalStateException(e);
+            }
         }
     }
 

@@ -94,7 +94,7 @@ public final class Slots {
     }
 
     /**
-     * The format a slot was written in (0: before formats were numbered). Package-private: only the format's tests
+     * The format a slot was written in (0: a slot that carries no format number). Package-private: only the format's tests
      * read it; a store reads a slot through {@link #find} and {@link #apply}, which check the format themselves.
      */
     static int format(long[] slot) {

@@ -1,12 +1,9 @@
 package dev.abusegate.keycloak.events;
 
-import dev.abusegate.engine.AbuseGate;
 import dev.abusegate.engine.Decision;
 import dev.abusegate.engine.EventBudget;
 import dev.abusegate.engine.Layer;
 import dev.abusegate.engine.Outcome;
-import dev.abusegate.engine.config.GateOptions;
-import dev.abusegate.engine.realm.RealmSettings;
 import dev.abusegate.engine.realm.RealmWatch;
 import dev.abusegate.keycloak.GateRuntime;
 import java.util.Set;
@@ -77,12 +74,6 @@ public final class GateEvents {
             event.detail(DETAIL_NOT_RECORDED, Long.toString(leftOut));
         }
         event.error(d.outcome() == Outcome.BLOCKED ? EVENT_BLOCKED : EVENT_CAPTCHA);
-    }
-
-    /** Whether the realm is under attack (on this node) for an attempt with {@code options}: for its harder ALTCHA. */
-    public static boolean underAttack(AbuseGate gate, RealmModel realm, GateOptions options) {
-        RealmWatch w = gate.realmWatch();
-        return w != null && options.get(RealmSettings.ENABLED) && w.underAttack(realm.getId());
     }
 
     /**

@@ -15,10 +15,6 @@ public final class GateMetrics {
     private GateMetrics() {
     }
 
-    public static void decision(String realm, Outcome outcome, Layer layer) {
-        decision(realm, outcome, layer == null ? "none" : layer.label());
-    }
-
     /** {@code layer}: a layer's label, {@code realm_under_attack} for the fifth layer, or {@code none}. */
     public static void decision(String realm, Outcome outcome, String layer) {
         Counter.builder("abuse_gate_decisions")

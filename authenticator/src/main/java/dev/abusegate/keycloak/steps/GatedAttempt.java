@@ -71,7 +71,7 @@ public final class GatedAttempt {
         // With the band off the captcha is still offered where a shared count past a threshold asks for it (a store
         // at its bound): ALTCHA by default, which needs no keys, so that answer is never a refusal.
         // While the realm is under attack (the fifth layer), ALTCHA challenges are harder.
-        CaptchaConfig captcha = scope.realmLayer() && GateEvents.underAttack(g, realm, options)
+        CaptchaConfig captcha = scope.realmLayer() && g.realmUnderAttack(realm.getId(), options)
                 ? settings.captcha().harder(options.get(RealmSettings.ALTCHA_FACTOR)) : settings.captcha();
         String token = captchaToken.apply(captcha);
         boolean submitted = token != null && !token.isBlank();

@@ -1,5 +1,6 @@
 package dev.abusegate.keycloak.store;
 
+import dev.abusegate.engine.TimeSource;
 import dev.abusegate.engine.realm.LocalRealmTallies;
 import dev.abusegate.engine.store.Slots;
 import dev.abusegate.keycloak.GateRuntime;
@@ -47,7 +48,7 @@ public class InfinispanGateStoreProviderFactory implements GateStoreProviderFact
     private long maxProtectedEntries = DEFAULT_MAX_PROTECTED_ENTRIES;
     private long blockedHoldMillis = DEFAULT_BLOCKED_HOLD_MILLIS;
     private boolean testSupportFaultInjection;
-        private volatile GateRuntime runtime;
+    private final ServerRuntime runtime = new ServerRuntime(CACHE_NAME, TimeSource.SYSTEM);
 
     @Override
     public String getId() {
@@ -98,28 +99,10 @@ public class InfinispanGateStoreProviderFactory implements GateStoreProviderFact
 
     /**
      * The server's one runtime, built on first use (or once the server is up) and kept for the life of this factory:
-     * the store, then the gate and everything long-lived on it, in this one place.
+     * the store, then the gate and everything long-lived on it, in this one place ({@link ServerRuntime}).
      */
     private GateRuntime runtime(KeycloakSession session) {
-        GateRuntime r = runtime;
-        if (r == null) {
-            synchronized (this) {
-                r = runtime;
-                if (r == null) {
-                    try {
-                        r = build(session);
-                    } catch (RuntimeException e) {
-                        // Never a 500 per login: without a cache every layer follows its failure mode. Not kept: the
-                        // next request tries the cache again.
-                        LOG.errorf(e, "Abuse gate: cannot create the counter cache '%s'; every layer follows its failure mode",
-                                CACHE_NAME);
-                        return new GateRuntime(new UnavailableCounterStore("the counter cache could not be created"), 0);
-                    }
-                    runtime = r;
-                }
-            }
-        }
-        return r;
+        return runtime.get(() -> build(session));
     }
 
     private GateRuntime build(KeycloakSession session) {
@@ -213,9 +196,6 @@ public class InfinispanGateStoreProviderFactory implements GateStoreProviderFact
 
     @Override
     public void close() {
-        GateRuntime r = runtime;
-        if (r != null) {
-            r.close();
-        }
+        runtime.close();
     }
 }

@@ -147,7 +147,7 @@ class GateOptionsTest {
 
     @Test
     void a_per_address_block_lasts_its_window_whatever_its_lockout_seconds_say() {
-        for (long lockoutSeconds : new long[] {0, 1, LayerPolicy.MAX_SECONDS * 10}) {
+        for (long lockoutSeconds : new long[] {0, 1, GateSettings.MAX_SECONDS * 10}) {
             LayerPolicy perIp = new LayerPolicy(Layer.PER_IP, true, 3, 60, lockoutSeconds, FailureMode.FAIL_OPEN);
             GateOptions o = GateFixture.only(Layer.PER_IP, 3, 60).policy(perIp).build();
             GateFixture f = new GateFixture();
@@ -197,15 +197,15 @@ class GateOptionsTest {
 
     @Test
     void the_longest_accepted_window_and_lockout_still_count_and_lock() {
-        GateOptions o = GateFixture.only(Layer.PER_IP, 1, LayerPolicy.MAX_SECONDS).build();
+        GateOptions o = GateFixture.only(Layer.PER_IP, 1, GateSettings.MAX_SECONDS).build();
         GateFixture f = new GateFixture();
         assertThat(f.evaluate(o, "192.0.2.1", "a").outcome()).isEqualTo(Outcome.ALLOW);
-        f.clock.advanceSeconds(LayerPolicy.MAX_SECONDS - 1);
+        f.clock.advanceSeconds(GateSettings.MAX_SECONDS - 1);
         assertThat(f.evaluate(o, "192.0.2.1", "a").outcome()).as("a year later, still inside the window").isEqualTo(Outcome.BLOCKED);
 
-        GateOptions lock = GateFixture.only(Layer.ACCOUNT_LOCKOUT, 1, LayerPolicy.MAX_SECONDS).lockoutSeconds(LayerPolicy.MAX_SECONDS).build();
+        GateOptions lock = GateFixture.only(Layer.ACCOUNT_LOCKOUT, 1, GateSettings.MAX_SECONDS).lockoutSeconds(GateSettings.MAX_SECONDS).build();
         f.wrongPassword(lock, "192.0.2.2", "bob");
-        f.clock.advanceSeconds(LayerPolicy.MAX_SECONDS - 1);
+        f.clock.advanceSeconds(GateSettings.MAX_SECONDS - 1);
         assertThat(f.evaluate(lock, "192.0.2.2", "bob").outcome()).isEqualTo(Outcome.BLOCKED);
     }
 }

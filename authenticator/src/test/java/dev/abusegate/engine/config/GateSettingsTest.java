@@ -92,7 +92,7 @@ class GateSettingsTest {
         assertThat(withWindow(p, (long) window.max()).windowSeconds()).isEqualTo(31_536_000L);
         assertThatThrownBy(() -> withWindow(p, (long) window.max() + 1))
                 .isInstanceOf(InvalidOptionException.class).hasMessageStartingWith("perIp.windowSeconds");
-        assertThat(LayerPolicy.MAX_SECONDS).isEqualTo((long) window.max());
+        assertThat(GateSettings.MAX_SECONDS).isEqualTo((long) window.max());
 
         Setting<Integer> device = GateSettings.DEVICE_COOKIE_THRESHOLD;
         assertThat(TestOptions.builder().deviceCookie(true, (int) device.max(), 90).build().deviceCookieThreshold()).isEqualTo(1000);

@@ -25,7 +25,7 @@ class KeyPrefixesTest {
     @Test
     void without_gated_steps_the_defaults_apply() {
         assertThat(KeyPrefixes.of(null, null, List.of(), V6))
-                .containsExactly(new KeyPrefixes(GateOptions.DEFAULT_IPV6_PREFIX, GateOptions.DEFAULT_IPV6_NETWORK_PREFIX));
+                .containsExactly(new KeyPrefixes(GateSettings.IPV6_PREFIX.defaultTyped(), GateSettings.IPV6_NETWORK_PREFIX.defaultTyped()));
     }
 
     @Test
