@@ -1,22 +1,15 @@
 package dev.abusegate.keycloak.admin;
 
 import dev.abusegate.keycloak.GateRuntime;
-import dev.abusegate.keycloak.steps.AbuseGateDirectGrant;
-import dev.abusegate.keycloak.steps.AbuseGateDockerHttpBasic;
-import dev.abusegate.keycloak.steps.AbuseGateHttpBasic;
-import dev.abusegate.keycloak.steps.AbuseGateIdpUsernamePasswordFormFactory;
-import dev.abusegate.keycloak.steps.AbuseGatePasswordFormFactory;
-import dev.abusegate.keycloak.steps.AbuseGateUsernameFormFactory;
-import dev.abusegate.keycloak.steps.AbuseGateUsernamePasswordFormFactory;
+import dev.abusegate.keycloak.steps.GatedStepFactory;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Predicate;
-import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import org.jboss.logging.Logger;
 import org.keycloak.authentication.Authenticator;
 import org.keycloak.authentication.AuthenticatorFactory;
@@ -26,6 +19,7 @@ import org.keycloak.models.AuthenticationFlowModel;
 import org.keycloak.models.ClientModel;
 import org.keycloak.models.IdentityProviderModel;
 import org.keycloak.models.KeycloakSession;
+import org.keycloak.models.KeycloakSessionFactory;
 import org.keycloak.models.RealmModel;
 import org.keycloak.protocol.saml.SamlConfigAttributes;
 import org.keycloak.provider.ProviderFactory;
@@ -41,17 +35,6 @@ final class PasswordCoverage {
 
     /** Keycloak's SAML ECP endpoint runs the realm's flow of this name; it has no binding. */
     static final String ECP_FLOW = "saml ecp";
-    /** Keycloak's steps that check a password, and the gated step to use instead. */
-    static final Map<String, String> UNGATED = Map.of(
-            "auth-username-password-form", AbuseGateUsernamePasswordFormFactory.ID,
-            "auth-password-form", AbuseGatePasswordFormFactory.ID,
-            "direct-grant-validate-password", AbuseGateDirectGrant.ID,
-            "idp-username-password-form", AbuseGateIdpUsernamePasswordFormFactory.ID,
-            "http-basic-authenticator", AbuseGateHttpBasic.ID,
-            "docker-http-basic-authenticator", AbuseGateDockerHttpBasic.ID);
-    /** Every gated step's provider id: the replacements above and the identity-first username step. */
-    static final Set<String> GATED = Stream.concat(UNGATED.values().stream(), Stream.of(AbuseGateUsernameFormFactory.ID))
-            .collect(Collectors.toUnmodifiableSet());
     /** Most realms named at start-up, one WARN each; the rest are counted in one line. */
     private static final int MAX_REALMS_WARNED = 50;
     private static final Logger LOG = Logger.getLogger(PasswordCoverage.class);
@@ -67,15 +50,38 @@ final class PasswordCoverage {
     record Flow(String alias, List<String> boundAs, List<Step> ungatedSteps) {
     }
 
+    /**
+     * The gated steps the server has: every one's provider id, and by the provider id of Keycloak's step that checks
+     * passwords, the gated step that stands in for it ({@link GatedStepFactory#replacedPasswordStep()}).
+     */
+    record GatedSteps(Set<String> ids, Map<String, String> insteadOf) {
+
+        static GatedSteps of(KeycloakSessionFactory factory) {
+            Set<String> ids = new HashSet<>();
+            Map<String, String> insteadOf = new HashMap<>();
+            factory.getProviderFactoriesStream(Authenticator.class)
+                    .filter(GatedStepFactory.class::isInstance)
+                    .map(GatedStepFactory.class::cast)
+                    .forEach(step -> {
+                        ids.add(step.getId());
+                        if (step.replacedPasswordStep() != null) {
+                            insteadOf.put(step.replacedPasswordStep(), step.getId());
+                        }
+                    });
+            return new GatedSteps(Set.copyOf(ids), Map.copyOf(insteadOf));
+        }
+    }
+
     /** The realm's bound flows that check passwords with an ungated step, in binding order; empty when gated everywhere. */
     static List<Flow> ungated(KeycloakSession session, RealmModel realm) {
+        GatedSteps gatedSteps = GatedSteps.of(session.getKeycloakSessionFactory());
         List<Flow> out = new ArrayList<>();
         for (Map.Entry<String, List<String>> e : bindings(session, realm).entrySet()) {
             AuthenticationFlowModel flow = realm.getAuthenticationFlowById(e.getKey());
             List<AuthenticationExecutionModel> found = new ArrayList<>();
-            collect(realm, flow.getId(), UNGATED::containsKey, new HashSet<>(), found);
+            collect(realm, flow.getId(), gatedSteps.insteadOf()::containsKey, new HashSet<>(), found);
             List<Step> steps = found.stream()
-                    .map(x -> new Step(x.getAuthenticator(), displayName(session, x), UNGATED.get(x.getAuthenticator())))
+                    .map(x -> new Step(x.getAuthenticator(), displayName(session, x), gatedSteps.insteadOf().get(x.getAuthenticator())))
                     .toList();
             if (!steps.isEmpty()) {
                 out.add(new Flow(flow.getAlias(), List.copyOf(e.getValue()), steps));
@@ -86,10 +92,11 @@ final class PasswordCoverage {
 
     /** The enabled gated steps of the realm's bound flows (the flows {@link #ungated} looks at), in binding order. */
     static List<AuthenticationExecutionModel> gated(KeycloakSession session, RealmModel realm) {
+        GatedSteps gatedSteps = GatedSteps.of(session.getKeycloakSessionFactory());
         List<AuthenticationExecutionModel> out = new ArrayList<>();
         Set<String> seen = new HashSet<>();
         for (String flowId : bindings(session, realm).keySet()) {
-            collect(realm, flowId, GATED::contains, seen, out);
+            collect(realm, flowId, gatedSteps.ids()::contains, seen, out);
         }
         return out;
     }

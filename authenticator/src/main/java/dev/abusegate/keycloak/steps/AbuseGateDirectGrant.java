@@ -35,6 +35,11 @@ public class AbuseGateDirectGrant extends GatedRequestStep {
     }
 
     @Override
+    public String replacedPasswordStep() {
+        return ValidatePassword.PROVIDER_ID;
+    }
+
+    @Override
     public void authenticate(AuthenticationFlowContext context) {
         MultivaluedMap<String, String> params = context.getHttpRequest().getDecodedFormParameters();
         String identifier = params.getFirst(AuthenticationManager.FORM_USERNAME);

@@ -32,6 +32,11 @@ public class AbuseGateDockerHttpBasic extends GatedHttpBasicStep {
     }
 
     @Override
+    public String replacedPasswordStep() {
+        return DockerAuthenticator.ID;
+    }
+
+    @Override
     protected Response tooManyAttempts(AuthenticationFlowContext context, Response.ResponseBuilder status429, String code, String message) {
         return status429.type(MediaType.APPLICATION_JSON_TYPE).entity(errors(context, TOO_MANY_REQUESTS, message)).build();
     }

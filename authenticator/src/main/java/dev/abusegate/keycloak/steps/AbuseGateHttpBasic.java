@@ -6,6 +6,7 @@ import jakarta.ws.rs.core.Response;
 import org.keycloak.authentication.AuthenticationFlowContext;
 import org.keycloak.authentication.AuthenticationProcessor;
 import org.keycloak.protocol.saml.profile.ecp.authenticator.HttpBasicAuthenticator;
+import org.keycloak.protocol.saml.profile.ecp.authenticator.HttpBasicAuthenticatorFactory;
 import org.keycloak.protocol.saml.profile.util.Soap;
 
 /**
@@ -23,6 +24,11 @@ public class AbuseGateHttpBasic extends GatedHttpBasicStep {
         super(ID, "HTTP Basic Authentication (abuse gate)",
                 "Keycloak's HTTP Basic step (the 'saml ecp' flow), with the four-layer abuse gate checked on the header's username "
                         + "before the user lookup and the password hash; gate answers are HTTP 429 with Retry-After and a SOAP fault.", new HttpBasicAuthenticator());
+    }
+
+    @Override
+    public String replacedPasswordStep() {
+        return HttpBasicAuthenticatorFactory.PROVIDER_ID;
     }
 
     @Override

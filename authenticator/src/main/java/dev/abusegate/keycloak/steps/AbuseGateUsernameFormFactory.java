@@ -14,4 +14,10 @@ public class AbuseGateUsernameFormFactory extends GatedFormFactory {
                         + "'Password Form (abuse gate)', which then adds only the account-lockout layer.",
                 AbuseGateUsernameForm::new);
     }
+
+    /** None: the username step checks no password (the password form after it does). */
+    @Override
+    public String replacedPasswordStep() {
+        return null;
+    }
 }

@@ -30,6 +30,12 @@ abstract class GatedFormFactory extends GatedStepFactory {
         return create.apply(session);
     }
 
+    /** The stock form's id. */
+    @Override
+    public String replacedPasswordStep() {
+        return keycloak.getId();
+    }
+
     @Override
     public String getReferenceCategory() {
         return keycloak.getReferenceCategory();
