@@ -2,62 +2,123 @@ package dev.abusegate.keycloak;
 
 import dev.abusegate.captcha.CaptchaProvider;
 import dev.abusegate.captcha.CaptchaSettings;
+import dev.abusegate.engine.config.Setting;
 import dev.abusegate.engine.config.SettingReader;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.StringJoiner;
 
 /**
- * Captcha provider settings of one execution: which provider, its site key and secret, an optional
- * verification endpoint override, and ALTCHA's difficulty. The secret is a PASSWORD property: written
- * in the admin console, never shown back, never logged, never rendered.
+ * Captcha provider settings of one execution: one value per key of {@link CaptchaSettings#all()} (which provider, its
+ * site key and secret, an optional verification endpoint override, ALTCHA's difficulty and lifetime, reCAPTCHA's
+ * score, the verification budget), and the ALTCHA difficulty offered: the setting's, or more while the realm is under
+ * attack ({@link #harder}). Checking and printing come from the descriptors, so a new captcha key is its descriptor
+ * and its README row, read with {@link #get(Setting)}. The secret is a PASSWORD property: written in the admin
+ * console, never shown back, never logged, never rendered.
+ *
+ * @param values          by key, the typed value of each of {@link CaptchaSettings#all()}; a key left out has its default
+ * @param altchaMaxNumber the largest number an ALTCHA challenge offered may need
  */
-public record CaptchaConfig(
-        CaptchaProvider provider,
-        String siteKey,
-        String secret,
-        String verifyUrl,
-        long altchaMaxNumber,
-        long altchaExpirySeconds,
-        double minScore,
-        int verifyBudget) {
-
-    /** Never prints the secret. */
-    @Override
-    public String toString() {
-        return "CaptchaConfig[provider=" + provider.id() + ", siteKey=" + siteKey + ", secret=" + (secret == null ? "unset" : "(set)")
-                + ", verifyUrl=" + verifyUrl + ", altchaMaxNumber=" + altchaMaxNumber + ", altchaExpirySeconds="
-                + altchaExpirySeconds + ", minScore=" + minScore + ", verifyBudget=" + verifyBudget + "]";
-    }
+public record CaptchaConfig(Map<String, Object> values, long altchaMaxNumber) {
 
     /** The hardest ALTCHA challenge a raised difficulty makes (see {@link #harder}). */
     public static final long MAX_RAISED_ALTCHA_NUMBER = 100_000_000;
 
-    /** The same captcha with ALTCHA's difficulty raised {@code factor} times (at most {@value #MAX_RAISED_ALTCHA_NUMBER}). */
-    public CaptchaConfig harder(int factor) {
-        long raised = Math.max(altchaMaxNumber, Math.min(MAX_RAISED_ALTCHA_NUMBER, altchaMaxNumber * factor));
-        return raised == altchaMaxNumber ? this
-                : new CaptchaConfig(provider, siteKey, secret, verifyUrl, raised, altchaExpirySeconds, minScore, verifyBudget);
-    }
-
-    /** The form field that carries the solution for this provider. */
-    public String formField() {
-        return provider.formField();
-    }
-
-    public String effectiveVerifyUrl() {
-        return verifyUrl == null ? provider.defaultVerifyUrl() : verifyUrl;
+    /** Checks every value against its descriptor; rejects an unknown key. */
+    public CaptchaConfig {
+        Map<String, Object> v = new LinkedHashMap<>();
+        for (Setting<?> s : CaptchaSettings.all()) {
+            Object value = values.containsKey(s.key()) ? values.get(s.key()) : s.defaultTyped();
+            s.requireValue(value);
+            v.put(s.key(), value);
+        }
+        for (String key : values.keySet()) {
+            if (!v.containsKey(key)) {
+                throw new IllegalArgumentException("not a captcha setting: " + key);
+            }
+        }
+        if (altchaMaxNumber < 1 || altchaMaxNumber > MAX_RAISED_ALTCHA_NUMBER) {
+            throw new IllegalArgumentException("ALTCHA difficulty must be between 1 and " + MAX_RAISED_ALTCHA_NUMBER + ", was " + altchaMaxNumber);
+        }
+        values = Collections.unmodifiableMap(v);
     }
 
     /** The captcha settings of an effective configuration (see {@link GateConfig.Cache#parse}). */
     static CaptchaConfig of(SettingReader c) {
-        CaptchaProvider provider = c.get(CaptchaSettings.PROVIDER);
-        String secret = c.get(CaptchaSettings.SECRET);
-        String siteKey = c.get(CaptchaSettings.SITE_KEY);
-        String url = c.get(CaptchaSettings.VERIFY_URL);
-        if (!provider.selfHosted() && (siteKey == null || secret == null)) {
-            c.report(CaptchaSettings.SECRET.key(),
-                    provider.id() + " needs both captcha.siteKey and captcha.secret; no solution can verify until both are set",
-                    SettingReader.USING_DEFAULT);
+        Map<String, Object> values = new LinkedHashMap<>();
+        for (Setting<?> s : CaptchaSettings.all()) {
+            values.put(s.key(), c.get(s));
         }
-        return new CaptchaConfig(provider, siteKey, secret, url, c.get(CaptchaSettings.ALTCHA_MAX_NUMBER),
-                c.get(CaptchaSettings.ALTCHA_EXPIRY_SECONDS), c.get(CaptchaSettings.MIN_SCORE), c.get(CaptchaSettings.VERIFY_BUDGET));
+        CaptchaConfig config = new CaptchaConfig(values, (Long) values.get(CaptchaSettings.ALTCHA_MAX_NUMBER.key()));
+        if (!config.provider().selfHosted() && (config.siteKey() == null || config.secret() == null)) {
+            c.report(CaptchaSettings.SECRET.key(), config.provider().id()
+                    + " needs both captcha.siteKey and captcha.secret; no solution can verify until both are set", SettingReader.USING_DEFAULT);
+        }
+        return config;
+    }
+
+    /** The value of one of {@link CaptchaSettings#all()}. */
+    @SuppressWarnings("unchecked")
+    public <T> T get(Setting<T> s) {
+        if (!values.containsKey(s.key())) {
+            throw new IllegalArgumentException("not a captcha setting: " + s.key());
+        }
+        return (T) values.get(s.key());
+    }
+
+    public CaptchaProvider provider() {
+        return get(CaptchaSettings.PROVIDER);
+    }
+
+    public String siteKey() {
+        return get(CaptchaSettings.SITE_KEY);
+    }
+
+    public String secret() {
+        return get(CaptchaSettings.SECRET);
+    }
+
+    public String verifyUrl() {
+        return get(CaptchaSettings.VERIFY_URL);
+    }
+
+    public long altchaExpirySeconds() {
+        return get(CaptchaSettings.ALTCHA_EXPIRY_SECONDS);
+    }
+
+    public double minScore() {
+        return get(CaptchaSettings.MIN_SCORE);
+    }
+
+    public int verifyBudget() {
+        return get(CaptchaSettings.VERIFY_BUDGET);
+    }
+
+    /** The same captcha with ALTCHA's difficulty raised {@code factor} times (at most {@value #MAX_RAISED_ALTCHA_NUMBER}). */
+    public CaptchaConfig harder(int factor) {
+        long raised = Math.max(altchaMaxNumber, Math.min(MAX_RAISED_ALTCHA_NUMBER, altchaMaxNumber * factor));
+        return raised == altchaMaxNumber ? this : new CaptchaConfig(values, raised);
+    }
+
+    /** The form field that carries the solution for this provider. */
+    public String formField() {
+        return provider().formField();
+    }
+
+    public String effectiveVerifyUrl() {
+        return verifyUrl() == null ? provider().defaultVerifyUrl() : verifyUrl();
+    }
+
+    /** Every setting by key, the secret only as set or unset. */
+    @Override
+    public String toString() {
+        StringJoiner out = new StringJoiner(", ", "CaptchaConfig[", ", offered altcha.maxNumber=" + altchaMaxNumber + "]");
+        for (Setting<?> s : CaptchaSettings.all()) {
+            Object value = values.get(s.key());
+            out.add(s.key() + "=" + (s.kind() == Setting.Kind.SECRET ? (value == null ? "unset" : "(set)")
+                    : value instanceof CaptchaProvider p ? p.id() : value));
+        }
+        return out.toString();
     }
 }

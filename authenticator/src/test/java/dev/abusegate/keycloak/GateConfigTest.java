@@ -158,4 +158,27 @@ class GateConfigTest {
         assertThat(c.altchaExpirySeconds()).isEqualTo(60);
         assertThat(warningTexts()).singleElement().satisfies(w -> assertThat(w).contains("'captcha.altcha.maxNumber'"));
     }
+
+    @Test
+    void the_captcha_settings_never_print_the_secret() {
+        CaptchaConfig c = cache.parse(Map.of("captcha.provider", "turnstile", "captcha.siteKey", "0x4AAAA-site",
+                "captcha.secret", "0x4AAAA-very-secret"), "r").captcha();
+
+        assertThat(c.secret()).isEqualTo("0x4AAAA-very-secret");
+        assertThat(c.toString()).doesNotContain("very-secret").contains("captcha.secret=(set)", "captcha.provider=turnstile",
+                "captcha.siteKey=0x4AAAA-site");
+        assertThat(cache.parse(Map.of(), "r").captcha().toString()).contains("captcha.secret=unset");
+    }
+
+    @Test
+    void a_harder_captcha_raises_only_the_altcha_difficulty_offered_and_at_most_to_its_cap() {
+        CaptchaConfig c = cache.parse(Map.of("captcha.altcha.maxNumber", "2000000", "captcha.verifyBudget", "7"), "r").captcha();
+
+        CaptchaConfig harder = c.harder(4);
+        assertThat(harder.altchaMaxNumber()).isEqualTo(8_000_000);
+        assertThat(harder.values()).isEqualTo(c.values());
+        assertThat(harder.verifyBudget()).isEqualTo(7);
+        assertThat(c.harder(1000).altchaMaxNumber()).isEqualTo(CaptchaConfig.MAX_RAISED_ALTCHA_NUMBER);
+        assertThat(c.harder(1)).isSameAs(c);
+    }
 }

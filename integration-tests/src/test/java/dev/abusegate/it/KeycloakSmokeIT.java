@@ -2,7 +2,9 @@ package dev.abusegate.it;
 
 import dev.abusegate.it.support.CrossVersion;
 import dev.abusegate.it.support.BrowserLogin;
+import dev.abusegate.it.support.GateIt;
 import dev.abusegate.it.support.KeycloakServer;
+import dev.abusegate.it.support.Metrics;
 import dev.abusegate.it.support.RealmBuilder;
 import dev.abusegate.it.support.ServerTest;
 import org.junit.jupiter.api.BeforeAll;
@@ -20,7 +22,7 @@ import static org.assertj.core.api.Assertions.entry;
 /**
  * The provider in a real Keycloak (the release under test, {@code keycloak.it.version}): the server's version and
  * providers, the gate's steps offered in the flow editor, logins through the stock browser flow with
- * X-Forwarded-For as the client address in events, metrics, and a log without errors.
+ * X-Forwarded-For as the client address in events, the gate's metrics on the management port, and a log without errors.
  */
 @CrossVersion
 class KeycloakSmokeIT extends ServerTest {
@@ -35,7 +37,7 @@ class KeycloakSmokeIT extends ServerTest {
     }
 
     @Test
-    void theFlowEditorOffersTheGatesStepsUnderTheNamesTheDocsGive() {
+    void the_flow_editor_offers_the_gates_steps_under_the_names_the_docs_give() {
         // docs/flows.md's table; the docker step needs --features=docker (DockerHttpBasicIT)
         Map<String, Object> offered = new HashMap<>();
         admin.realm(realm).flows().getAuthenticatorProviders().forEach(p -> offered.put((String) p.get("id"), p.get("displayName")));
@@ -50,7 +52,7 @@ class KeycloakSmokeIT extends ServerTest {
     }
 
     @Test
-    void serverInfoShowsTheRightKeycloak() {
+    void the_server_is_the_keycloak_under_test_with_the_gates_steps() {
         ServerInfoRepresentation info = admin.keycloak().serverInfo().getInfo();
         assertThat(info.getSystemInfo().getVersion()).isEqualTo(KeycloakServer.version());
         assertThat(info.getProviders().get("authenticator").getProviders().keySet()).contains("auth-username-password-form",
@@ -59,7 +61,7 @@ class KeycloakSmokeIT extends ServerTest {
     }
 
     @Test
-    void correctPasswordLogsIn() {
+    void the_right_password_logs_in() {
         BrowserLogin.LoginResult r = server.newBrowser().login(realm, "alice", "alice-secret-1", "192.0.2.10");
         assertThat(r.loginSucceeded()).as(r.toString()).isTrue();
         assertThat(r.code()).isPresent();
@@ -67,7 +69,7 @@ class KeycloakSmokeIT extends ServerTest {
     }
 
     @Test
-    void wrongPasswordShowsKeycloaksErrorOnTheLoginPage() {
+    void a_wrong_password_shows_keycloaks_error_on_the_login_page() {
         BrowserLogin browser = server.newBrowser();
         BrowserLogin.LoginResult r = browser.login(realm, "bob", "not-bobs-password", "192.0.2.11");
         assertThat(r.status()).as(r.toString()).isEqualTo(200);
@@ -80,7 +82,7 @@ class KeycloakSmokeIT extends ServerTest {
     }
 
     @Test
-    void forwardedForIsTheClientAddressInEvents() {
+    void x_forwarded_for_is_the_client_address_in_events() {
         server.newBrowser().login(realm, "alice", "alice-secret-1", "192.0.2.20");
         server.newBrowser().login(realm, "alice", "wrong", "198.51.100.7");
 
@@ -93,14 +95,22 @@ class KeycloakSmokeIT extends ServerTest {
     }
 
     @Test
-    void metricsAreServedOnTheManagementPort() {
+    void a_gated_login_is_counted_on_the_management_ports_metrics_by_realm_only() {
+        String gated = importRealm(RealmBuilder.named(RealmBuilder.uniqueName("smoke-gated"))
+                .user("carol", "carol-secret-1")
+                .gatedBrowserFlow(GateIt.USERNAME_PASSWORD_FORM, GateIt.quietConfig()));
+        Map<String, String> allowed = Map.of("realm", gated, "outcome", "allow");
+
+        BrowserLogin.LoginResult r = server.newBrowser().login(gated, "carol", "carol-secret-1", "192.0.2.30");
+
+        assertThat(r.loginSucceeded()).as(r.toString()).isTrue();
         String metrics = server.metrics();
-        assertThat(metrics).contains("# TYPE");
-        assertThat(server.metricValue("jvm_threads_live_threads", Map.of())).isPositive();
+        assertThat(Metrics.sum(metrics, "abuse_gate_decisions_total", allowed)).isEqualTo(1.0);
+        assertThat(metrics).doesNotContain("carol").doesNotContain("192.0.2.30");
     }
 
     @Test
-    void logHasNoErrors() {
+    void the_log_has_no_errors() {
         server.newBrowser().login(realm, "alice", "alice-secret-1", "192.0.2.40");
         assertThat(server.logText()).contains("Keycloak " + KeycloakServer.version() + " ");
         assertThat(server.logLines("ERROR", "")).isEmpty();
