@@ -110,10 +110,7 @@ public interface GatedForm {
         boolean ok;
         boolean accepted;
         try {
-            ok = keycloakCheck(context, formData);
-        } catch (RuntimeException e) {
-            settlement.abandon();
-            throw e;
+            ok = settlement.guard(() -> keycloakCheck(context, formData));
         } finally {
             accepted = note.restore();
         }

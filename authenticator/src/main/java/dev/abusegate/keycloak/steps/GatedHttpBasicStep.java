@@ -79,12 +79,7 @@ abstract class GatedHttpBasicStep extends GatedRequestStep {
         Settlement settlement = attempt.settlement();
         Event event = context.getEvent().getEvent();
         event.setError(null);
-        try {
-            keycloak.authenticate(context);
-        } catch (RuntimeException e) {
-            settlement.abandon();
-            throw e;
-        }
+        settlement.guard(() -> keycloak.authenticate(context));
         settlement.settle(outcome(context.getStatus(), event.getError()), credentials.password);
     }
 

@@ -6,6 +6,7 @@ import dev.abusegate.engine.config.GateOptions;
 import dev.abusegate.keycloak.GateRuntime;
 import dev.abusegate.keycloak.events.GateEvents;
 import java.util.Set;
+import java.util.function.Supplier;
 import org.keycloak.authentication.AuthenticationFlowContext;
 
 /**
@@ -52,6 +53,27 @@ final class Settlement {
                 trouble = runtime.gate().notVerified(decision);
         }
         new GateEvents(ctx, runtime).storeUnavailable(trouble, options.storeFailureEventsPerMinute());
+    }
+
+    /**
+     * Runs Keycloak's check; if it throws, nothing was verified: the reservation is given back ({@link #abandon()}) and
+     * the exception goes on. The check settles (or abandons) itself when it ends.
+     */
+    <T> T guard(Supplier<T> check) {
+        try {
+            return check.get();
+        } catch (RuntimeException e) {
+            abandon();
+            throw e;
+        }
+    }
+
+    /** As {@link #guard(Supplier)}, for a check that answers through the flow context. */
+    void guard(Runnable check) {
+        guard(() -> {
+            check.run();
+            return null;
+        });
     }
 
     /** No password was verified (a missing one, or the check threw): give the reservation back. */

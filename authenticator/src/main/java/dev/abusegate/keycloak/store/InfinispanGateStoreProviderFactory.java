@@ -38,6 +38,22 @@ public class InfinispanGateStoreProviderFactory implements GateStoreProviderFact
     /** The longest hold accepted (a minute); each layer caps it further at a tenth of its window. */
     public static final long MAX_BLOCKED_HOLD_MILLIS = 60_000;
 
+    static final StoreOption MAX_ENTRIES = new StoreOption("max-entries", DEFAULT_MAX_ENTRIES, 1, Long.MAX_VALUE,
+            "Most address and pair entries (layers 1, 2 and 4) kept, cluster-wide, in a fixed table of slots. At the "
+                    + "bound a new subject replaces only an entry worth one attempt (seen once, not in the captcha band); "
+                    + "else it is counted on a shared counter that asks for a captcha early and never blocks.");
+    static final StoreOption MAX_PROTECTED_ENTRIES = new StoreOption("max-protected-entries", DEFAULT_MAX_PROTECTED_ENTRIES, 1,
+            Long.MAX_VALUE, "Most account-lockout and device entries kept, cluster-wide; used captchas get a table of a "
+                    + "quarter of this beside it. They grow only with password checks and solved captchas and are never "
+                    + "replaced; at the bound a new identifier is counted on a shared counter (a captcha early, never a "
+                    + "lock), and a solution without room counts as unsolved.");
+    static final StoreOption BLOCKED_HOLD_MILLIS = new StoreOption("blocked-hold-millis", DEFAULT_BLOCKED_HOLD_MILLIS, 0,
+            MAX_BLOCKED_HOLD_MILLIS, "Clustered Keycloak only: for this many milliseconds after the cache blocked an address on "
+                    + "layer 1, a node answers that address's further attempts as blocked without a cache round trip, and writes one "
+                    + "of them per period on each node to keep the window sliding. So a flood from a blocked address costs no cluster "
+                    + "traffic per attempt; the block may end up to this much sooner. At most a tenth of the layer's "
+                    + "window; 0 writes every attempt; at most " + MAX_BLOCKED_HOLD_MILLIS + ".");
+
     /** Test support: every counter store call fails ({@link UnavailableCounterStore}), to prove the failure modes end to end. */
     public static final String TEST_SUPPORT_FAULT_INJECTION = "test-support-fault-injection";
 
@@ -57,23 +73,9 @@ public class InfinispanGateStoreProviderFactory implements GateStoreProviderFact
 
     @Override
     public void init(Config.Scope config) {
-        Long max = config.getLong("max-entries", config.getLong("maxEntries", DEFAULT_MAX_ENTRIES));
-        if (max == null || max < 1) {
-            throw new IllegalArgumentException("--spi-abuse-gate-store--infinispan--max-entries must be a positive number, was " + max);
-        }
-        maxEntries = max;
-        Long maxProtected = config.getLong("max-protected-entries", config.getLong("maxProtectedEntries", DEFAULT_MAX_PROTECTED_ENTRIES));
-        if (maxProtected == null || maxProtected < 1) {
-            throw new IllegalArgumentException("--spi-abuse-gate-store--infinispan--max-protected-entries must be a positive number, was "
-                    + maxProtected);
-        }
-        maxProtectedEntries = maxProtected;
-        Long hold = config.getLong("blocked-hold-millis", config.getLong("blockedHoldMillis", DEFAULT_BLOCKED_HOLD_MILLIS));
-        if (hold == null || hold < 0 || hold > MAX_BLOCKED_HOLD_MILLIS) {
-            throw new IllegalArgumentException("--spi-abuse-gate-store--infinispan--blocked-hold-millis must be a number of "
-                    + "milliseconds from 0 to " + MAX_BLOCKED_HOLD_MILLIS + ", was " + hold);
-        }
-        blockedHoldMillis = hold;
+        maxEntries = MAX_ENTRIES.read(config);
+        maxProtectedEntries = MAX_PROTECTED_ENTRIES.read(config);
+        blockedHoldMillis = BLOCKED_HOLD_MILLIS.read(config);
         testSupportFaultInjection = Boolean.TRUE.equals(config.getBoolean(TEST_SUPPORT_FAULT_INJECTION,
                 config.getBoolean("testSupportFaultInjection", false)));
         if (testSupportFaultInjection) {
@@ -169,25 +171,11 @@ public class InfinispanGateStoreProviderFactory implements GateStoreProviderFact
 
     @Override
     public List<ProviderConfigProperty> getConfigMetadata() {
-        return ProviderConfigurationBuilder.create()
-                .property().name("max-entries").type(ProviderConfigProperty.INTEGER_TYPE)
-                .helpText("Most address and pair entries (layers 1, 2 and 4) kept, cluster-wide, in a fixed table of slots. At the "
-                        + "bound a new subject replaces only an entry worth one attempt (seen once, not in the captcha band); "
-                        + "else it is counted on a shared counter that asks for a captcha early and never blocks.")
-                .defaultValue(DEFAULT_MAX_ENTRIES).add()
-                .property().name("max-protected-entries").type(ProviderConfigProperty.INTEGER_TYPE)
-                .helpText("Most account-lockout and device entries kept, cluster-wide; used captchas get a table of a "
-                        + "quarter of this beside it. They grow only with password checks and solved captchas and are never "
-                        + "replaced; at the bound a new identifier is counted on a shared counter (a captcha early, never a "
-                        + "lock), and a solution without room counts as unsolved.")
-                .defaultValue(DEFAULT_MAX_PROTECTED_ENTRIES).add()
-                .property().name("blocked-hold-millis").type(ProviderConfigProperty.INTEGER_TYPE)
-                .helpText("Clustered Keycloak only: for this many milliseconds after the cache blocked an address on layer 1, "
-                        + "a node answers that address's further attempts as blocked without a cache round trip, and writes one "
-                        + "of them per period on each node to keep the window sliding. So a flood from a blocked address costs no cluster "
-                        + "traffic per attempt; the block may end up to this much sooner. At most a tenth of the layer's "
-                        + "window; 0 writes every attempt; at most " + MAX_BLOCKED_HOLD_MILLIS + ".")
-                .defaultValue(DEFAULT_BLOCKED_HOLD_MILLIS).add()
+        ProviderConfigurationBuilder b = ProviderConfigurationBuilder.create();
+        for (StoreOption option : List.of(MAX_ENTRIES, MAX_PROTECTED_ENTRIES, BLOCKED_HOLD_MILLIS)) {
+            option.describe(b);
+        }
+        return b
                 .property().name(TEST_SUPPORT_FAULT_INJECTION).type(ProviderConfigProperty.BOOLEAN_TYPE)
                 .helpText("Test support, never in production: make every counter store call fail, to exercise the layers' failure modes.")
                 .defaultValue(false).add()

@@ -1,5 +1,6 @@
 package dev.abusegate.keycloak.store;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -47,5 +48,19 @@ class StoreOptionsTest {
         assertThatThrownBy(() -> init(Map.of("max-entries", 0L))).hasMessageContaining("--spi-abuse-gate-store--infinispan--max-entries");
         assertThatThrownBy(() -> init(Map.of("max-protected-entries", -5L)))
                 .hasMessageContaining("--spi-abuse-gate-store--infinispan--max-protected-entries");
+    }
+
+    @Test
+    void keycloak_is_shown_each_option_with_the_default_it_is_read_with() {
+        assertThat(new InfinispanGateStoreProviderFactory().getConfigMetadata())
+                .extracting(p -> p.getName() + "=" + p.getDefaultValue())
+                .containsExactly("max-entries=100000", "max-protected-entries=100000", "blocked-hold-millis=1000",
+                        "test-support-fault-injection=false");
+    }
+
+    @Test
+    void the_camel_case_spelling_is_read_and_checked_too() {
+        assertThatThrownBy(() -> init(Map.of("blockedHoldMillis", 60_001L)))
+                .hasMessageContaining("--spi-abuse-gate-store--infinispan--blocked-hold-millis");
     }
 }
