@@ -4,7 +4,6 @@ import dev.abusegate.captcha.CaptchaProvider;
 import dev.abusegate.captcha.CaptchaSettings;
 import dev.abusegate.engine.config.Setting;
 import dev.abusegate.engine.config.SettingReader;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.StringJoiner;
@@ -27,21 +26,10 @@ public record CaptchaConfig(Map<String, Object> values, long altchaMaxNumber) {
 
     /** Checks every value against its descriptor; rejects an unknown key. */
     public CaptchaConfig {
-        Map<String, Object> v = new LinkedHashMap<>();
-        for (Setting<?> s : CaptchaSettings.all()) {
-            Object value = values.containsKey(s.key()) ? values.get(s.key()) : s.defaultTyped();
-            s.requireValue(value);
-            v.put(s.key(), value);
-        }
-        for (String key : values.keySet()) {
-            if (!v.containsKey(key)) {
-                throw new IllegalArgumentException("not a captcha setting: " + key);
-            }
-        }
+        values = Setting.checkedValues(CaptchaSettings.all(), values);
         if (altchaMaxNumber < 1 || altchaMaxNumber > MAX_RAISED_ALTCHA_NUMBER) {
             throw new IllegalArgumentException("ALTCHA difficulty must be between 1 and " + MAX_RAISED_ALTCHA_NUMBER + ", was " + altchaMaxNumber);
         }
-        values = Collections.unmodifiableMap(v);
     }
 
     /** The captcha settings of an effective configuration (see {@link GateConfig.Cache#parse}). */
@@ -59,12 +47,8 @@ public record CaptchaConfig(Map<String, Object> values, long altchaMaxNumber) {
     }
 
     /** The value of one of {@link CaptchaSettings#all()}. */
-    @SuppressWarnings("unchecked")
     public <T> T get(Setting<T> s) {
-        if (!values.containsKey(s.key())) {
-            throw new IllegalArgumentException("not a captcha setting: " + s.key());
-        }
-        return (T) values.get(s.key());
+        return s.in(values);
     }
 
     public CaptchaProvider provider() {

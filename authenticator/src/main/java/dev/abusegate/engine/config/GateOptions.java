@@ -35,23 +35,12 @@ public record GateOptions(Map<Layer, LayerPolicy> policies, Map<String, Object> 
             }
             p.put(layer, policy);
         }
-        Map<String, Object> v = new LinkedHashMap<>();
-        for (Setting<?> s : GateSettings.options()) {
-            Object value = values.containsKey(s.key()) ? values.get(s.key()) : s.defaultTyped();
-            s.requireValue(value);
-            v.put(s.key(), value);
-        }
-        for (String key : values.keySet()) {
-            if (!v.containsKey(key)) {
-                throw new IllegalArgumentException("not an option: " + key);
-            }
-        }
-        String why = networkPrefixProblem(v);
+        values = Setting.checkedValues(GateSettings.options(), values);
+        String why = networkPrefixProblem(values);
         if (why != null) {
             throw new InvalidOptionException(GateSettings.IPV6_NETWORK_PREFIX.key(), why);
         }
         policies = Collections.unmodifiableMap(p);
-        values = Collections.unmodifiableMap(v);
     }
 
     /**
@@ -100,12 +89,8 @@ public record GateOptions(Map<Layer, LayerPolicy> policies, Map<String, Object> 
     }
 
     /** The value of one of {@link GateSettings#options()}. */
-    @SuppressWarnings("unchecked")
     public <T> T get(Setting<T> s) {
-        if (!values.containsKey(s.key())) {
-            throw new IllegalArgumentException("not an option: " + s.key());
-        }
-        return (T) values.get(s.key());
+        return s.in(values);
     }
 
     public LayerPolicy policy(Layer layer) {

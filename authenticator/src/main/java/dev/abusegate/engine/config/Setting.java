@@ -1,8 +1,11 @@
 package dev.abusegate.engine.config;
 
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import java.util.function.Function;
 
@@ -213,6 +216,35 @@ public record Setting<T>(String key, Kind kind, String label, String help, Strin
             return parser.apply(null);
         }
         return parser.apply(kind == Kind.CHOICE ? choice(raw) : raw.trim());
+    }
+
+    /**
+     * The value of each of {@code settings} in {@code values} (its default where left out), each checked against its
+     * descriptor ({@link #requireValue}), in the settings' order and unmodifiable; a key of {@code values} that is not
+     * one of {@code settings} is rejected. What a set of settings holds (read back with {@link #in}).
+     */
+    public static Map<String, Object> checkedValues(List<Setting<?>> settings, Map<String, Object> values) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        for (Setting<?> s : settings) {
+            Object value = values.containsKey(s.key()) ? values.get(s.key()) : s.defaultTyped();
+            s.requireValue(value);
+            out.put(s.key(), value);
+        }
+        for (String key : values.keySet()) {
+            if (!out.containsKey(key)) {
+                throw new IllegalArgumentException("not one of these settings: " + key);
+            }
+        }
+        return Collections.unmodifiableMap(out);
+    }
+
+    /** This setting's value in {@code values}, a map {@link #checkedValues} built with it. */
+    @SuppressWarnings("unchecked")
+    public T in(Map<String, Object> values) {
+        if (!values.containsKey(key)) {
+            throw new IllegalArgumentException("not one of these settings: " + key);
+        }
+        return (T) values.get(key);
     }
 
     /** The typed default: the value of a key that is not set. */

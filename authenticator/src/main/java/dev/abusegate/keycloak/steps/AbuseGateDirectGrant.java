@@ -31,12 +31,7 @@ public class AbuseGateDirectGrant extends GatedRequestStep {
         super(ID, "Username and Password (abuse gate)",
                 "Replaces 'Username Validation' and 'Password' in a copy of the direct grant flow: the four-layer abuse gate "
                         + "runs on the 'username' parameter before the user lookup and the password hash; gate answers are HTTP 429 JSON.",
-                AuthenticationExecutionModel.Requirement.REQUIRED, AuthenticationExecutionModel.Requirement.DISABLED);
-    }
-
-    @Override
-    public String replacedPasswordStep() {
-        return ValidatePassword.PROVIDER_ID;
+                ValidatePassword.PROVIDER_ID, AuthenticationExecutionModel.Requirement.REQUIRED, AuthenticationExecutionModel.Requirement.DISABLED);
     }
 
     @Override

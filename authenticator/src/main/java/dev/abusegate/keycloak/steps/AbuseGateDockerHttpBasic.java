@@ -28,12 +28,7 @@ public class AbuseGateDockerHttpBasic extends GatedHttpBasicStep {
         super(ID, "Docker Authenticator (abuse gate)",
                 "Keycloak's docker HTTP Basic step (the 'docker auth' flow), with the four-layer abuse gate checked on the header's "
                         + "username before the user lookup and the password hash; gate answers are HTTP 429 with Retry-After and the docker "
-                        + "registry's error JSON.", new DockerAuthenticator());
-    }
-
-    @Override
-    public String replacedPasswordStep() {
-        return DockerAuthenticator.ID;
+                        + "registry's error JSON.", new DockerAuthenticator(), DockerAuthenticator.ID);
     }
 
     @Override

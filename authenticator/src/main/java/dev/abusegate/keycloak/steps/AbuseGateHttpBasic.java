@@ -23,12 +23,8 @@ public class AbuseGateHttpBasic extends GatedHttpBasicStep {
     public AbuseGateHttpBasic() {
         super(ID, "HTTP Basic Authentication (abuse gate)",
                 "Keycloak's HTTP Basic step (the 'saml ecp' flow), with the four-layer abuse gate checked on the header's username "
-                        + "before the user lookup and the password hash; gate answers are HTTP 429 with Retry-After and a SOAP fault.", new HttpBasicAuthenticator());
-    }
-
-    @Override
-    public String replacedPasswordStep() {
-        return HttpBasicAuthenticatorFactory.PROVIDER_ID;
+                        + "before the user lookup and the password hash; gate answers are HTTP 429 with Retry-After and a SOAP fault.",
+                new HttpBasicAuthenticator(), HttpBasicAuthenticatorFactory.PROVIDER_ID);
     }
 
     @Override

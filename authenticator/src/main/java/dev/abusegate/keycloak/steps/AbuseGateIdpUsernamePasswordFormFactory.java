@@ -12,7 +12,7 @@ public class AbuseGateIdpUsernamePasswordFormFactory extends GatedFormFactory {
     public static final String ID = "abuse-gate-idp-username-password";
 
     public AbuseGateIdpUsernamePasswordFormFactory() {
-        super(new IdpUsernamePasswordFormFactory(), ID, "Username Password Form for identity provider reauthentication (abuse gate)",
+        super(new IdpUsernamePasswordFormFactory(), true, ID, "Username Password Form for identity provider reauthentication (abuse gate)",
                 "Keycloak's 'Authenticate to link your account' form of the first broker login flow, with the four-layer abuse "
                         + "gate checked before the user lookup and the password hash.",
                 AbuseGateIdpUsernamePasswordForm::new);

@@ -8,7 +8,7 @@ public class AbuseGatePasswordFormFactory extends GatedFormFactory {
     public static final String ID = "abuse-gate-password-form";
 
     public AbuseGatePasswordFormFactory() {
-        super(new PasswordFormFactory(), ID, "Password Form (abuse gate)",
+        super(new PasswordFormFactory(), true, ID, "Password Form (abuse gate)",
                 "Keycloak's password form for identity-first flows, with the four-layer abuse gate checked before the password "
                         + "hash, keyed by the username chosen on the previous page.",
                 AbuseGatePasswordForm::new);

@@ -8,16 +8,10 @@ public class AbuseGateUsernameFormFactory extends GatedFormFactory {
     public static final String ID = "abuse-gate-username-form";
 
     public AbuseGateUsernameFormFactory() {
-        super(new UsernameFormFactory(), ID, "Username Form (abuse gate)",
+        super(new UsernameFormFactory(), false, ID, "Username Form (abuse gate)",
                 "Keycloak's username form for identity-first flows, with the abuse gate's per-address, per-address-and-account "
                         + "and credential-stuffing layers (and their captcha band) checked before the user lookup. Follow it with "
                         + "'Password Form (abuse gate)', which then adds only the account-lockout layer.",
                 AbuseGateUsernameForm::new);
-    }
-
-    /** None: the username step checks no password (the password form after it does). */
-    @Override
-    public String replacedPasswordStep() {
-        return null;
     }
 }

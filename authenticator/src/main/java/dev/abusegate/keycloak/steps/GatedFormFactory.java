@@ -17,10 +17,14 @@ abstract class GatedFormFactory extends GatedStepFactory {
     private final AuthenticatorFactory keycloak;
     private final Function<KeycloakSession, Authenticator> create;
 
-    /** @param keycloak the stock form's factory, asked for what the admin console and flows see besides the step's own name */
-    GatedFormFactory(AuthenticatorFactory keycloak, String id, String displayType, String helpText,
+    /**
+     * @param keycloak       the stock form's factory, asked for what the admin console and flows see besides the step's
+     *                       own name
+     * @param checksPassword whether the stock form checks a password (so that this one stands in for it there)
+     */
+    GatedFormFactory(AuthenticatorFactory keycloak, boolean checksPassword, String id, String displayType, String helpText,
             Function<KeycloakSession, Authenticator> create) {
-        super(id, displayType, helpText);
+        super(id, displayType, helpText, checksPassword ? keycloak.getId() : null);
         this.keycloak = keycloak;
         this.create = create;
     }
@@ -28,12 +32,6 @@ abstract class GatedFormFactory extends GatedStepFactory {
     @Override
     public Authenticator create(KeycloakSession session) {
         return create.apply(session);
-    }
-
-    /** The stock form's id. */
-    @Override
-    public String replacedPasswordStep() {
-        return keycloak.getId();
     }
 
     @Override

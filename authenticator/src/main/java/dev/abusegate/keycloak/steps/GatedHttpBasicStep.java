@@ -34,8 +34,8 @@ abstract class GatedHttpBasicStep extends GatedRequestStep {
     /** The stock step that reads the header and checks the password (stateless, shared). */
     private final Authenticator keycloak;
 
-    GatedHttpBasicStep(String id, String displayType, String helpText, Authenticator keycloak) {
-        super(id, displayType, helpText, AuthenticationExecutionModel.Requirement.REQUIRED,
+    GatedHttpBasicStep(String id, String displayType, String helpText, Authenticator keycloak, String replacedPasswordStep) {
+        super(id, displayType, helpText, replacedPasswordStep, AuthenticationExecutionModel.Requirement.REQUIRED,
                 AuthenticationExecutionModel.Requirement.ALTERNATIVE, AuthenticationExecutionModel.Requirement.DISABLED);
         this.keycloak = keycloak;
     }

@@ -16,8 +16,9 @@ abstract class GatedRequestStep extends GatedStepFactory implements Authenticato
 
     private final AuthenticationExecutionModel.Requirement[] requirements;
 
-    GatedRequestStep(String id, String displayType, String helpText, AuthenticationExecutionModel.Requirement... requirements) {
-        super(id, displayType, helpText);
+    GatedRequestStep(String id, String displayType, String helpText, String replacedPasswordStep,
+            AuthenticationExecutionModel.Requirement... requirements) {
+        super(id, displayType, helpText, replacedPasswordStep);
         this.requirements = requirements;
     }
 

@@ -18,15 +18,18 @@ public abstract class GatedStepFactory implements AuthenticatorFactory, Stateles
     private final String id;
     private final String displayType;
     private final String helpText;
+    private final String replacedPasswordStep;
 
     /**
-     * @param id       the provider id; Keycloak stores it in a 36-character column
-     * @param helpText the step's own help; the gate's common help ({@link GateConfig#STEP_HELP}) follows it
+     * @param id                   the provider id; Keycloak stores it in a 36-character column
+     * @param helpText             the step's own help; the gate's common help ({@link GateConfig#STEP_HELP}) follows it
+     * @param replacedPasswordStep see {@link #replacedPasswordStep()}
      */
-    GatedStepFactory(String id, String displayType, String helpText) {
+    GatedStepFactory(String id, String displayType, String helpText, String replacedPasswordStep) {
         this.id = id;
         this.displayType = displayType;
         this.helpText = helpText + " " + GateConfig.STEP_HELP;
+        this.replacedPasswordStep = replacedPasswordStep;
     }
 
     @Override
@@ -59,5 +62,7 @@ public abstract class GatedStepFactory implements AuthenticatorFactory, Stateles
      * step checks no password. The realm's password coverage (the admin API's {@code coverage} and the start-up WARN)
      * reads it from every registered gated step.
      */
-    public abstract String replacedPasswordStep();
+    public String replacedPasswordStep() {
+        return replacedPasswordStep;
+    }
 }
