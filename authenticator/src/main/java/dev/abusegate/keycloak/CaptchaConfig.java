@@ -13,20 +13,29 @@ import java.util.StringJoiner;
  * site key and secret, an optional verification endpoint override, ALTCHA's difficulty and lifetime, reCAPTCHA's
  * score, the verification budget), and the ALTCHA difficulty offered: the setting's, or more while the realm is under
  * attack ({@link #harder}). Checking and printing come from the descriptors, so a new captcha key is its descriptor
- * and its README row, read with {@link #get(Setting)}. The secret is a PASSWORD property: written in the admin
- * console, never shown back, never logged, never rendered.
- *
- * @param values          by key, the typed value of each of {@link CaptchaSettings#all()}; a key left out has its default
- * @param altchaMaxNumber the largest number an ALTCHA challenge offered may need
+ * (listed in {@link CaptchaSettings#all()}) and its README row, read with {@link #get(Setting)}. The secret is a PASSWORD property: written in the admin
+ * console, never shown back, never logged, never rendered (so the values are not handed out as a map, whose
+ * printing would show it).
  */
-public record CaptchaConfig(Map<String, Object> values, long altchaMaxNumber) {
+public final class CaptchaConfig {
 
     /** The hardest ALTCHA challenge a raised difficulty makes (see {@link #harder}). */
     public static final long MAX_RAISED_ALTCHA_NUMBER = 100_000_000;
 
-    /** Checks every value against its descriptor; rejects an unknown key. */
-    public CaptchaConfig {
-        values = Setting.checkedValues(CaptchaSettings.all(), values);
+    /** By key, the typed value of each of {@link CaptchaSettings#all()}. */
+    private final Map<String, Object> values;
+    /** The largest number an ALTCHA challenge offered may need. */
+    private final long altchaMaxNumber;
+
+    /**
+     * Checks every value against its descriptor; rejects an unknown key.
+     *
+     * @param values          by key, the typed value of each of {@link CaptchaSettings#all()}; a key left out has its default
+     * @param altchaMaxNumber the largest number an ALTCHA challenge offered may need
+     */
+    private CaptchaConfig(Map<String, Object> values, long altchaMaxNumber) {
+        this.values = Setting.checkedValues(CaptchaSettings.all(), values);
+        this.altchaMaxNumber = altchaMaxNumber;
         if (altchaMaxNumber < 1 || altchaMaxNumber > MAX_RAISED_ALTCHA_NUMBER) {
             throw new IllegalArgumentException("ALTCHA difficulty must be between 1 and " + MAX_RAISED_ALTCHA_NUMBER + ", was " + altchaMaxNumber);
         }
@@ -49,6 +58,11 @@ public record CaptchaConfig(Map<String, Object> values, long altchaMaxNumber) {
     /** The value of one of {@link CaptchaSettings#all()}. */
     public <T> T get(Setting<T> s) {
         return s.in(values);
+    }
+
+    /** The ALTCHA difficulty offered: the largest number a challenge may need. */
+    public long altchaMaxNumber() {
+        return altchaMaxNumber;
     }
 
     public CaptchaProvider provider() {

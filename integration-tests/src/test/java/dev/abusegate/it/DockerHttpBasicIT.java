@@ -26,8 +26,10 @@ import org.junit.jupiter.api.Test;
  * HTTP Basic. With "Docker Authenticator (abuse gate)" in the realm's bound docker authentication flow, wrong passwords
  * count on the gate's layers; past the threshold the endpoint answers 429 with Retry-After and the registry's error
  * JSON ({@code TOOMANYREQUESTS}) without checking the password. The start-up WARN names the realms still ungated.
+ * The server runs the SAML HTTP Basic gated step disabled, so the coverage report is seen to know the JAR's steps, not
+ * only the enabled ones.
  */
-@DedicatedServer(name = "docker", options = "--features=docker")
+@DedicatedServer(name = "docker", options = {"--features=docker", "--spi-authenticator--abuse-gate-http-basic--enabled=false"})
 class DockerHttpBasicIT extends ServerTest {
 
     private static final String PASSWORD = "docker-Passw0rd!";
@@ -40,6 +42,24 @@ class DockerHttpBasicIT extends ServerTest {
                 .contains("flow 'docker auth' (docker authentication flow): Docker Authenticator [docker-http-basic-authenticator], "
                         + "use abuse-gate-docker-http-basic")
                 .contains("flow 'browser' (browser flow)"));
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void a_stock_step_whose_gated_step_the_server_runs_disabled_is_still_reported() {
+        String realm = importRealm(RealmBuilder.named(RealmBuilder.uniqueName("docker-ecp"))
+                .user("alice", PASSWORD)
+                .set("clients", List.of(Map.of("clientId", "ecp-sp", "protocol", "saml", "enabled", true,
+                        "attributes", Map.of("saml.allow.ecp.flow", "true")))));
+        assertThat(admin.keycloak().serverInfo().getInfo().getProviders().get("authenticator").getProviders())
+                .containsKey("abuse-gate-docker-http-basic").doesNotContainKey("abuse-gate-http-basic");
+
+        List<Map<String, Object>> flows = (List<Map<String, Object>>) GatedFlows.coverage(admin, realm).get("ungatedFlows");
+        assertThat(flows).filteredOn(f -> "saml ecp".equals(f.get("flow"))).singleElement()
+                .satisfies(f -> assertThat((List<Map<String, Object>>) f.get("ungatedSteps")).singleElement().satisfies(s -> {
+                    assertThat(s.get("providerId")).isEqualTo("http-basic-authenticator");
+                    assertThat(s.get("gatedStep")).isEqualTo("abuse-gate-http-basic");
+                }));
     }
 
     @Test

@@ -8,8 +8,11 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.ServiceConfigurationError;
+import java.util.ServiceLoader;
 import java.util.Set;
 import java.util.function.Predicate;
+import java.util.stream.Stream;
 import org.jboss.logging.Logger;
 import org.keycloak.authentication.Authenticator;
 import org.keycloak.authentication.AuthenticatorFactory;
@@ -19,7 +22,6 @@ import org.keycloak.models.AuthenticationFlowModel;
 import org.keycloak.models.ClientModel;
 import org.keycloak.models.IdentityProviderModel;
 import org.keycloak.models.KeycloakSession;
-import org.keycloak.models.KeycloakSessionFactory;
 import org.keycloak.models.RealmModel;
 import org.keycloak.protocol.saml.SamlConfigAttributes;
 import org.keycloak.provider.ProviderFactory;
@@ -51,30 +53,49 @@ final class PasswordCoverage {
     }
 
     /**
-     * The gated steps the server has: every one's provider id, and by the provider id of Keycloak's step that checks
-     * passwords, the gated step that stands in for it ({@link GatedStepFactory#replacedPasswordStep()}).
+     * The gated steps this JAR registers (its {@code META-INF/services} file, so a step the server runs with
+     * {@code --spi-authenticator--<id>--enabled=false} is still known, and the stock step it stands in for still
+     * reported): every one's provider id, and by the provider id of Keycloak's step that checks passwords, the gated
+     * step that stands in for it ({@link GatedStepFactory#replacedPasswordStep()}).
      */
     record GatedSteps(Set<String> ids, Map<String, String> insteadOf) {
 
-        static GatedSteps of(KeycloakSessionFactory factory) {
+        /**
+         * Read from the JAR's services file; should that fail or find none (it is what Keycloak itself read at build
+         * time, so it should not), the steps the server has enabled.
+         */
+        static GatedSteps of(KeycloakSession session) {
+            try {
+                GatedSteps ours = of(ServiceLoader.load(AuthenticatorFactory.class, PasswordCoverage.class.getClassLoader()).stream()
+                        .filter(p -> GatedStepFactory.class.isAssignableFrom(p.type()))
+                        .map(p -> (GatedStepFactory) p.get()));
+                if (!ours.ids().isEmpty()) {
+                    return ours;
+                }
+            } catch (ServiceConfigurationError e) {
+                LOG.debugf(e, "Abuse gate: the gated steps are not readable from the services file; using the enabled ones");
+            }
+            return of(session.getKeycloakSessionFactory().getProviderFactoriesStream(Authenticator.class)
+                    .filter(GatedStepFactory.class::isInstance)
+                    .map(GatedStepFactory.class::cast));
+        }
+
+        static GatedSteps of(Stream<GatedStepFactory> steps) {
             Set<String> ids = new HashSet<>();
             Map<String, String> insteadOf = new HashMap<>();
-            factory.getProviderFactoriesStream(Authenticator.class)
-                    .filter(GatedStepFactory.class::isInstance)
-                    .map(GatedStepFactory.class::cast)
-                    .forEach(step -> {
-                        ids.add(step.getId());
-                        if (step.replacedPasswordStep() != null) {
-                            insteadOf.put(step.replacedPasswordStep(), step.getId());
-                        }
-                    });
+            steps.forEach(step -> {
+                ids.add(step.getId());
+                if (step.replacedPasswordStep() != null) {
+                    insteadOf.put(step.replacedPasswordStep(), step.getId());
+                }
+            });
             return new GatedSteps(Set.copyOf(ids), Map.copyOf(insteadOf));
         }
     }
 
     /** The realm's bound flows that check passwords with an ungated step, in binding order; empty when gated everywhere. */
     static List<Flow> ungated(KeycloakSession session, RealmModel realm) {
-        GatedSteps gatedSteps = GatedSteps.of(session.getKeycloakSessionFactory());
+        GatedSteps gatedSteps = GatedSteps.of(session);
         List<Flow> out = new ArrayList<>();
         for (Map.Entry<String, List<String>> e : bindings(session, realm).entrySet()) {
             AuthenticationFlowModel flow = realm.getAuthenticationFlowById(e.getKey());
@@ -92,7 +113,7 @@ final class PasswordCoverage {
 
     /** The enabled gated steps of the realm's bound flows (the flows {@link #ungated} looks at), in binding order. */
     static List<AuthenticationExecutionModel> gated(KeycloakSession session, RealmModel realm) {
-        GatedSteps gatedSteps = GatedSteps.of(session.getKeycloakSessionFactory());
+        GatedSteps gatedSteps = GatedSteps.of(session);
         List<AuthenticationExecutionModel> out = new ArrayList<>();
         Set<String> seen = new HashSet<>();
         for (String flowId : bindings(session, realm).keySet()) {

@@ -54,18 +54,20 @@ public class AbuseGateDirectGrant extends GatedRequestStep {
                     password.errorResponse(Response.Status.BAD_REQUEST.getStatusCode(), "invalid_grant", "Invalid user credentials"));
             return;
         }
-        settlement.guard(() -> username.authenticate(context));
-        if (context.getStatus() != FlowStatus.SUCCESS) {
-            // An unknown name (Keycloak's dummy hash), a service account, a disabled account (Keycloak
-            // checks its password) and Keycloak's own brute-force lock (dummy hash) all answer
-            // "invalid_grant" and are all counted as failed verifications, so the gate's counters never
-            // tell them apart. A missing username checked no password.
-            settlement.settle(identifier != null ? Verification.FAILED : Verification.NOT_VERIFIED, pw);
-            return;
-        }
-        settlement.guard(() -> password.authenticate(context));
-        FlowStatus status = context.getStatus();
-        settlement.settle(status == FlowStatus.SUCCESS ? Verification.VERIFIED
-                : status == FlowStatus.FAILED ? Verification.FAILED : Verification.NOT_VERIFIED, pw);
+        settlement.guard(() -> {
+            username.authenticate(context);
+            if (context.getStatus() != FlowStatus.SUCCESS) {
+                // An unknown name (Keycloak's dummy hash), a service account, a disabled account (Keycloak
+                // checks its password) and Keycloak's own brute-force lock (dummy hash) all answer
+                // "invalid_grant" and are all counted as failed verifications, so the gate's counters never
+                // tell them apart. A missing username checked no password.
+                settlement.settle(identifier != null ? Verification.FAILED : Verification.NOT_VERIFIED, pw);
+                return;
+            }
+            password.authenticate(context);
+            FlowStatus status = context.getStatus();
+            settlement.settle(status == FlowStatus.SUCCESS ? Verification.VERIFIED
+                    : status == FlowStatus.FAILED ? Verification.FAILED : Verification.NOT_VERIFIED, pw);
+        });
     }
 }

@@ -57,7 +57,8 @@ final class Settlement {
 
     /**
      * Runs Keycloak's check; if it throws, nothing was verified: the reservation is given back ({@link #abandon()}) and
-     * the exception goes on. The check settles (or abandons) itself when it ends.
+     * the exception goes on. When the check returns, the caller settles with its outcome (or the check does, as the
+     * direct grant's does).
      */
     <T> T guard(Supplier<T> check) {
         try {

@@ -6,6 +6,8 @@ import dev.abusegate.engine.MutableClock;
 import dev.abusegate.engine.store.ReferenceCounterStore;
 import dev.abusegate.keycloak.GateRuntime;
 import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
@@ -72,5 +74,32 @@ class ServerRuntimeTest {
         assertThat(real).isNotSameAs(standIn);
         assertThat(holder.get(build)).isSameAs(real);
         assertThat(builds).hasValue(2);
+    }
+
+    @Test
+    void while_one_request_tries_the_cache_again_the_others_go_on_with_the_stand_in() throws Exception {
+        GateRuntime standIn = holder.get(build);
+        clock.advance(Duration.ofMinutes(1));
+        CountDownLatch retrying = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        Supplier<GateRuntime> slowFailure = () -> {
+            builds.incrementAndGet();
+            retrying.countDown();
+            try {
+                release.await(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            throw new IllegalStateException("cache manager refused the configuration");
+        };
+        Thread retry = new Thread(() -> holder.get(slowFailure));
+        retry.start();
+        assertThat(retrying.await(10, TimeUnit.SECONDS)).isTrue();
+
+        assertThat(holder.get(build)).isSameAs(standIn);
+        release.countDown();
+        retry.join(10_000);
+        assertThat(builds).hasValue(2);
+        assertThat(holder.get(build)).isSameAs(standIn);
     }
 }
