@@ -61,23 +61,34 @@ final class PasswordCoverage {
     record GatedSteps(Set<String> ids, Map<String, String> insteadOf) {
 
         /**
-         * Read from the JAR's services file; should that fail or find none (it is what Keycloak itself read at build
-         * time, so it should not), the steps the server has enabled.
+         * Read once from the JAR's services file (the JAR's own constant, not state); should that fail or find none
+         * (it is what Keycloak itself read at build time, so it should not), the steps the server has enabled.
          */
         static GatedSteps of(KeycloakSession session) {
-            try {
-                GatedSteps ours = of(ServiceLoader.load(AuthenticatorFactory.class, PasswordCoverage.class.getClassLoader()).stream()
-                        .filter(p -> GatedStepFactory.class.isAssignableFrom(p.type()))
-                        .map(p -> (GatedStepFactory) p.get()));
-                if (!ours.ids().isEmpty()) {
-                    return ours;
-                }
-            } catch (ServiceConfigurationError e) {
-                LOG.debugf(e, "Abuse gate: the gated steps are not readable from the services file; using the enabled ones");
+            GatedSteps ours = FromJar.STEPS;
+            if (ours != null) {
+                return ours;
             }
             return of(session.getKeycloakSessionFactory().getProviderFactoriesStream(Authenticator.class)
                     .filter(GatedStepFactory.class::isInstance)
                     .map(GatedStepFactory.class::cast));
+        }
+
+        /** The JAR's gated steps, read on first use; null when the services file could not be read. */
+        private static final class FromJar {
+            static final GatedSteps STEPS = read();
+
+            private static GatedSteps read() {
+                try {
+                    GatedSteps ours = of(ServiceLoader.load(AuthenticatorFactory.class, PasswordCoverage.class.getClassLoader()).stream()
+                            .filter(p -> GatedStepFactory.class.isAssignableFrom(p.type()))
+                            .map(p -> (GatedStepFactory) p.get()));
+                    return ours.ids().isEmpty() ? null : ours;
+                } catch (ServiceConfigurationError e) {
+                    LOG.debugf(e, "Abuse gate: the gated steps are not readable from the services file; using the enabled ones");
+                    return null;
+                }
+            }
         }
 
         static GatedSteps of(Stream<GatedStepFactory> steps) {

@@ -10,8 +10,9 @@ import org.keycloak.provider.ProviderConfigProperty;
 
 /**
  * What every gated step's factory gives the admin console alike: its id, name and help text, and the gate's settings
- * as its configuration; and which of Keycloak's password steps it stands in for ({@link #replacedPasswordStep()}). The two shapes of gated step extend it: {@link GatedFormFactory} (a login form, described as
- * the stock form it replaces) and {@link GatedRequestStep} (a step that is its own factory).
+ * as its configuration; and which of Keycloak's password steps it stands in for ({@link #replacedPasswordStep()}).
+ * The two shapes of gated step extend it: {@link GatedFormFactory} (a login form, described as the stock form it
+ * replaces) and {@link GatedRequestStep} (a step that is its own factory).
  */
 public abstract class GatedStepFactory implements AuthenticatorFactory, StatelessFactory<Authenticator> {
 
@@ -60,7 +61,7 @@ public abstract class GatedStepFactory implements AuthenticatorFactory, Stateles
     /**
      * The provider id of Keycloak's own step that checks passwords and that this step stands in for; null when this
      * step checks no password. The realm's password coverage (the admin API's {@code coverage} and the start-up WARN)
-     * reads it from every registered gated step.
+     * reads it from every gated step the JAR registers.
      */
     public String replacedPasswordStep() {
         return replacedPasswordStep;
