@@ -6,6 +6,7 @@ import dev.abusegate.it.support.AdminClient;
 import dev.abusegate.it.support.BrowserLogin;
 import dev.abusegate.it.support.GateIt;
 import dev.abusegate.it.support.HeadlessChromium;
+import dev.abusegate.it.support.NeedsChromium;
 import dev.abusegate.it.support.RealmBuilder;
 import dev.abusegate.it.support.ServerTest;
 import java.nio.file.Path;
@@ -44,6 +45,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * <p>Writes docs/screenshots/captcha-required.png and docs/screenshots/blocked.png. The band is
  * {@link CaptchaBandIT}, which solutions pass {@link CaptchaAltchaIT} and {@link CaptchaVendorIT}.
  */
+@NeedsChromium
 @ProcessBackendOnly("counts the peer address 127.0.0.1 (no X-Forwarded-For); the browser is local")
 class CaptchaWidgetIT extends ServerTest {
 

@@ -1,5 +1,6 @@
 package dev.abusegate.it;
 
+import dev.abusegate.it.support.Extended;
 import dev.abusegate.it.support.ProcessBackendOnly;
 import dev.abusegate.it.support.BrowserLogin;
 import dev.abusegate.it.support.KeycloakServer;
@@ -53,6 +54,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * start-dev). Each test has its own realm, imported through node A (node B reads it from the shared
  * database). The test that stops node A runs after the ones that need both nodes; the log check runs last.
  */
+@Extended
 @ProcessBackendOnly("two nodes in production mode sharing a PostgreSQL started on this machine")
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ClusterIT {

@@ -6,6 +6,7 @@ import dev.abusegate.it.support.AdminClient;
 import dev.abusegate.it.support.BrowserLogin.LoginResult;
 import dev.abusegate.it.support.GateIt;
 import dev.abusegate.it.support.HeadlessChromium;
+import dev.abusegate.it.support.NeedsChromium;
 import dev.abusegate.it.support.Json;
 import dev.abusegate.it.support.DedicatedServer;
 import dev.abusegate.it.support.KeycloakServer;
@@ -93,6 +94,7 @@ class RealmTabIT extends ServerTest {
     }
 
     @Test
+    @NeedsChromium
     void a_threshold_saved_in_the_admin_console_tab_takes_effect_on_the_login_form() {
         String realm = importRealm(RealmBuilder.named(RealmBuilder.uniqueName("tab-console")).user("alice", PW)
                 .gatedBrowserFlow(GateIt.USERNAME_PASSWORD_FORM, null));

@@ -1,5 +1,6 @@
 package dev.abusegate.it;
 
+import dev.abusegate.it.support.Extended;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.abusegate.it.support.KeycloakServer;
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.Test;
  * captcha (ALTCHA) that passes when solved, where an exact count would block. Throughout, a blocked address stays blocked and a lock holds. A full store is reported as degraded (metric, WARN), never as a store failure.
  * The same on two nodes is in {@link ClusterIT}.
  */
+@Extended
 class StoreFloodIT {
 
     private static final int BOUND = 200;

@@ -1,5 +1,6 @@
 package dev.abusegate.it;
 
+import dev.abusegate.it.support.Extended;
 import dev.abusegate.engine.AbuseGate;
 import dev.abusegate.engine.Attempt;
 import dev.abusegate.engine.Decision;
@@ -39,6 +40,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the heap per tracked entry (printed, recorded in docs/cluster-and-heap.md). Runs in-process; needs no
  * Keycloak. {@code -Dspray.attempts=N} changes the number of attempts (default ten times the bound).
  */
+@Extended
 class StoreSprayIT {
 
     private static final long BOUND = 20_000;

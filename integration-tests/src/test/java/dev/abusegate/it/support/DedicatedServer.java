@@ -8,11 +8,12 @@ import java.lang.annotation.Target;
 
 /**
  * On a {@link ServerTest} class: the class runs on a Keycloak of its own, started with these kc.sh options
- * beside the shared one, and stopped after the class.
+ * beside the shared one, and stopped after the class. Such a class is in the {@link Extended} tier.
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)
 @Documented
+@Extended
 public @interface DedicatedServer {
 
     /** Names the server (home directory, log file {@code target/keycloak-<name>.log}, container). */

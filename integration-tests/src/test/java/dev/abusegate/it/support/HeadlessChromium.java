@@ -10,6 +10,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.logging.Level;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.extension.ConditionEvaluationResult;
+import org.junit.jupiter.api.extension.ExecutionCondition;
+import org.junit.jupiter.api.extension.ExtensionContext;
 import org.openqa.selenium.Dimension;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.chrome.ChromeDriver;
@@ -31,7 +34,8 @@ import org.openqa.selenium.logging.LoggingPreferences;
  *     chromium.screenshot(path);
  * }
  * }</pre>
- * Missing packages fail (never skip) with the install command: CI installs them.
+ * A test using it carries {@link NeedsChromium}: where the packages are missing it is skipped with the install
+ * command as its reason, except under {@code CI=true}, where {@link #start()} fails with that command.
  */
 public final class HeadlessChromium implements AutoCloseable {
 
@@ -48,11 +52,9 @@ public final class HeadlessChromium implements AutoCloseable {
 
     /** Starts Chromium (1280x900, English, browser console logged) or fails with what is missing. */
     public static HeadlessChromium start() {
-        for (String binary : List.of(CHROMIUM, CHROMEDRIVER)) {
-            if (!Files.isExecutable(Path.of(binary))) {
-                throw new AssertionError(binary + " is missing: the browser tests need Debian's chromium and chromium-driver "
-                        + "packages (apt-get install -y chromium chromium-driver); CI installs them.");
-            }
+        String missing = missing();
+        if (missing != null) {
+            throw new AssertionError(missing + "; CI installs them.");
         }
         System.setProperty("webdriver.chrome.driver", CHROMEDRIVER);
         Path profile;
@@ -87,6 +89,33 @@ public final class HeadlessChromium implements AutoCloseable {
         driver.manage().timeouts().pageLoadTimeout(Duration.ofSeconds(60));
         driver.manage().timeouts().scriptTimeout(Duration.ofSeconds(30));
         return new HeadlessChromium(driver, profile);
+    }
+
+    /** Why the browser tests cannot run here (one line naming the install command), or null when they can. */
+    static String missing() {
+        for (String binary : List.of(CHROMIUM, CHROMEDRIVER)) {
+            if (!Files.isExecutable(Path.of(binary))) {
+                return binary + " not found: browser tests need Chromium (apt-get install chromium chromium-driver)";
+            }
+        }
+        return null;
+    }
+
+    /** {@link NeedsChromium}'s condition: skipped without Chromium, except under {@code CI=true}. */
+    static final class Condition implements ExecutionCondition {
+        @Override
+        public ConditionEvaluationResult evaluateExecutionCondition(ExtensionContext context) {
+            String missing = missing();
+            if (missing == null) {
+                return ConditionEvaluationResult.enabled("Chromium found");
+            }
+            if ("true".equalsIgnoreCase(System.getenv("CI"))) {
+                return ConditionEvaluationResult.enabled("CI=true: a missing Chromium fails the test");
+            }
+            String reason = "SKIPPED " + context.getDisplayName() + ": " + missing;
+            System.out.println("[keycloak-it] " + reason);
+            return ConditionEvaluationResult.disabled(reason);
+        }
     }
 
     public ChromeDriver driver() {

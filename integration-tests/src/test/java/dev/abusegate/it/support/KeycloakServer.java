@@ -156,7 +156,27 @@ public interface KeycloakServer extends AutoCloseable {
 
         /** Starts the server on the selected backend and blocks until it is ready; fails with the log tail otherwise. */
         public KeycloakServer start() {
+            refuseInDefaultTier(name);
+            return startShared();
+        }
+
+        /** {@link #start()} for {@link SharedServer}: the one server every tier has. */
+        KeycloakServer startShared() {
             return Backend.selected() == Backend.CONTAINER ? KeycloakContainerServer.start(this) : KeycloakProcess.start(this);
+        }
+
+        /**
+         * The default tier ({@code -Dkeycloak.it.groups=!extended}, README's test command) runs on the shared server
+         * alone, so that it stays within its time; a class starting a server of its own there is missing
+         * {@link Extended}, and fails here rather than making the default run slower unnoticed.
+         */
+        private static void refuseInDefaultTier(String name) {
+            String groups = System.getProperty("keycloak.it.groups", "").replace(" ", "");
+            if (groups.contains("!" + Extended.TAG)) {
+                throw new IllegalStateException("Server '" + name + "' would be a server of its own in the default tier "
+                        + "(keycloak.it.groups=" + groups + "): annotate the test class @Extended or @DedicatedServer "
+                        + "(CONTRIBUTING.md, \"Test tiers\")");
+            }
         }
     }
 

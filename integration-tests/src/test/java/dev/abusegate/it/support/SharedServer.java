@@ -32,7 +32,7 @@ final class SharedServer {
                 try {
                     shared = KeycloakServer.builder("shared")
                             .options(extra.isEmpty() ? List.of() : Arrays.asList(extra.split("\\s+")))
-                            .start();
+                            .startShared();
                 } catch (RuntimeException | Error e) {
                     failure = e;
                     throw e;
