@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs the abuse-gate demo on the official Keycloak distribution. Needs only a JDK (17+).
+# Runs the abuse-gate demo on the official Keycloak distribution. Needs only JDK 17 or later.
 #
 #   demo/run.sh                                  build, fetch Keycloak, start on http://localhost:8080
 #   demo/run.sh --proxy-headers=xforwarded       extra arguments go to `kc.sh start-dev`

@@ -4,7 +4,7 @@
 #
 #   benchmarks/attack/run.sh                      build, unpack Keycloak, start it, run every phase, write the
 #                                                 table (benchmarks/results/attack-<UTC date>.md) and the plot
-#                                                 (docs/attack-availability.png)
+#                                                 (benchmarks/results/attack-availability.png)
 #   RATES="10 50 200 800" PHASE_SECONDS=12 ...    offered attack rates (requests/s) and seconds per phase
 #   QUIET=1 ...                                   take the machine's quiet window (/work/QUIET) for the measured
 #                                                 phases only (after the start and the warm-up), at most 10 minutes
@@ -20,7 +20,7 @@ KC_HOME="$TARGET/keycloak-$KEYCLOAK_VERSION"
 USERS="${USERS:-400}"
 WORK="${WORK:-$TARGET/run}"
 export RESULTS="${RESULTS:-$ROOT/benchmarks/results/attack-$(date -u +%Y-%m-%d).md}"
-export PLOT="${PLOT:-$ROOT/docs/attack-availability.png}"
+export PLOT="${PLOT:-$ROOT/benchmarks/results/attack-availability.png}"
 export PROFILE_OUT="${PROFILE_OUT:-$ROOT/benchmarks/results/attack-profile-$(date -u +%Y-%m-%d).txt}"
 export GIT_COMMIT="$(git -C "$ROOT" rev-parse --short HEAD)"
 # The command as run, with the knobs that were set (for the results file).

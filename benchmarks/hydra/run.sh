@@ -6,7 +6,7 @@
 #   USERS=300 GUESSES=300 TASKS=4 ...          accounts for the spray, passwords for the guess attack, hydra -t
 #   OUT=file ...                               raw output (default benchmarks/results/hydra-<UTC date>.txt)
 #
-# Needs a JDK 17+, curl, jq and hydra (Debian: apt-get install -y hydra). Everything runs on 127.0.0.1 on
+# Needs JDK 17 or later, curl, jq and hydra (Debian: apt-get install -y hydra). Everything runs on 127.0.0.1 on
 # free ports; the Keycloak started here is stopped on exit (by its own pid).
 # About 6-8 minutes on 2 cores, most of it Keycloak's start and the password hashes of account creation.
 set -euo pipefail

@@ -37,7 +37,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * address that hammered one account before and during the spray stays held back; once a table is full and
  * nothing in a slot may make room (the spray's failures fill the protective one), new subjects are counted on
  * shared counters and reported as degraded, never as a failing store; and
- * the heap per tracked entry (printed, recorded in docs/cluster-and-heap.md). Runs in-process; needs no
+ * the heap per tracked entry (printed, recorded in benchmarks/results/cluster-and-heap.md). Runs in-process; needs no
  * Keycloak. {@code -Dspray.attempts=N} changes the number of attempts (default ten times the bound).
  */
 @Extended
@@ -49,7 +49,7 @@ class StoreSprayIT {
     private static final String HOT_ADDRESS = "192.0.2.99";
     /**
      * A regression guard on the heap per tracked entry. The goal is at most 250 bytes; with full slots this layout
-     * measures about 100 on one node (docs/cluster-and-heap.md). The guard leaves room for the noise of a heap
+     * measures about 100 on one node (benchmarks/results/cluster-and-heap.md). The guard leaves room for the noise of a heap
      * measured after GC.
      */
     private static final long CEILING_BYTES_PER_ENTRY = 230;

@@ -18,7 +18,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 class GateOptionsTest {
 
-    /** The Default column of README.md's Configure tables, as literals (the constants would check nothing). */
+    /** The Default column of docs/reference.md's settings table, as literals (the constants would check nothing). */
     @Test
     void defaults_are_the_documented_defaults() {
         for (GateOptions d : List.of(GateOptions.defaults(), TestOptions.builder().build())) {

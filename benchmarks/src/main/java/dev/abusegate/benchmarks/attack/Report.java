@@ -103,7 +103,7 @@ final class Report {
                     + ". The shielded realm's settings are in `Realms.SHIELD` (benchmarks/src/main/java/dev/abusegate/benchmarks/attack/Realms.java).\n\n");
         }
         b.append("Produced by `benchmarks/attack/run.sh` (what it does: [benchmarks/attack/README.md](../attack/README.md); "
-                + "discussion: [docs/attack-availability.md](../../docs/attack-availability.md)). One run on a shared 2-core machine.\n\n");
+                + "discussion: [benchmarks/results/attack-availability.md](attack-availability.md)). One run on a shared 2-core machine.\n\n");
         b.append(header).append('\n');
         b.append("## Headline: the highest attack rate at which every real user still logged in with p99 within 2x of idle\n\n");
         b.append("Offered attack requests/s, the highest tested rate at which this and every lower tested rate kept all real users "

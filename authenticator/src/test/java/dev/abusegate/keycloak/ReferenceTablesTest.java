@@ -11,20 +11,23 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * README's Configure tables list every key once, with the default and valid values of its descriptor;
- * any other README table row naming a key agrees on its default. On failure the message shows the rows
- * the descriptors expect.
+ * docs/reference.md's "Realm settings" table lists every key once, with the default and valid values of its
+ * descriptor; a table row naming a key anywhere else (README's Configure table, other docs) agrees on its default.
+ * On failure the message shows the rows the descriptors expect: a new setting's row goes into docs/reference.md.
  */
-class ReadmeTablesTest {
+class ReferenceTablesTest {
 
-    private static final Path README = Path.of("..", "README.md");
+    private static final Path ROOT = Path.of("..");
+    private static final Path REFERENCE = ROOT.resolve("docs").resolve("reference.md");
+    private static final String SETTINGS_SECTION = "## Realm settings";
 
     private static String section(String text, String heading) {
         int a = text.indexOf("\n" + heading + "\n");
-        assertThat(a).as(heading + " in README").isNotNegative();
+        assertThat(a).as(heading + " in " + REFERENCE).isNotNegative();
         int b = text.indexOf("\n## ", a + heading.length() + 2);
         return text.substring(a, b < 0 ? text.length() : b);
     }
@@ -43,7 +46,7 @@ class ReadmeTablesTest {
             }
             String key = cells.get(0).replace("`", "");
             if (rows.put(key, cells) != null && once) {
-                throw new AssertionError("README's Configure section lists " + key + " twice");
+                throw new AssertionError(REFERENCE + " lists " + key + " twice");
             }
         }
         return rows;
@@ -64,9 +67,9 @@ class ReadmeTablesTest {
     }
 
     @Test
-    void configure_tables_and_descriptors_agree() throws IOException {
-        String readme = Files.readString(README, StandardCharsets.UTF_8);
-        Map<String, List<String>> rows = keyRows(section(readme, "## Configure"), true);
+    void the_reference_lists_every_setting_as_its_descriptor_says() throws IOException {
+        String reference = Files.readString(REFERENCE, StandardCharsets.UTF_8);
+        Map<String, List<String>> rows = keyRows(section(reference, SETTINGS_SECTION), true);
         StringBuilder expected = new StringBuilder();
         List<String> problems = new ArrayList<>();
         for (Setting<?> s : SettingProperties.settings()) {
@@ -88,19 +91,32 @@ class ReadmeTablesTest {
                 problems.add(s.key() + ": valid values '" + cells.get(2) + "', descriptor '" + validCell(s) + "'");
             }
         }
-        rows.keySet().forEach(k -> problems.add(k + ": in README, but no such key"));
-        assertThat(problems).as("README ## Configure disagrees with the descriptors; expected rows:\n" + expected).isEmpty();
+        rows.keySet().forEach(k -> problems.add(k + ": in " + REFERENCE + ", but no such key"));
+        assertThat(problems).as(REFERENCE + " " + SETTINGS_SECTION + " disagrees with the descriptors; expected rows:\n"
+                + expected).isEmpty();
     }
 
     @Test
-    void other_readme_rows_naming_a_key_agree_on_its_default() throws IOException {
-        Map<String, List<String>> rows = keyRows(Files.readString(README, StandardCharsets.UTF_8)
-                .replace(section(Files.readString(README, StandardCharsets.UTF_8), "## Configure"), ""), false);
-        for (Setting<?> s : SettingProperties.settings()) {
-            List<String> cells = rows.get(s.key());
-            if (cells != null) {
-                assertThat(cells.get(1)).as(s.key()).isEqualTo(defaultCell(s));
+    void other_rows_naming_a_key_agree_on_its_default() throws IOException {
+        List<Path> files = new ArrayList<>(List.of(ROOT.resolve("README.md")));
+        try (Stream<Path> docs = Files.list(ROOT.resolve("docs"))) {
+            docs.filter(p -> p.toString().endsWith(".md")).sorted().forEach(files::add);
+        }
+        int checked = 0;
+        for (Path file : files) {
+            String text = Files.readString(file, StandardCharsets.UTF_8);
+            if (file.equals(REFERENCE)) {
+                text = text.replace(section(text, SETTINGS_SECTION), "");
+            }
+            Map<String, List<String>> rows = keyRows(text, false);
+            for (Setting<?> s : SettingProperties.settings()) {
+                List<String> cells = rows.get(s.key());
+                if (cells != null) {
+                    assertThat(cells.get(1)).as(file + ": " + s.key()).isEqualTo(defaultCell(s));
+                    checked++;
+                }
             }
         }
+        assertThat(checked).as("README's Configure table names some keys").isPositive();
     }
 }
