@@ -156,15 +156,13 @@ final class PasswordCoverage {
         bound.forEach(b -> boundAs.computeIfAbsent(b.flowId(), id -> new ArrayList<>()).add(b.boundAs()));
         Map<String, Flow> flows = new LinkedHashMap<>();
         boundAs.forEach((flowId, where) -> {
-            List<AuthenticationExecutionModel> ungated = new ArrayList<>();
-            collect(executions, flowId, gatedSteps.insteadOf()::containsKey, new HashSet<>(), ungated);
-            List<AuthenticationExecutionModel> gated = new ArrayList<>();
-            collect(executions, flowId, gatedSteps.ids()::contains, new HashSet<>(), gated);
-            List<Step> steps = ungated.stream()
-                    .map(x -> new Step(x.getAuthenticator(), displayName.apply(x.getAuthenticator()), gatedSteps.insteadOf().get(x.getAuthenticator())))
+            List<AuthenticationExecutionModel> found = new ArrayList<>();
+            collect(executions, flowId, id -> gatedSteps.insteadOf().containsKey(id) || gatedSteps.ids().contains(id), new HashSet<>(), found);
+            List<Step> steps = found.stream().map(AuthenticationExecutionModel::getAuthenticator).filter(gatedSteps.insteadOf()::containsKey)
+                    .map(id -> new Step(id, displayName.apply(id), gatedSteps.insteadOf().get(id)))
                     .toList();
             flows.put(flowId, new Flow(alias.apply(flowId), List.copyOf(where), steps,
-                    gated.stream().map(AuthenticationExecutionModel::getAuthenticator).distinct().toList()));
+                    found.stream().map(AuthenticationExecutionModel::getAuthenticator).filter(gatedSteps.ids()::contains).distinct().toList()));
         });
         List<Binding> bindings = bound.stream().map(b -> {
             Flow f = flows.get(b.flowId());
