@@ -39,8 +39,10 @@ public class AbuseGateRealmTabFactory implements UiTabProviderFactory<ComponentM
     public static final String BEER = "\uD83C\uDF7A";
 
     /** Where the tab points operators for the realm's coverage (the declarative UI shows no per-realm live data). */
-    static final String COVERAGE_HELP = "Coverage: the flows of this realm that still check passwords with an ungated "
-            + "Keycloak step are listed by GET /admin/realms/{realm}/abuse-gate/coverage and in a WARN at server start.";
+    static final String COVERAGE_HELP = "Coverage: GET /admin/realms/{realm}/abuse-gate/coverage says for every binding "
+            + "of this realm (browser, direct grant, reset credentials, registration, docker, each identity provider's first "
+            + "and post broker login flow, each client's flow overrides, SAML ECP) whether it still checks passwords with an "
+            + "ungated Keycloak step, and which gated step to use instead; a WARN at server start names the ungated ones.";
 
     /** Where the tab points operators for the realm's "under attack" state (the realm.* keys below configure it). */
     static final String REALM_STATE_HELP = "Realm under attack: whether this realm is under attack now, its window's count and "

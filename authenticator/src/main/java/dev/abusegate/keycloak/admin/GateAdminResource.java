@@ -225,34 +225,54 @@ public class GateAdminResource {
 
     /**
      * {@code GET coverage}: the realm's bound flows that still check passwords with one of Keycloak's ungated steps,
-     * each with where Keycloak runs it and the gated step to use instead. {@code gated} is true when there are none.
-     * Needs manage-users, as the state API does.
+     * each with where Keycloak runs it and the gated step to use instead ({@code ungatedFlows}); and every binding
+     * Keycloak runs for the realm, each with its flow, whether it is gated and the steps that decide it
+     * ({@code bindings}). {@code gated} is true when no binding has an ungated step. Needs manage-users, as the state
+     * API does.
      */
     @GET
     @Path("coverage")
     @Produces(MediaType.APPLICATION_JSON)
     public Response coverage() {
         auth.users().requireManage();
+        PasswordCoverage.Report report = PasswordCoverage.report(session, realm);
         List<Map<String, Object>> flows = new ArrayList<>();
-        for (PasswordCoverage.Flow f : PasswordCoverage.ungated(session, realm)) {
-            List<Map<String, Object>> steps = new ArrayList<>();
-            for (PasswordCoverage.Step s : f.ungatedSteps()) {
-                Map<String, Object> step = new LinkedHashMap<>();
-                step.put("providerId", s.providerId());
-                step.put("displayName", s.displayName());
-                step.put("gatedStep", s.gatedStep());
-                steps.add(step);
-            }
+        for (PasswordCoverage.Flow f : report.ungated()) {
             Map<String, Object> flow = new LinkedHashMap<>();
             flow.put("flow", f.alias());
             flow.put("boundAs", f.boundAs());
-            flow.put("ungatedSteps", steps);
+            flow.put("ungatedSteps", steps(f));
             flows.add(flow);
+        }
+        List<Map<String, Object>> bindings = new ArrayList<>();
+        for (PasswordCoverage.Binding b : report.bindings()) {
+            Map<String, Object> binding = new LinkedHashMap<>();
+            binding.put("boundAs", b.boundAs());
+            binding.put("flow", b.flow().alias());
+            binding.put("gated", b.gated());
+            binding.put("checksPasswords", b.checksPasswords());
+            binding.put("ungatedSteps", steps(b.flow()));
+            binding.put("gatedSteps", b.flow().gatedSteps());
+            bindings.add(binding);
         }
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("gated", flows.isEmpty());
         out.put("ungatedFlows", flows);
+        out.put("bindings", bindings);
         return Response.ok(out).build();
+    }
+
+    /** A flow's ungated password steps as the coverage answer shows them. */
+    private static List<Map<String, Object>> steps(PasswordCoverage.Flow f) {
+        List<Map<String, Object>> steps = new ArrayList<>();
+        for (PasswordCoverage.Step s : f.ungatedSteps()) {
+            Map<String, Object> step = new LinkedHashMap<>();
+            step.put("providerId", s.providerId());
+            step.put("displayName", s.displayName());
+            step.put("gatedStep", s.gatedStep());
+            steps.add(step);
+        }
+        return steps;
     }
 
     /** What the state lookup and the clear do in the store with the subject an operator names (absent parts null). */

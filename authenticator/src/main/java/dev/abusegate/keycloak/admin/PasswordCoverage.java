@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
 import org.jboss.logging.Logger;
@@ -18,6 +19,7 @@ import org.keycloak.authentication.Authenticator;
 import org.keycloak.authentication.AuthenticatorFactory;
 import org.keycloak.common.Profile;
 import org.keycloak.models.AuthenticationExecutionModel;
+import org.keycloak.models.AuthenticationFlowBindings;
 import org.keycloak.models.AuthenticationFlowModel;
 import org.keycloak.models.ClientModel;
 import org.keycloak.models.IdentityProviderModel;
@@ -28,10 +30,12 @@ import org.keycloak.provider.ProviderFactory;
 
 /**
  * Which of a realm's bound flows still check passwords with one of Keycloak's own (ungated) steps, so that
- * "gated everywhere" is something an operator can check. A flow counts where Keycloak runs it: the realm's browser
- * and direct grant bindings, the first and post broker login flows of its identity providers, the clients' flow
- * overrides, the docker authentication flow (docker feature on) and the flow Keycloak's SAML ECP endpoint runs (the one
- * named {@value #ECP_FLOW}, when a client allows ECP). Disabled steps and sub-flows are skipped.
+ * "gated everywhere" is something an operator can check. A flow counts where Keycloak runs it: the realm's browser,
+ * direct grant, reset credentials and registration bindings, the first and post broker login flows of its identity
+ * providers, the clients' flow overrides, the docker authentication flow (docker feature on) and the flow Keycloak's
+ * SAML ECP endpoint runs (the one named {@value #ECP_FLOW}, when a client allows ECP). A binding is gated when no
+ * password step reachable in its flow (sub-flows included) is one of Keycloak's; disabled steps and sub-flows check
+ * nothing and are skipped. Computed on admin requests and once per realm at start-up, never on a login.
  */
 final class PasswordCoverage {
 
@@ -48,8 +52,28 @@ final class PasswordCoverage {
     record Step(String providerId, String displayName, String gatedStep) {
     }
 
-    /** A bound flow with ungated password steps, and where Keycloak runs it. */
-    record Flow(String alias, List<String> boundAs, List<Step> ungatedSteps) {
+    /**
+     * A bound flow, where Keycloak runs it, the ungated password steps reachable in it, and the provider ids of the
+     * gated steps reachable in it (in flow order, each once).
+     */
+    record Flow(String alias, List<String> boundAs, List<Step> ungatedSteps, List<String> gatedSteps) {
+    }
+
+    /** Where Keycloak runs a flow ({@code boundAs}, e.g. "reset credentials flow") and the flow's id. */
+    record Bound(String boundAs, String flowId) {
+    }
+
+    /** One binding's answer: where, its flow, and whether every password step reachable there is a gated one. */
+    record Binding(String boundAs, Flow flow, boolean gated, boolean checksPasswords) {
+    }
+
+    /** Every binding of a realm, in binding order, and its bound flows (each once, in order of first binding). */
+    record Report(List<Binding> bindings, List<Flow> flows) {
+
+        /** The bound flows with ungated password steps; empty when the realm is gated everywhere. */
+        List<Flow> ungated() {
+            return flows.stream().filter(f -> !f.ungatedSteps().isEmpty()).toList();
+        }
     }
 
     /**
@@ -106,20 +130,46 @@ final class PasswordCoverage {
 
     /** The realm's bound flows that check passwords with an ungated step, in binding order; empty when gated everywhere. */
     static List<Flow> ungated(KeycloakSession session, RealmModel realm) {
-        GatedSteps gatedSteps = GatedSteps.of(session);
-        List<Flow> out = new ArrayList<>();
+        return report(session, realm).ungated();
+    }
+
+    /** Every binding of the realm with its flow's password steps, gated and ungated. */
+    static Report report(KeycloakSession session, RealmModel realm) {
+        Map<String, String> aliases = new HashMap<>();
+        List<Bound> bound = new ArrayList<>();
         for (Map.Entry<String, List<String>> e : bindings(session, realm).entrySet()) {
-            AuthenticationFlowModel flow = realm.getAuthenticationFlowById(e.getKey());
-            List<AuthenticationExecutionModel> found = new ArrayList<>();
-            collect(realm, flow.getId(), gatedSteps.insteadOf()::containsKey, new HashSet<>(), found);
-            List<Step> steps = found.stream()
-                    .map(x -> new Step(x.getAuthenticator(), displayName(session, x), gatedSteps.insteadOf().get(x.getAuthenticator())))
-                    .toList();
-            if (!steps.isEmpty()) {
-                out.add(new Flow(flow.getAlias(), List.copyOf(e.getValue()), steps));
-            }
+            aliases.put(e.getKey(), realm.getAuthenticationFlowById(e.getKey()).getAlias());
+            e.getValue().forEach(where -> bound.add(new Bound(where, e.getKey())));
         }
-        return out;
+        Map<String, String> names = new HashMap<>();
+        return report(bound, aliases::get, realm::getAuthenticationExecutionsStream, GatedSteps.of(session),
+                id -> names.computeIfAbsent(id, x -> displayName(session, x)));
+    }
+
+    /**
+     * The report over {@code bound} (in binding order): each flow's reachable steps ({@code executions} of a flow id,
+     * enabled ones only, sub-flows followed once each), the ungated ones with their gated replacement and display name.
+     */
+    static Report report(List<Bound> bound, Function<String, String> alias, Function<String, Stream<AuthenticationExecutionModel>> executions,
+                         GatedSteps gatedSteps, Function<String, String> displayName) {
+        Map<String, List<String>> boundAs = new LinkedHashMap<>();
+        bound.forEach(b -> boundAs.computeIfAbsent(b.flowId(), id -> new ArrayList<>()).add(b.boundAs()));
+        Map<String, Flow> flows = new LinkedHashMap<>();
+        boundAs.forEach((flowId, where) -> {
+            List<AuthenticationExecutionModel> found = new ArrayList<>();
+            collect(executions, flowId, id -> gatedSteps.insteadOf().containsKey(id) || gatedSteps.ids().contains(id), new HashSet<>(), found);
+            List<Step> steps = found.stream().map(AuthenticationExecutionModel::getAuthenticator).filter(gatedSteps.insteadOf()::containsKey)
+                    .map(id -> new Step(id, displayName.apply(id), gatedSteps.insteadOf().get(id)))
+                    .toList();
+            flows.put(flowId, new Flow(alias.apply(flowId), List.copyOf(where), steps,
+                    found.stream().map(AuthenticationExecutionModel::getAuthenticator).filter(gatedSteps.ids()::contains).distinct().toList()));
+        });
+        List<Binding> bindings = bound.stream().map(b -> {
+            Flow f = flows.get(b.flowId());
+            boolean checks = !f.ungatedSteps().isEmpty() || f.gatedSteps().stream().anyMatch(gatedSteps.insteadOf()::containsValue);
+            return new Binding(b.boundAs(), f, f.ungatedSteps().isEmpty(), checks);
+        }).toList();
+        return new Report(bindings, List.copyOf(flows.values()));
     }
 
     /** The enabled gated steps of the realm's bound flows (the flows {@link #ungated} looks at), in binding order. */
@@ -128,7 +178,7 @@ final class PasswordCoverage {
         List<AuthenticationExecutionModel> out = new ArrayList<>();
         Set<String> seen = new HashSet<>();
         for (String flowId : bindings(session, realm).keySet()) {
-            collect(realm, flowId, gatedSteps.ids()::contains, seen, out);
+            collect(realm::getAuthenticationExecutionsStream, flowId, gatedSteps.ids()::contains, seen, out);
         }
         return out;
     }
@@ -141,6 +191,9 @@ final class PasswordCoverage {
         if (directGrants) {
             bind(bindings, realm.getDirectGrantFlow(), "direct grant flow");
         }
+        // Whether or not the realm allows them now: turning "Forgot password" or "User registration" on changes no flow.
+        bind(bindings, realm.getResetCredentialsFlow(), "reset credentials flow");
+        bind(bindings, realm.getRegistrationFlow(), "registration flow");
         RealmModel before = session.getContext().getRealm();
         session.getContext().setRealm(realm); // identity providers are read for the context's realm
         try {
@@ -159,11 +212,11 @@ final class PasswordCoverage {
         boolean ecp = false;
         for (ClientModel client : (Iterable<ClientModel>) realm.getClientsStream()::iterator) {
             Map<String, String> overrides = client.getAuthenticationFlowBindingOverrides();
-            String browser = overrides == null ? null : overrides.get("browser");
+            String browser = overrides == null ? null : overrides.get(AuthenticationFlowBindings.BROWSER_BINDING);
             if (browser != null) {
                 bind(bindings, realm.getAuthenticationFlowById(browser), "browser flow override of client '" + client.getClientId() + "'");
             }
-            String directGrant = overrides == null ? null : overrides.get("direct_grant");
+            String directGrant = overrides == null ? null : overrides.get(AuthenticationFlowBindings.DIRECT_GRANT_BINDING);
             if (directGrant != null && client.isDirectAccessGrantsEnabled()) {
                 bind(bindings, realm.getAuthenticationFlowById(directGrant), "direct grant flow override of client '" + client.getClientId() + "'");
             }
@@ -185,15 +238,15 @@ final class PasswordCoverage {
     }
 
     /** The enabled steps of a flow and its enabled sub-flows whose provider id matches (flows in {@code seen} skipped). */
-    private static void collect(RealmModel realm, String flowId, Predicate<String> providerId, Set<String> seen,
-                                List<AuthenticationExecutionModel> out) {
+    private static void collect(Function<String, Stream<AuthenticationExecutionModel>> executions, String flowId, Predicate<String> providerId,
+                                Set<String> seen, List<AuthenticationExecutionModel> out) {
         if (!seen.add(flowId)) {
             return;
         }
-        realm.getAuthenticationExecutionsStream(flowId).filter(e -> !e.isDisabled()).forEach(e -> {
+        executions.apply(flowId).filter(e -> !e.isDisabled()).forEach(e -> {
             if (e.isAuthenticatorFlow()) {
                 if (e.getFlowId() != null) {
-                    collect(realm, e.getFlowId(), providerId, seen, out);
+                    collect(executions, e.getFlowId(), providerId, seen, out);
                 }
             } else if (providerId.test(e.getAuthenticator())) {
                 out.add(e);
@@ -201,14 +254,14 @@ final class PasswordCoverage {
         });
     }
 
-    private static String displayName(KeycloakSession session, AuthenticationExecutionModel e) {
-        ProviderFactory<Authenticator> f = session.getKeycloakSessionFactory().getProviderFactory(Authenticator.class, e.getAuthenticator());
-        return f instanceof AuthenticatorFactory a ? a.getDisplayType() : e.getAuthenticator();
+    private static String displayName(KeycloakSession session, String providerId) {
+        ProviderFactory<Authenticator> f = session.getKeycloakSessionFactory().getProviderFactory(Authenticator.class, providerId);
+        return f instanceof AuthenticatorFactory a ? a.getDisplayType() : providerId;
     }
 
     /** One line naming the realm, each flow with where it is bound, and its ungated steps with their gated replacements. */
-    static String describe(RealmModel realm, List<Flow> flows) {
-        StringBuilder sb = new StringBuilder("Abuse gate: realm '").append(realm.getName())
+    static String describe(String realm, List<Flow> flows) {
+        StringBuilder sb = new StringBuilder("Abuse gate: realm '").append(realm)
                 .append("' still checks passwords with ungated steps: ");
         for (int i = 0; i < flows.size(); i++) {
             Flow f = flows.get(i);
@@ -219,7 +272,7 @@ final class PasswordCoverage {
                         .append(s.gatedStep());
             }
         }
-        return sb.append(". See README, Enable; GET /admin/realms/").append(realm.getName()).append("/abuse-gate/coverage").toString();
+        return sb.append(". See README, Enable; GET /admin/realms/").append(realm).append("/abuse-gate/coverage").toString();
     }
 
     /** At start-up: a WARN for each realm with ungated password steps (at most {@value #MAX_REALMS_WARNED}, then a count). */
@@ -240,7 +293,7 @@ final class PasswordCoverage {
                 continue;
             }
             if (warned < MAX_REALMS_WARNED) {
-                runtime.warnEvery("coverage:" + realm.getId(), describe(realm, flows));
+                runtime.warnEvery("coverage:" + realm.getId(), describe(realm.getName(), flows));
                 warned++;
             } else {
                 more++;
