@@ -97,9 +97,10 @@ abstract class GatedHttpBasicStep extends GatedRequestStep {
         Verification outcome = settlement.guard(() -> {
             keycloak.authenticate(context);
             Verification v = outcome(context.getStatus(), event.getError());
-            if (v == Verification.FAILED && event.getUserId() == null) {
-                // Keycloak found no account under that name and hashed nothing: the dummy hash its username form
-                // spends, so that an unknown name costs and takes what a known one does before it is counted
+            if (v == Verification.FAILED && context.getSession().users().getUserByUsername(context.getRealm(), credentials.username) == null) {
+                // Keycloak found no account under that name (its own lookup, by username only) and hashed nothing:
+                // the dummy hash its username form spends, so that an unknown name costs and takes what a known one
+                // does before it is counted. (The event cannot tell: the docker step names the typed name as its user.)
                 AuthenticatorUtils.dummyHash(context);
             }
             return v;
