@@ -191,9 +191,9 @@ class NoFreeWritesIT extends ServerTest {
                         .as("an unknown name is counted as a failed check, as a known one is").isEqualTo(1);
             }
         }
-        double mu = median(unknown);
-        double mk = median(known);
-        double mg = median(grantUnknown);
+        double mu = GateIt.medianMillis(unknown);
+        double mk = GateIt.medianMillis(known);
+        double mg = GateIt.medianMillis(grantUnknown);
         System.out.printf("NoFreeWritesIT medians over %d interleaved rounds (ms): ECP unknown name %.1f, ECP known name %.1f,"
                 + " direct grant unknown name %.1f%n", rounds, mu, mk, mg);
         assertThat(mu).as("ECP: an unknown name (median %.1f ms) is no faster than half a known one (median %.1f ms)", mu, mk)
@@ -237,11 +237,4 @@ class NoFreeWritesIT extends ServerTest {
         return System.nanoTime() - start;
     }
 
-    private static double median(List<Long> nanos) {
-        List<Long> sorted = new ArrayList<>(nanos);
-        sorted.sort(null);
-        int n = sorted.size();
-        double mid = n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2.0;
-        return mid / 1_000_000.0;
-    }
 }
