@@ -70,11 +70,11 @@ public final class CaptchaService {
     private final VerificationBudget records = new VerificationBudget(Integer.MAX_VALUE, MAX_BUDGET_ADDRESSES,
             CaptchaSettings.VERIFY_WINDOW_SECONDS * 1000);
     /**
-     * Solutions verified on this node and not yet spent (carried from a username page to its password step, or in the
-     * moment between an attempt's admission and its password check), until they expire: one lets one attempt through
-     * on this node, and only a password check writes its used-solution record. Memory only; at its bound expired ones
-     * go, and if that is not enough, all of them (a solution forgotten here can let one more attempt pass the band,
-     * where layers 1, 2 and 4 still count it, and is still spent once at most).
+     * Solutions carried from an identity-first username page to its password step on this node, not yet spent, until
+     * they expire: one passes one username page on this node (the used-solution table gets nothing from a step that
+     * checks no password). Memory only; at its bound expired ones go, and if that is not enough, all of them (a
+     * solution forgotten here can pass one more username page, where layers 1, 2 and 4 still count it, and is still
+     * spent once at most).
      */
     private final Map<String, Long> taken = new ConcurrentHashMap<>();
     private static final int MAX_TAKEN = 100_000;
@@ -87,14 +87,15 @@ public final class CaptchaService {
 
     /**
      * Whether {@code token} is a valid solution for this realm's provider that is not used yet, without recording it:
-     * the solution comes back, and the step spends it ({@link #spend}) only right before it checks a password (the
-     * identity-first username page, which checks none, carries it to the password step). So an attempt that checks no
-     * password (a missing one, a blocked account, a username page) writes no used-solution record. Null when it is not
-     * valid, already used, taken by another attempt on this node that has not spent it, or the used-solution table
-     * cannot tell. Never throws.
+     * the solution comes back, and the step spends it ({@link #spend}) only right before it checks a password. So an
+     * attempt that checks no password (a missing one, a blocked account, a username page) writes no used-solution
+     * record; of simultaneous attempts with one solution only one spends it. With {@code carried} (the identity-first
+     * username page, which checks no password and carries the solution to the password step) it is also held on this
+     * node until it is spent elsewhere or expires, so that it passes one username page. Null when it is not valid,
+     * already used, already carried on this node, or the used-solution table cannot tell. Never throws.
      */
     public Solution verifiedUnspent(KeycloakSession session, RealmModel realm, CaptchaConfig cfg, String token, String remoteAddr,
-                                    int ipv6Prefix) {
+                                    int ipv6Prefix, boolean carried) {
         Solution s = verify(session, realm, cfg, token, remoteAddr, ipv6Prefix);
         if (s == null) {
             return null;
@@ -107,10 +108,10 @@ public final class CaptchaService {
             LOG.debugf("Abuse gate: replay check unavailable in realm '%s'", realm.getName());
             return null;
         }
-        return take(realm.getId() + '/' + s.note(), s.expiresAtMillis(), System.currentTimeMillis()) ? s : null;
+        return !carried || take(realm.getId() + '/' + s.note(), s.expiresAtMillis(), System.currentTimeMillis()) ? s : null;
     }
 
-    /** Whether a solution is taken for the first time on this node (see {@link #taken}). */
+    /** Whether a solution is carried for the first time on this node (see {@link #taken}). */
     private boolean take(String key, long expiresAtMillis, long now) {
         if (taken.size() >= MAX_TAKEN) {
             taken.values().removeIf(expiry -> expiry <= now);

@@ -97,7 +97,8 @@ public final class GatedAttempt {
                     ? DeviceCookies.deviceOf(ctx, g, secrets.deviceKey(session, realm), identifier) : null;
             // The solution is verified only if the answer depends on it (see AbuseGate#evaluate).
             BooleanSupplier check = !submitted ? null
-                    : () -> (verified[0] = rt.captcha().verifiedUnspent(session, realm, captcha, token, address, options.ipv6PrefixLength())) != null;
+                    : () -> (verified[0] = rt.captcha().verifiedUnspent(session, realm, captcha, token, address,
+                            options.ipv6PrefixLength(), scope == LayerScope.BEFORE_LOOKUP)) != null;
             d = g.evaluate(options, new Attempt(realm.getId(), address, identifier, device), check,
                     scope.realmLayer()); // identity-first: the password step applies it; HTTP Basic: never
             events.storeUnavailable(d.unavailable(), options.storeFailureEventsPerMinute());
