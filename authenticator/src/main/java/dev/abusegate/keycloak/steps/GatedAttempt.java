@@ -61,15 +61,15 @@ public final class GatedAttempt {
      * Evaluates one attempt: verifies a submitted captcha solution, asks the engine, and records the metrics and
      * events. Renders nothing.
      *
+     * <p>A solution is verified here but not spent ({@link #verifiedCaptcha()}): the step spends it ({@link #spend})
+     * right before it checks a password, and the identity-first username page, which checks none, carries it to the
+     * password step. An attempt turned away after its solution was verified (layer 3 blocked it) spends nothing.
+     *
      * @param captchaToken where the step finds a submitted captcha solution (given the realm's captcha settings); a
      *                     step whose attempt checks no password (a missing one, {@code Passwords#missing}) finds none,
      *                     so that such an attempt never spends a solution
      * @param browser      a browser form (device cookies apply), not an API endpoint
      * @param scope        the layers the step runs
-     *
-     * <p>A solution is verified here but not spent ({@link #verifiedCaptcha()}): the step spends it ({@link #spend})
-     * right before it checks a password, and the identity-first username page, which checks none, carries it to the
-     * password step. An attempt turned away after its solution was verified (layer 3 blocked it) spends nothing.
      */
     static GatedAttempt evaluate(AuthenticationFlowContext ctx, String identifier, Function<CaptchaConfig, String> captchaToken,
                                  boolean browser, LayerScope scope) {
