@@ -316,6 +316,16 @@ public final class AbuseGate {
         return UsedEntry.firstUse(v);
     }
 
+    /**
+     * Whether a captcha solution, identified as for {@link #firstUse}, is already recorded as used. Reads only: a
+     * solution checked here is recorded later, by {@link #firstUse}, when an attempt that checks a password spends it.
+     * Throws when the store cannot tell.
+     */
+    public boolean used(String realm, byte[] digest) {
+        long[] v = store.read(GateKeys.used(realm, digest));
+        return v != null && UsedEntry.live(v, clock.millis());
+    }
+
     /** The fifth, realm-wide layer; null when the gate runs without it. */
     public RealmWatch realmWatch() {
         return realmWatch;

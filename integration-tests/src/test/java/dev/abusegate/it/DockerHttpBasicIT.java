@@ -16,9 +16,11 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -64,14 +66,7 @@ class DockerHttpBasicIT extends ServerTest {
 
     @Test
     void wrong_passwords_are_gated_with_the_registry_error_json() {
-        String realm = importRealm(RealmBuilder.named(RealmBuilder.uniqueName("docker"))
-                .user("alice", PASSWORD)
-                .set("clients", List.of(Map.of("clientId", "registry", "protocol", "docker-v2", "enabled", true))));
-        assertThat(GatedFlows.ungatedFlows(admin, realm)).contains("docker auth");
-        GatedFlows.copyWithGatedStep(admin, realm, "docker auth", "gated docker auth", "docker-http-basic-authenticator",
-                "abuse-gate-docker-http-basic", GateIt.quietConfig("accountLockout.threshold", "3", "accountLockout.lockoutSeconds", "600"));
-        admin.updateRealm(realm, r -> r.setDockerAuthenticationFlow("gated docker auth"));
-        assertThat(GatedFlows.ungatedFlows(admin, realm)).doesNotContain("docker auth", "gated docker auth");
+        String realm = gatedRegistryRealm("docker", GateIt.quietConfig("accountLockout.threshold", "3", "accountLockout.lockoutSeconds", "600"));
 
         HttpResponse<String> ok = token(realm, "alice", PASSWORD, "198.51.100.101");
         assertThat(ok.statusCode()).as("control: %s", ok.body()).isEqualTo(200);
@@ -94,6 +89,57 @@ class DockerHttpBasicIT extends ServerTest {
         });
         assertThat(blocked.body()).doesNotContain("\"token\"");
         assertThat(passwordChecks(realm)).as("no password was checked after the lock").isEqualTo(3);
+    }
+
+    /**
+     * Keycloak's docker step hashes nothing for a name it cannot find; the gated step spends the dummy hash, so an
+     * unknown name is counted like a wrong password and takes about as long (medians over interleaved rounds, a
+     * generous ratio: no faster than half a known name).
+     */
+    @Test
+    void an_unknown_name_is_counted_and_costs_about_what_a_known_one_costs() {
+        String realm = gatedRegistryRealm("docker-time", GateIt.quietConfig());
+        assertThat(token(realm, "alice", PASSWORD, "10.8.0.1").statusCode()).as("control: the right password").isEqualTo(200);
+        int rounds = 20;
+        List<Long> unknown = new ArrayList<>();
+        List<Long> known = new ArrayList<>();
+        for (int i = -3; i < rounds; i++) { // three rounds to warm up, not measured
+            String address = "10.8.1." + (i + 4);
+            String ghost = "ghost-" + UUID.randomUUID();
+            long start = System.nanoTime();
+            HttpResponse<String> u = token(realm, ghost, "wrong", address);
+            long mid = System.nanoTime();
+            HttpResponse<String> k = token(realm, "alice", "wrong-" + i, address);
+            long end = System.nanoTime();
+            assertThat(u.statusCode()).as(u.body()).isEqualTo(401);
+            assertThat(k.statusCode()).as(k.body()).isEqualTo(401);
+            if (i >= 0) {
+                unknown.add(mid - start);
+                known.add(end - mid);
+            }
+            if (i == 0) {
+                assertThat(GateIt.stateNumber(GateIt.state(admin, realm, null, ghost), "identifier", "failures"))
+                        .as("an unknown name is counted as a failed check").isEqualTo(1);
+            }
+        }
+        double mu = GateIt.medianMillis(unknown);
+        double mk = GateIt.medianMillis(known);
+        System.out.printf("DockerHttpBasicIT medians over %d interleaved rounds (ms): unknown name %.1f, known name %.1f%n", rounds, mu, mk);
+        assertThat(mu).as("an unknown name (median %.1f ms) is no faster than half a known one (median %.1f ms)", mu, mk)
+                .isGreaterThanOrEqualTo(mk / 2);
+    }
+
+    /** A realm whose docker registry client logs in through the gated docker step with {@code config}. */
+    private String gatedRegistryRealm(String prefix, Map<String, String> config) {
+        String realm = importRealm(RealmBuilder.named(RealmBuilder.uniqueName(prefix))
+                .user("alice", PASSWORD)
+                .set("clients", List.of(Map.of("clientId", "registry", "protocol", "docker-v2", "enabled", true))));
+        assertThat(GatedFlows.ungatedFlows(admin, realm)).contains("docker auth");
+        GatedFlows.copyWithGatedStep(admin, realm, "docker auth", "gated docker auth", "docker-http-basic-authenticator",
+                "abuse-gate-docker-http-basic", config);
+        admin.updateRealm(realm, r -> r.setDockerAuthenticationFlow("gated docker auth"));
+        assertThat(GatedFlows.ungatedFlows(admin, realm)).doesNotContain("docker auth", "gated docker auth");
+        return realm;
     }
 
     /**

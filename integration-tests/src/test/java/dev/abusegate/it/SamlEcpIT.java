@@ -3,22 +3,15 @@ package dev.abusegate.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.abusegate.it.support.GateIt;
-import dev.abusegate.it.support.Http;
 import dev.abusegate.it.support.GatedFlows;
 import dev.abusegate.it.support.RealmBuilder;
+import dev.abusegate.it.support.SamlEcp;
 import dev.abusegate.it.support.ServerTest;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Base64;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.UUID;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -33,16 +26,15 @@ class SamlEcpIT extends ServerTest {
 
     private static final String PASSWORD = "ecp-Passw0rd!";
     private static final String SP = "ecp-sp";
-    private static final String ACS = "http://localhost/ecp-acs";
-    private static final String SUCCESS = "urn:oasis:names:tc:SAML:2.0:status:Success";
-    private final HttpClient http = Http.client();
+    private static final String SUCCESS = SamlEcp.SUCCESS;
+    private final SamlEcp ecp = new SamlEcp(server.baseUrl(), SP);
     private String realm;
 
     @BeforeEach
     void gatedEcpRealm() {
         realm = importRealm(RealmBuilder.named(RealmBuilder.uniqueName("ecp"))
                 .user("alice", PASSWORD)
-                .set("clients", List.of(ecpClient())));
+                .set("clients", List.of(ecp.client())));
         assertThat(GatedFlows.ungatedFlows(admin, realm)).as("Keycloak's own ECP flow checks passwords ungated").contains("saml ecp");
         // README, Enable: the ECP endpoint runs the flow named "saml ecp"; a gated copy takes that name.
         GatedFlows.copyWithGatedStep(admin, realm, "saml ecp", "gated saml ecp", "http-basic-authenticator", "abuse-gate-http-basic",
@@ -105,24 +97,11 @@ class SamlEcpIT extends ServerTest {
     }
 
     private HttpResponse<String> ecp(String username, String password, String address) {
-        return send(Base64.getEncoder().encodeToString((username + ":" + password).getBytes(StandardCharsets.UTF_8)), address);
+        return ecp.login(realm, username, password, address);
     }
 
-    /** POSTs an ECP AuthnRequest (SOAP, PAOS binding) with {@code Authorization: Basic <credentials>}. */
     private HttpResponse<String> send(String credentials, String address) {
-        String envelope = "<S:Envelope xmlns:S=\"http://schemas.xmlsoap.org/soap/envelope/\"><S:Body>"
-                + "<samlp:AuthnRequest xmlns:samlp=\"urn:oasis:names:tc:SAML:2.0:protocol\" xmlns:saml=\"urn:oasis:names:tc:SAML:2.0:assertion\""
-                + " ID=\"_" + UUID.randomUUID() + "\" Version=\"2.0\" IssueInstant=\"" + Instant.now() + "\""
-                + " AssertionConsumerServiceURL=\"" + ACS + "\" ProtocolBinding=\"urn:oasis:names:tc:SAML:2.0:bindings:PAOS\">"
-                + "<saml:Issuer>" + SP + "</saml:Issuer></samlp:AuthnRequest></S:Body></S:Envelope>";
-        HttpRequest req = HttpRequest.newBuilder(URI.create(server.baseUrl() + "/realms/" + realm + "/protocol/saml"))
-                .timeout(Duration.ofSeconds(30))
-                .header("Content-Type", "text/xml; charset=utf-8")
-                .header("Authorization", "Basic " + credentials)
-                .header("X-Forwarded-For", address)
-                .POST(HttpRequest.BodyPublishers.ofString(envelope))
-                .build();
-        return Http.send(http, req);
+        return ecp.send(realm, credentials, address);
     }
 
     private long passwordChecks(String username) {
@@ -134,22 +113,5 @@ class SamlEcpIT extends ServerTest {
     private void awaitPasswordChecks(String username, long n) {
         GateIt.await(n + " password checks", Duration.ofSeconds(10), () -> passwordChecks(username) >= n);
         assertThat(passwordChecks(username)).isEqualTo(n);
-    }
-
-    private static Map<String, Object> ecpClient() {
-        Map<String, String> attributes = new LinkedHashMap<>();
-        attributes.put("saml.allow.ecp.flow", "true");
-        attributes.put("saml.client.signature", "false");
-        attributes.put("saml.server.signature", "true");
-        attributes.put("saml.authnstatement", "true");
-        attributes.put("saml_name_id_format", "username");
-        attributes.put("saml_assertion_consumer_url_post", ACS);
-        Map<String, Object> c = new LinkedHashMap<>();
-        c.put("clientId", SP);
-        c.put("protocol", "saml");
-        c.put("enabled", true);
-        c.put("redirectUris", List.of(ACS));
-        c.put("attributes", attributes);
-        return c;
     }
 }

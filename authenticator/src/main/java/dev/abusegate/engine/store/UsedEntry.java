@@ -14,6 +14,11 @@ public final class UsedEntry {
         return value != null && value[0] == 1;
     }
 
+    /** Whether a stored record still holds the solution as used at {@code now}. */
+    public static boolean live(long[] value, long now) {
+        return value != null && value.length > 1 && value[1] > now;
+    }
+
     static long[] markUsed(Change.MarkUsed c, boolean create, long[] old) {
         if (old != null && old[1] > c.now()) {
             return new long[] {0, old[1]};

@@ -6,7 +6,7 @@ import org.keycloak.events.Details;
 import org.keycloak.events.Errors;
 
 /**
- * A missing password, decided from the request alone, and the token endpoint's answer to it, given without looking
+ * A missing password ({@link dev.abusegate.engine.Passwords#missing}), decided from the request alone, and the token endpoint's answer to it, given without looking
  * anybody up or hashing anything: the same answer and the same event for every name, known or not, so that nothing
  * about accounts can be learnt from leaving the password out. (The login forms answer with Keycloak's own
  * {@code validatePassword}, which answers an empty password the same way; see {@code GatedForm}.)
@@ -14,14 +14,6 @@ import org.keycloak.events.Errors;
 public final class MissingPasswordAnswer {
 
     private MissingPasswordAnswer() {
-    }
-
-    /**
-     * Whether a submitted password counts as missing: absent, empty or only whitespace (Keycloak refuses
-     * such a password when one is set, {@code Validation.isBlank}). Decided from the request alone.
-     */
-    public static boolean blank(String password) {
-        return password == null || password.trim().isEmpty();
     }
 
     /**

@@ -18,10 +18,12 @@ import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.http.NameValuePair;
 import org.apache.http.client.config.RequestConfig;
 import org.apache.http.client.entity.UrlEncodedFormEntity;
@@ -37,7 +39,8 @@ import org.keycloak.models.RealmModel;
 
 /**
  * The captcha integration: verifies captcha solutions and prepares the widget for the 429 page. Each solution is
- * accepted once: its fingerprint is remembered in the counter store until it could no longer be valid. A vendor that
+ * accepted once: the step that checks a password spends it ({@link #spend}) right before the check, and its
+ * fingerprint is then remembered in the counter store until it could no longer be valid; nothing else writes a record. A vendor that
  * cannot be reached or answers garbage counts as unsolved and is logged at WARN; it never passes. One per server,
  * owned by its {@link GateRuntime} with the verification budgets it keeps.
  */
@@ -66,6 +69,15 @@ public final class CaptchaService {
      */
     private final VerificationBudget records = new VerificationBudget(Integer.MAX_VALUE, MAX_BUDGET_ADDRESSES,
             CaptchaSettings.VERIFY_WINDOW_SECONDS * 1000);
+    /**
+     * Solutions carried from an identity-first username page to its password step on this node, not yet spent, until
+     * they expire: one passes one username page on this node (the used-solution table gets nothing from a step that
+     * checks no password). Memory only; at its bound expired ones go, and if that is not enough, all of them (a
+     * solution forgotten here can pass one more username page, where layers 1, 2 and 4 still count it, and is still
+     * spent once at most).
+     */
+    private final Map<String, Long> taken = new ConcurrentHashMap<>();
+    private static final int MAX_TAKEN = 100_000;
     private final GateRuntime runtime;
 
     /** The captcha integration of {@code runtime} (its keys, its gate, its warnings). */
@@ -73,17 +85,108 @@ public final class CaptchaService {
         this.runtime = runtime;
     }
 
-    /** Whether {@code token} is a fresh, valid solution for this realm's provider. Never throws. */
-    public boolean solved(KeycloakSession session, RealmModel realm, CaptchaConfig cfg, String token, String remoteAddr,
-                          int ipv6Prefix) {
-        if (token == null || token.isBlank()) {
+    /**
+     * Whether {@code token} is a valid solution for this realm's provider that is not used yet, without recording it:
+     * the solution comes back, and the step spends it ({@link #spend}) only right before it checks a password. So an
+     * attempt that checks no password (a missing one, a blocked account, a username page) writes no used-solution
+     * record; of simultaneous attempts with one solution only one spends it. With {@code carried} (the identity-first
+     * username page, which checks no password and carries the solution to the password step) it is also held on this
+     * node until it is spent elsewhere or expires, so that it passes one username page. Null when it is not valid,
+     * already used, already carried on this node, or the used-solution table cannot tell. Never throws.
+     */
+    public Solution verifiedUnspent(KeycloakSession session, RealmModel realm, CaptchaConfig cfg, String token, String remoteAddr,
+                                    int ipv6Prefix, boolean carried) {
+        Solution s = verify(session, realm, cfg, token, remoteAddr, ipv6Prefix);
+        if (s == null) {
+            return null;
+        }
+        try {
+            if (runtime.gate().used(realm.getId(), s.digest())) {
+                return null;
+            }
+        } catch (RuntimeException e) {
+            LOG.debugf("Abuse gate: replay check unavailable in realm '%s'", realm.getName());
+            return null;
+        }
+        return !carried || take(realm.getId() + '/' + s.note(), s.expiresAtMillis(), System.currentTimeMillis()) ? s : null;
+    }
+
+    /** Whether a solution is carried for the first time on this node (see {@link #taken}). */
+    private boolean take(String key, long expiresAtMillis, long now) {
+        if (taken.size() >= MAX_TAKEN) {
+            taken.values().removeIf(expiry -> expiry <= now);
+            if (taken.size() >= MAX_TAKEN) {
+                taken.clear();
+            }
+        }
+        Long before = taken.putIfAbsent(key, expiresAtMillis);
+        return before == null || before <= now && taken.replace(key, before, expiresAtMillis);
+    }
+
+    /**
+     * Records a verified solution as used: true on its first use, false on a replay, when the used-solution table is
+     * full or when the store cannot tell. Never throws.
+     */
+    public boolean spend(RealmModel realm, Solution s) {
+        try {
+            // Replay guard: the record lives until the solution's real expiry plus clock skew between nodes.
+            return runtime.gate().firstUse(realm.getId(), s.digest(), s.expiresAtMillis());
+        } catch (CounterStoreFullException e) {
+            // The used-solution table is full (a flood of solutions): toward caution, the solution counts as unsolved.
+            runtime.warnEvery("captcha-used-full", "Abuse gate: the used-captcha table is full "
+                    + "(a quarter of max-protected-entries); solutions count as unsolved until records expire "
+                    + "(further warnings suppressed for 60 s)");
+            return false;
+        } catch (RuntimeException e) {
+            // Without the store no solution can be proven fresh: treat it as unsolved.
+            LOG.debugf("Abuse gate: replay check unavailable in realm '%s'", realm.getName());
             return false;
         }
-        if (verifiesNothing(session)) {
-            // An attempt that checks no password gains nothing from a solution: it is not accepted, so it
-            // leaves no used-solution record (and costs no vendor call).
-            LOG.debugf("Abuse gate: captcha solution with an empty password not accepted in realm '%s'", realm.getName());
-            return false;
+    }
+
+    /** A solution verified with its provider, identified by a digest, and the moment its used-record may end. */
+    public static final class Solution {
+        private final byte[] digest;
+        private final long expiresAtMillis;
+
+        Solution(byte[] digest, long expiresAtMillis) {
+            this.digest = digest;
+            this.expiresAtMillis = expiresAtMillis;
+        }
+
+        byte[] digest() {
+            return digest.clone();
+        }
+
+        long expiresAtMillis() {
+            return expiresAtMillis;
+        }
+
+        /** The solution as one line (for an authentication-session note): base64url digest, then the expiry. */
+        public String note() {
+            return Base64.getUrlEncoder().withoutPadding().encodeToString(digest) + '|' + expiresAtMillis;
+        }
+
+        /** A solution from {@link #note()}; null for anything else. */
+        public static Solution ofNote(String note) {
+            if (note == null) {
+                return null;
+            }
+            int bar = note.indexOf('|');
+            try {
+                byte[] d = Base64.getUrlDecoder().decode(note.substring(0, Math.max(0, bar)));
+                return bar < 0 || d.length < 16 ? null : new Solution(d, Long.parseLong(note.substring(bar + 1)));
+            } catch (IllegalArgumentException e) {
+                return null;
+            }
+        }
+    }
+
+    /** Verifies {@code token} with the realm's provider; the solution, or null. Records nothing. */
+    private Solution verify(KeycloakSession session, RealmModel realm, CaptchaConfig cfg, String token, String remoteAddr,
+                            int ipv6Prefix) {
+        if (token == null || token.isBlank()) {
+            return null;
         }
         long now = System.currentTimeMillis();
         String fingerprint;
@@ -91,17 +194,17 @@ public final class CaptchaService {
         if (cfg.provider() == CaptchaProvider.ALTCHA) {
             byte[] key = altchaKey(session, realm, cfg);
             if (key == null) {
-                return false;
+                return null;
             }
             Altcha.Verified v = Altcha.verify(key, cfg.altchaMaxNumber(), token.trim(), now / 1000);
             if (!v.ok()) {
                 LOG.debugf("Abuse gate: ALTCHA solution refused in realm '%s': %s", realm.getName(), v.status());
-                return false;
+                return null;
             }
             VerificationBudget.Answer go = records.tryStart(budgetKey(remoteAddr, ipv6Prefix), cfg.verifyBudget(), now);
             if (go != VerificationBudget.Answer.GO) {
                 LOG.debugf("Abuse gate: ALTCHA solutions of an address past its budget in realm '%s'", realm.getName());
-                return false;
+                return null;
             }
             records.finish();
             fingerprint = v.challenge();
@@ -119,7 +222,7 @@ public final class CaptchaService {
                             ? MAX_IN_FLIGHT + " verifications already in flight on this node" : "too many addresses verifying at once")
                             + "); their captchas count as unsolved (further warnings suppressed for 60 s)");
                 }
-                return false;
+                return null;
             }
             SiteVerifier.Status s;
             try {
@@ -131,48 +234,12 @@ public final class CaptchaService {
                 warn(realm, cfg.provider(), s);
             }
             if (s != SiteVerifier.Status.VERIFIED) {
-                return false;
+                return null;
             }
             fingerprint = token.trim();
             ttlMillis = THIRD_PARTY_TOKEN_TTL_MILLIS;
         }
-        try {
-            // Replay guard: the record lives until the solution's real expiry plus clock skew between nodes.
-            return runtime.gate().firstUse(realm.getId(), digest(cfg.provider().id() + ':' + fingerprint),
-                    now + ttlMillis + REPLAY_SKEW_MILLIS);
-        } catch (CounterStoreFullException e) {
-            // The used-solution table is full (a flood of solutions): toward caution, the solution counts as unsolved.
-            runtime.warnEvery("captcha-used-full", "Abuse gate: the used-captcha table is full "
-                    + "(a quarter of max-protected-entries); solutions count as unsolved until records expire "
-                    + "(further warnings suppressed for 60 s)");
-            return false;
-        } catch (RuntimeException e) {
-            // Without the store no solution can be proven fresh: treat it as unsolved.
-            LOG.debugf("Abuse gate: replay check unavailable in realm '%s'", realm.getName());
-            return false;
-        }
-    }
-
-    /**
-     * Whether the request is a password step whose password is empty: a form or token request with a
-     * {@code password} field, or a password grant, that would check no password. A step without a password field
-     * (the identity-first username page) is not one.
-     */
-    private static boolean verifiesNothing(KeycloakSession session) {
-        try {
-            if (session.getContext().getHttpRequest() == null) {
-                return false;
-            }
-            jakarta.ws.rs.core.MultivaluedMap<String, String> form = session.getContext().getHttpRequest().getDecodedFormParameters();
-            if (form == null) {
-                return false;
-            }
-            String password = form.getFirst("password");
-            boolean passwordStep = form.containsKey("password") || "password".equals(form.getFirst("grant_type"));
-            return passwordStep && (password == null || password.isEmpty());
-        } catch (RuntimeException e) {
-            return false;
-        }
+        return new Solution(digest(cfg.provider().id() + ':' + fingerprint), now + ttlMillis + REPLAY_SKEW_MILLIS);
     }
 
     /** What the captcha page needs to show the widget; also opens the page's CSP for the vendor's frames. */

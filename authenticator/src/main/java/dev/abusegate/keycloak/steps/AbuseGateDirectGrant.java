@@ -1,13 +1,17 @@
 package dev.abusegate.keycloak.steps;
 
+import dev.abusegate.engine.Passwords;
 import dev.abusegate.keycloak.answer.MissingPasswordAnswer;
 import dev.abusegate.keycloak.answer.TooManyAttemptsJson;
 import jakarta.ws.rs.core.MultivaluedMap;
 import jakarta.ws.rs.core.Response;
 import org.keycloak.authentication.AuthenticationFlowContext;
 import org.keycloak.authentication.FlowStatus;
+import org.keycloak.authentication.authenticators.util.AuthenticatorUtils;
 import org.keycloak.authentication.authenticators.directgrant.ValidatePassword;
 import org.keycloak.authentication.authenticators.directgrant.ValidateUsername;
+import org.keycloak.events.Errors;
+import org.keycloak.events.Event;
 import org.keycloak.models.AuthenticationExecutionModel;
 import org.keycloak.representations.idm.CredentialRepresentation;
 import org.keycloak.services.managers.AuthenticationManager;
@@ -38,14 +42,18 @@ public class AbuseGateDirectGrant extends GatedRequestStep {
     public void authenticate(AuthenticationFlowContext context) {
         MultivaluedMap<String, String> params = context.getHttpRequest().getDecodedFormParameters();
         String identifier = params.getFirst(AuthenticationManager.FORM_USERNAME);
-        GatedAttempt attempt = GatedAttempt.evaluate(context, identifier, captcha -> params.getFirst(CAPTCHA_TOKEN), false, LayerScope.ALL);
+        String pw = params.getFirst(CredentialRepresentation.PASSWORD);
+        boolean missing = Passwords.missing(pw);
+        // an attempt that will check no password (none, or no username) spends no captcha solution (it is not even verified)
+        boolean checksNone = missing || identifier == null;
+        GatedAttempt attempt = GatedAttempt.evaluate(context, identifier, captcha -> checksNone ? null : params.getFirst(CAPTCHA_TOKEN),
+                false, LayerScope.ALL);
         if (!attempt.allowed()) {
             context.forceChallenge(TooManyAttemptsJson.of(context, attempt));
             return;
         }
         Settlement settlement = attempt.settlement();
-        String pw = params.getFirst(CredentialRepresentation.PASSWORD);
-        if (identifier != null && MissingPasswordAnswer.blank(pw)) {
+        if (identifier != null && missing) {
             // Decided from the request alone, before any lookup: Keycloak's answer to wrong credentials,
             // and nothing verified, for every name alike (a missing username is left to Keycloak: it
             // answers that without a lookup).
@@ -54,19 +62,35 @@ public class AbuseGateDirectGrant extends GatedRequestStep {
                     password.errorResponse(Response.Status.BAD_REQUEST.getStatusCode(), "invalid_grant", "Invalid user credentials"));
             return;
         }
-        settlement.guard(() -> {
+        if (!attempt.spend(attempt.verifiedCaptcha())) {
+            // the solution was spent elsewhere meanwhile (or cannot be recorded): evaluated again without it
+            settlement.abandon();
+            attempt = GatedAttempt.evaluate(context, identifier, captcha -> null, false, LayerScope.ALL);
+            if (!attempt.allowed()) {
+                context.forceChallenge(TooManyAttemptsJson.of(context, attempt));
+                return;
+            }
+        }
+        Settlement checked = attempt.settlement();
+        checked.guard(() -> {
+            Event event = context.getEvent().getEvent();
+            event.setError(null);
             username.authenticate(context);
             if (context.getStatus() != FlowStatus.SUCCESS) {
-                // An unknown name (Keycloak's dummy hash), a service account, a disabled account (Keycloak
-                // checks its password) and Keycloak's own brute-force lock (dummy hash) all answer
-                // "invalid_grant" and are all counted as failed verifications, so the gate's counters never
-                // tell them apart. A missing username checked no password.
-                settlement.settle(identifier != null ? Verification.FAILED : Verification.NOT_VERIFIED, pw);
+                // An unknown name, a service account and Keycloak's own brute-force lock (each with Keycloak's dummy
+                // hash), a disabled account and an e-mail two accounts share (no hash from Keycloak: the gate spends
+                // the dummy hash) all answer "invalid_grant" and are all counted as failed verifications, each at the
+                // cost of a hash, so the gate's counters never tell them apart and none is counted for free. A
+                // missing username checked no password.
+                if (identifier != null && (event.getError() == null || Errors.USER_DISABLED.equals(event.getError()))) {
+                    AuthenticatorUtils.dummyHash(context);
+                }
+                checked.settle(identifier != null ? Verification.FAILED : Verification.NOT_VERIFIED, pw);
                 return;
             }
             password.authenticate(context);
             FlowStatus status = context.getStatus();
-            settlement.settle(status == FlowStatus.SUCCESS ? Verification.VERIFIED
+            checked.settle(status == FlowStatus.SUCCESS ? Verification.VERIFIED
                     : status == FlowStatus.FAILED ? Verification.FAILED : Verification.NOT_VERIFIED, pw);
         });
     }

@@ -10,7 +10,9 @@ import dev.abusegate.keycloak.CaptchaConfig;
 import dev.abusegate.keycloak.GateConfig;
 import dev.abusegate.keycloak.GateRuntime;
 import dev.abusegate.keycloak.RealmSecrets;
+import dev.abusegate.keycloak.captcha.CaptchaService;
 import dev.abusegate.keycloak.events.GateEvents;
+import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import org.keycloak.authentication.AuthenticationFlowContext;
 import org.keycloak.models.KeycloakSession;
@@ -37,9 +39,12 @@ public final class GatedAttempt {
     private final String device;
     /** A browser form (device cookies apply), not the token endpoint. */
     private final boolean browser;
+    /** The captcha solution this attempt passed with, verified and not yet spent (else null). */
+    private final CaptchaService.Solution solution;
 
     private GatedAttempt(AuthenticationFlowContext ctx, GateRuntime runtime, Decision decision, CaptchaConfig captcha,
-                         boolean captchaSubmitted, GateOptions options, String identifier, String device, boolean browser) {
+                         boolean captchaSubmitted, GateOptions options, String identifier, String device, boolean browser,
+                         CaptchaService.Solution solution) {
         this.ctx = ctx;
         this.runtime = runtime;
         this.decision = decision;
@@ -49,14 +54,22 @@ public final class GatedAttempt {
         this.identifier = identifier;
         this.device = device;
         this.browser = browser;
+        this.solution = solution;
     }
 
     /**
      * Evaluates one attempt: verifies a submitted captcha solution, asks the engine, and records the metrics and
      * events. Renders nothing.
      *
-     * @param captchaToken where the step finds a submitted captcha solution (given the realm's captcha settings)
+     * <p>A solution is verified here but not spent ({@link #verifiedCaptcha()}): the step spends it ({@link #spend})
+     * right before it checks a password, and the identity-first username page, which checks none, carries it to the
+     * password step. An attempt turned away after its solution was verified (layer 3 blocked it) spends nothing.
+     *
+     * @param captchaToken where the step finds a submitted captcha solution (given the realm's captcha settings); a
+     *                     step whose attempt checks no password (a missing one, {@code Passwords#missing}) finds none,
+     *                     so that such an attempt never spends a solution
      * @param browser      a browser form (device cookies apply), not an API endpoint
+     * @param scope        the layers the step runs
      */
     static GatedAttempt evaluate(AuthenticationFlowContext ctx, String identifier, Function<CaptchaConfig, String> captchaToken,
                                  boolean browser, LayerScope scope) {
@@ -77,13 +90,16 @@ public final class GatedAttempt {
         boolean submitted = token != null && !token.isBlank();
         GateEvents events = new GateEvents(ctx, rt);
         String device = null;
+        CaptchaService.Solution[] verified = new CaptchaService.Solution[1];
         Decision d;
         try {
             device = browser && options.deviceCookieEnabled() && scope != LayerScope.BEFORE_LOOKUP
                     ? DeviceCookies.deviceOf(ctx, g, secrets.deviceKey(session, realm), identifier) : null;
             // The solution is verified only if the answer depends on it (see AbuseGate#evaluate).
-            d = g.evaluate(options, new Attempt(realm.getId(), address, identifier, device),
-                    submitted ? () -> rt.captcha().solved(session, realm, captcha, token, address, options.ipv6PrefixLength()) : null,
+            BooleanSupplier check = !submitted ? null
+                    : () -> (verified[0] = rt.captcha().verifiedUnspent(session, realm, captcha, token, address,
+                            options.ipv6PrefixLength(), scope == LayerScope.BEFORE_LOOKUP)) != null;
+            d = g.evaluate(options, new Attempt(realm.getId(), address, identifier, device), check,
                     scope.realmLayer()); // identity-first: the password step applies it; HTTP Basic: never
             events.storeUnavailable(d.unavailable(), options.storeFailureEventsPerMinute());
             events.storeDegraded(d.degraded());
@@ -95,10 +111,12 @@ public final class GatedAttempt {
             rt.warnNoKey(realm, e);
             d = g.unavailable(options);
             device = null;
+            verified[0] = null;
         }
         events.decided(d, options.refusalEventsPerMinute());
         events.realmWatched(g.realmWatch());
-        return new GatedAttempt(ctx, rt, d, captcha, submitted, options, identifier, device, browser);
+        return new GatedAttempt(ctx, rt, d, captcha, submitted, options, identifier, device, browser,
+                d.allowed() ? verified[0] : null);
     }
 
     public boolean allowed() {
@@ -127,6 +145,25 @@ public final class GatedAttempt {
     /** The options this attempt was evaluated with (the step's scope applied). */
     public GateOptions options() {
         return options;
+    }
+
+    /** The solution this attempt passed with, verified and not yet spent; null when it passed without one. */
+    CaptchaService.Solution verifiedCaptcha() {
+        return solution;
+    }
+
+    /**
+     * Spends solutions right before the password check: records each as used. True when all were spent (or there were
+     * none); false when one was spent elsewhere meanwhile or cannot be recorded (a full table): the attempt's pass does
+     * not hold, and the step evaluates it again without them.
+     */
+    boolean spend(CaptchaService.Solution... solutions) {
+        for (CaptchaService.Solution s : solutions) {
+            if (s != null && !runtime.captcha().spend(ctx.getRealm(), s)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** After Keycloak's check: feeds its outcome back into layer 3. */

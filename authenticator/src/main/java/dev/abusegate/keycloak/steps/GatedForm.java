@@ -1,7 +1,8 @@
 package dev.abusegate.keycloak.steps;
 
-import dev.abusegate.keycloak.answer.MissingPasswordAnswer;
+import dev.abusegate.engine.Passwords;
 import dev.abusegate.keycloak.answer.TooManyAttemptsPage;
+import dev.abusegate.keycloak.captcha.CaptchaService;
 import jakarta.ws.rs.core.MultivaluedHashMap;
 import jakarta.ws.rs.core.MultivaluedMap;
 import org.keycloak.authentication.AuthenticationFlowContext;
@@ -24,7 +25,8 @@ import org.keycloak.services.managers.AuthenticationManager;
  * not let the attempt through, the 429 page ({@link TooManyAttemptsPage}). Then a step that checks no password (the
  * identity-first username page) runs Keycloak's check and hands over to the password step ({@link
  * IdentityFirstHandover}); a step that checks one answers a missing password from the request alone, with Keycloak's
- * own answer to an empty password ({@code answerMissingPassword}), else runs Keycloak's own check, whose outcome
+ * own answer to an empty password ({@code answerMissingPassword}; missing as {@link Passwords#missing} decides, and such
+ * an attempt spends no captcha solution), else runs Keycloak's own check, whose outcome
  * ({@link Verification}: what Keycloak's check returned, its flow status, and whether it set its own note that it
  * accepted the password) is settled on layer 3 ({@link Settlement}).
  */
@@ -84,27 +86,40 @@ public interface GatedForm {
             handover.clear(); // a new username step: an older hand-over is void
         }
         String name = countedName(context, formData);
-        GatedAttempt attempt = GatedAttempt.evaluate(context, name,
-                captcha -> formData == null ? null : formData.getFirst(captcha.formField()), true, scope);
-        if (!attempt.allowed()) {
-            TooManyAttemptsPage.show(context, attempt, name, shownFields(context),
-                    formData != null && "on".equalsIgnoreCase(formData.getFirst("rememberMe")));
+        String password = checksPassword && formData != null ? formData.getFirst(CredentialRepresentation.PASSWORD) : null;
+        // an attempt that will check no password (none, or no name: Keycloak answers that without a lookup or a hash)
+        // spends no captcha solution (it is not even verified) and counts no failure
+        boolean missing = checksPassword && Passwords.missing(password);
+        boolean noName = checksPassword && name == null;
+        GatedAttempt attempt = evaluate(context, formData, name, missing || noName, scope);
+        if (attempt == null) {
             return false;
         }
         if (!checksPassword) {
             boolean ok = keycloakCheck(context, formData);
             if (ok) {
-                handover.offer();
+                handover.offer(attempt.verifiedCaptcha()); // spent by the password step, if it checks a password
             }
             return ok;
         }
+        CaptchaService.Solution carried = scope == LayerScope.LOCKOUT_ONLY ? handover.carriedCaptcha() : null;
         handover.clear(); // this attempt has been counted: a hand-over from the username step is used up
         Settlement settlement = attempt.settlement();
-        String password = formData.getFirst(CredentialRepresentation.PASSWORD);
-        if (MissingPasswordAnswer.blank(password)) {
-            settlement.abandon(); // nothing was verified
+        if (missing) {
+            settlement.abandon(); // nothing was verified; the username page's solution, if any, stays unspent
             answerMissingPassword(context, name);
             return false;
+        }
+        if (!attempt.spend(attempt.verifiedCaptcha(), carried)) {
+            // A solution this attempt (or its username page) passed with was spent elsewhere meanwhile, or cannot be
+            // recorded: the pass does not hold. The attempt runs every layer again, without a solution, as on a
+            // password page reached on its own (what it counted stays counted).
+            settlement.abandon();
+            attempt = evaluate(context, formData, name, true, LayerScope.ALL);
+            if (attempt == null) {
+                return false;
+            }
+            settlement = attempt.settlement();
         }
         Verification.AcceptanceNote note = Verification.AcceptanceNote.setAside(context);
         boolean ok;
@@ -114,8 +129,21 @@ public interface GatedForm {
         } finally {
             accepted = note.restore();
         }
-        settlement.settle(Verification.ofForm(context, ok, accepted), password);
+        settlement.settle(noName && !ok ? Verification.NOT_VERIFIED : Verification.ofForm(context, ok, accepted), password);
         return ok;
+    }
+
+    /** Runs the gate for this attempt; null when it did not let it through (the 429 page is then the answer). */
+    private GatedAttempt evaluate(AuthenticationFlowContext context, MultivaluedMap<String, String> formData, String name,
+                                  boolean passwordMissing, LayerScope scope) {
+        GatedAttempt attempt = GatedAttempt.evaluate(context, name,
+                captcha -> formData == null || passwordMissing ? null : formData.getFirst(captcha.formField()), true, scope);
+        if (attempt.allowed()) {
+            return attempt;
+        }
+        TooManyAttemptsPage.show(context, attempt, name, shownFields(context),
+                formData != null && "on".equalsIgnoreCase(formData.getFirst("rememberMe")));
+        return null;
     }
 
     /**

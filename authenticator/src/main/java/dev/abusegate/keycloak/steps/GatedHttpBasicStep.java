@@ -3,6 +3,7 @@ package dev.abusegate.keycloak.steps;
 import dev.abusegate.keycloak.answer.LoginThemeMessages;
 import dev.abusegate.engine.config.GateOptions;
 import dev.abusegate.engine.Layer;
+import dev.abusegate.engine.Passwords;
 import dev.abusegate.engine.config.LayerPolicy;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.Response;
@@ -12,6 +13,7 @@ import java.util.List;
 import org.keycloak.authentication.AuthenticationFlowContext;
 import org.keycloak.authentication.Authenticator;
 import org.keycloak.authentication.FlowStatus;
+import org.keycloak.authentication.authenticators.util.AuthenticatorUtils;
 import org.keycloak.events.Errors;
 import org.keycloak.events.Event;
 import org.keycloak.models.AuthenticationExecutionModel;
@@ -22,6 +24,12 @@ import org.keycloak.models.AuthenticationExecutionModel;
  * hashes anything; when it allows the attempt, the stock step runs unchanged and its outcome feeds the account-lockout
  * layer ({@link GatedAttempt}). A subclass names the stock step and gives its protocol's answers in two hooks; it is its own factory ({@link GatedRequestStep}: one stateless
  * instance, as Keycloak's own HTTP Basic steps are).
+ *
+ * <p>An unknown name costs Keycloak's dummy hash here, as on its username form: Keycloak's HTTP Basic steps hash
+ * nothing for a name they cannot find, so without it an unknown name would cost a fraction of a known one, tell itself
+ * apart by its response time, and write a counted failure almost for free. A password that is missing ({@link
+ * Passwords#missing}) is answered from the request alone, with the protocol's wrong-credentials answer: counted on
+ * layers 1, 2 and 4 like every attempt, never as a failure, and nobody is looked up or hashed.
  *
  * <p>No captcha can be solved on these endpoints: an attempt in the captcha band is answered like a blocked one,
  * HTTP 429, with its own code ({@code captcha_required}). Signing in once through a gated browser form (captcha
@@ -77,10 +85,27 @@ abstract class GatedHttpBasicStep extends GatedRequestStep {
             return;
         }
         Settlement settlement = attempt.settlement();
+        if (Passwords.missing(credentials.password)) {
+            settlement.abandon(); // nothing to verify: nobody looked up, nothing hashed, no failure counted
+            context.attempted();
+            context.getEvent().error(Errors.INVALID_USER_CREDENTIALS);
+            context.forceChallenge(wrongCredentials(context));
+            return;
+        }
         Event event = context.getEvent().getEvent();
         event.setError(null);
-        settlement.guard(() -> keycloak.authenticate(context));
-        settlement.settle(outcome(context.getStatus(), event.getError()), credentials.password);
+        Verification outcome = settlement.guard(() -> {
+            keycloak.authenticate(context);
+            Verification v = outcome(context.getStatus(), event.getError());
+            if (v == Verification.FAILED && context.getSession().users().getUserByUsername(context.getRealm(), credentials.username) == null) {
+                // Keycloak found no account under that name (its own lookup, by username only) and hashed nothing:
+                // the dummy hash its username form spends, so that an unknown name costs and takes what a known one
+                // does before it is counted. (The event cannot tell: the docker step names the typed name as its user.)
+                AuthenticatorUtils.dummyHash(context);
+            }
+            return v;
+        });
+        settlement.settle(outcome, credentials.password);
     }
 
     /**

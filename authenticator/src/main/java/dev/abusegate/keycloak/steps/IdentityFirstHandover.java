@@ -1,5 +1,6 @@
 package dev.abusegate.keycloak.steps;
 
+import dev.abusegate.keycloak.captcha.CaptchaService;
 import org.keycloak.authentication.AuthenticationFlowContext;
 
 /**
@@ -7,10 +8,15 @@ import org.keycloak.authentication.AuthenticationFlowContext;
  * Keycloak chose a user, it leaves an auth note {@code <user id>|<client address>}; the gated password step of the
  * same authentication session then runs only layer 3 for that one password check. Server-side (the client cannot
  * set it) and single-use.
+ *
+ * <p>A captcha solution the username step passed with is not spent there (that step checks no password, so it must
+ * write nothing a sender could multiply): it rides along in a second note and the password step spends it (records it
+ * as used) only when it checks a password. A hand-over that is cleared drops it unspent.
  */
 final class IdentityFirstHandover {
 
     static final String NOTE = "abuse-gate.username-step";
+    static final String CAPTCHA_NOTE = "abuse-gate.username-step.captcha";
 
     private final AuthenticationFlowContext ctx;
 
@@ -18,16 +24,28 @@ final class IdentityFirstHandover {
         this.ctx = ctx;
     }
 
-    /** The username step let the attempt through and Keycloak chose a user: tell the password step. */
-    void offer() {
+    /**
+     * The username step let the attempt through and Keycloak chose a user: tell the password step, with the captcha
+     * solution the attempt passed with (null: none).
+     */
+    void offer(CaptchaService.Solution captcha) {
         if (ctx.getUser() != null) {
             ctx.getAuthenticationSession().setAuthNote(NOTE, note(ctx.getUser().getId()));
+            if (captcha != null) {
+                ctx.getAuthenticationSession().setAuthNote(CAPTCHA_NOTE, captcha.note());
+            }
         }
     }
 
-    /** The attempt has been counted (or a new username step begins): a hand-over is used up. */
+    /** The solution the username step passed with, still to be spent by the password step; null when none. */
+    CaptchaService.Solution carriedCaptcha() {
+        return CaptchaService.Solution.ofNote(ctx.getAuthenticationSession().getAuthNote(CAPTCHA_NOTE));
+    }
+
+    /** The attempt has been counted (or a new username step begins): a hand-over is used up, its captcha unspent. */
     void clear() {
         ctx.getAuthenticationSession().removeAuthNote(NOTE);
+        ctx.getAuthenticationSession().removeAuthNote(CAPTCHA_NOTE);
     }
 
     /**

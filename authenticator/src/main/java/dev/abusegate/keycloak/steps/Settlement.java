@@ -2,6 +2,7 @@ package dev.abusegate.keycloak.steps;
 
 import dev.abusegate.engine.Decision;
 import dev.abusegate.engine.Layer;
+import dev.abusegate.engine.Passwords;
 import dev.abusegate.engine.config.GateOptions;
 import dev.abusegate.keycloak.GateRuntime;
 import dev.abusegate.keycloak.events.GateEvents;
@@ -94,7 +95,7 @@ final class Settlement {
 
     /** The keyed tag of a wrong password when repeats are to be recognised, else 0. */
     private long passwordTag(String password) {
-        if (!options.ignoreRepeatedPasswords() || password == null || password.isEmpty() || decision.identifierTag() == null) {
+        if (!options.ignoreRepeatedPasswords() || Passwords.missing(password) || decision.identifierTag() == null) {
             return 0L;
         }
         try {

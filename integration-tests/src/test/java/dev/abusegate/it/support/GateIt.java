@@ -8,6 +8,7 @@ import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -194,6 +195,14 @@ public final class GateIt {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         }
+    }
+
+    /** The median of durations in nanoseconds, in milliseconds. */
+    public static double medianMillis(List<Long> nanos) {
+        List<Long> sorted = new ArrayList<>(nanos);
+        sorted.sort(null);
+        int n = sorted.size();
+        return (n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2.0) / 1_000_000.0;
     }
 
     /** Keycloak's own answer to a wrong password: the form again with its error, nothing from the gate. */

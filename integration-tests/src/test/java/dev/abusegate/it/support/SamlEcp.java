@@ -1,0 +1,74 @@
+package dev.abusegate.it.support;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * A SAML ECP service provider for tests: its client representation (ECP allowed, no client signature) and its
+ * AuthnRequest (SOAP, PAOS binding) POSTed to a realm's SAML endpoint with {@code Authorization: Basic} credentials.
+ */
+public final class SamlEcp {
+
+    /** The status of a SAML Response that signed the user in. */
+    public static final String SUCCESS = "urn:oasis:names:tc:SAML:2.0:status:Success";
+    private static final String ACS = "http://localhost/ecp-acs";
+
+    private final HttpClient http = Http.client();
+    private final String baseUrl;
+    private final String sp;
+
+    public SamlEcp(String baseUrl, String sp) {
+        this.baseUrl = baseUrl;
+        this.sp = sp;
+    }
+
+    /** POSTs an AuthnRequest with the Basic credentials {@code username:password}. */
+    public HttpResponse<String> login(String realm, String username, String password, String address) {
+        return send(realm, Base64.getEncoder().encodeToString((username + ":" + password).getBytes(StandardCharsets.UTF_8)), address);
+    }
+
+    /** POSTs an AuthnRequest with {@code Authorization: Basic <credentials>} (any text) from {@code address}. */
+    public HttpResponse<String> send(String realm, String credentials, String address) {
+        String envelope = "<S:Envelope xmlns:S=\"http://schemas.xmlsoap.org/soap/envelope/\"><S:Body>"
+                + "<samlp:AuthnRequest xmlns:samlp=\"urn:oasis:names:tc:SAML:2.0:protocol\" xmlns:saml=\"urn:oasis:names:tc:SAML:2.0:assertion\""
+                + " ID=\"_" + UUID.randomUUID() + "\" Version=\"2.0\" IssueInstant=\"" + Instant.now() + "\""
+                + " AssertionConsumerServiceURL=\"" + ACS + "\" ProtocolBinding=\"urn:oasis:names:tc:SAML:2.0:bindings:PAOS\">"
+                + "<saml:Issuer>" + sp + "</saml:Issuer></samlp:AuthnRequest></S:Body></S:Envelope>";
+        HttpRequest req = HttpRequest.newBuilder(URI.create(baseUrl + "/realms/" + realm + "/protocol/saml"))
+                .timeout(Duration.ofSeconds(30))
+                .header("Content-Type", "text/xml; charset=utf-8")
+                .header("Authorization", "Basic " + credentials)
+                .header("X-Forwarded-For", address)
+                .POST(HttpRequest.BodyPublishers.ofString(envelope))
+                .build();
+        return Http.send(http, req);
+    }
+
+    /** The SAML client that allows ECP, for a realm's {@code clients}. */
+    public Map<String, Object> client() {
+        Map<String, String> attributes = new LinkedHashMap<>();
+        attributes.put("saml.allow.ecp.flow", "true");
+        attributes.put("saml.client.signature", "false");
+        attributes.put("saml.server.signature", "true");
+        attributes.put("saml.authnstatement", "true");
+        attributes.put("saml_name_id_format", "username");
+        attributes.put("saml_assertion_consumer_url_post", ACS);
+        Map<String, Object> c = new LinkedHashMap<>();
+        c.put("clientId", sp);
+        c.put("protocol", "saml");
+        c.put("enabled", true);
+        c.put("redirectUris", List.of(ACS));
+        c.put("attributes", attributes);
+        return c;
+    }
+}
