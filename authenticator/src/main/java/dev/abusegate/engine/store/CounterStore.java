@@ -1,6 +1,7 @@
 package dev.abusegate.engine.store;
 
 import dev.abusegate.engine.keys.CounterKey;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -33,4 +34,16 @@ public interface CounterStore {
 
     /** Removes the key's entry. */
     void remove(CounterKey key);
+
+    /** A bounded store's tables, by the names its metric gives them; {@link #shareUse} takes an index into it. */
+    List<String> TABLES = java.util.List.of("cheap", "protective", "used");
+
+    /**
+     * How much of its fair share of table {@code table} ({@link #TABLES}) the realm tagged {@code realmTag} used at its
+     * recent writes ({@link Slots#shareUse}: 1 is exactly its share of a full slot), sampled on writes, never by a scan;
+     * NaN for a store that keeps no such figure.
+     */
+    default double shareUse(long realmTag, int table) {
+        return Double.NaN;
+    }
 }

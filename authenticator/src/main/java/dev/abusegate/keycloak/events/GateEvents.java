@@ -4,7 +4,9 @@ import dev.abusegate.engine.Decision;
 import dev.abusegate.engine.EventBudget;
 import dev.abusegate.engine.Layer;
 import dev.abusegate.engine.Outcome;
+import dev.abusegate.engine.keys.CounterKey;
 import dev.abusegate.engine.realm.RealmWatch;
+import dev.abusegate.engine.store.CounterStore;
 import dev.abusegate.keycloak.GateRuntime;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -101,6 +103,23 @@ public final class GateEvents {
             RealmWatch.State st = watch.state(id);
             org.jboss.logging.Logger.getLogger(GateEvents.class).infof("Abuse gate: realm '%s' %s 'under attack' on this node "
                     + "(now: %d failed checks in the window, entry level %d)", realm.getName(), state, st.count(), st.entryLevel());
+        }
+    }
+
+    /** The realm's share gauges, registered once per realm (a store that keeps no share figure registers none). */
+    public void tableShares() {
+        RealmModel realm = ctx.getRealm();
+        if (!runtime.firstShareGauges(realm.getId())) {
+            return;
+        }
+        CounterStore store = runtime.store();
+        long tag = CounterKey.realmTagOf(realm.getId());
+        if (Double.isNaN(store.shareUse(tag, 0))) {
+            return;
+        }
+        for (int t = 0; t < CounterStore.TABLES.size(); t++) {
+            int table = t;
+            GateMetrics.tableShare(realm.getName(), CounterStore.TABLES.get(t), () -> store.shareUse(tag, table));
         }
     }
 

@@ -5,6 +5,7 @@ import dev.abusegate.engine.Outcome;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Metrics;
+import java.util.function.DoubleSupplier;
 
 /**
  * Micrometer counters, exposed on Keycloak's management {@code /metrics} when metrics are enabled.
@@ -31,6 +32,20 @@ public final class GateMetrics {
         Gauge.builder("abuse_gate_realm_under_attack", on, s -> s.getAsBoolean() ? 1 : 0)
                 .description("1 while the realm is under attack on this node (the fifth, realm-wide layer), else 0")
                 .tag("realm", realm)
+                .strongReference(true)
+                .register(Metrics.globalRegistry);
+    }
+
+    /**
+     * The realm's recent use of its fair share of one of the store's tables (label: the realm and the table only):
+     * 1 is exactly its share of a full slot, above 1 more than its share (see {@code CounterStore#shareUse}).
+     */
+    public static void tableShare(String realm, String table, DoubleSupplier use) {
+        Gauge.builder("abuse_gate_table_share", use, DoubleSupplier::getAsDouble)
+                .description("The realm's use of its fair share of a store table at its recent writes (moving average): "
+                        + "1 is exactly its share of a full slot; above 1 it holds more and gives way first")
+                .tag("realm", realm)
+                .tag("table", table)
                 .strongReference(true)
                 .register(Metrics.globalRegistry);
     }

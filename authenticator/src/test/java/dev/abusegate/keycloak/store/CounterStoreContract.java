@@ -503,6 +503,26 @@ abstract class CounterStoreContract {
         assertThat(sizesOf(store)[1]).as("protective entries and used captchas held").isLessThanOrEqualTo(4 * BOUND + 4 * BOUND / 4);
     }
 
+    @Test
+    void a_realm_over_its_share_shows_in_its_share_use_and_another_realm_within_its_share_does_not() {
+        CounterStore store = bounded(BOUND, 4 * BOUND);
+        String flooder = realm + "-share";
+        long floodTag = CounterKey.realmTagOf(flooder);
+        long mineTag = CounterKey.realmTagOf(realm);
+        org.junit.jupiter.api.Assumptions.assumeFalse(Double.isNaN(store.shareUse(floodTag, 1)), "a store that keeps share figures");
+        for (int i = 0; i < 20 * BOUND; i++) {
+            CounterKey k = CounterKey.of(flooder, CounterKey.Kind.ACCOUNT, 0x5eed, i);
+            long[] r = store.apply(k, reserve(1000, Long.MAX_VALUE), WINDOW).join();
+            store.apply(k, new Change.Fail(now(), 1000, WINDOW, 60_000, 1.0, 0, 0, false, true, shared(r)), WINDOW).join();
+        }
+        for (int i = 0; i < 3; i++) {
+            store.apply(key(CounterKey.Kind.ACCOUNT, i), reserve(1000, Long.MAX_VALUE), WINDOW).join();
+        }
+        assertThat(store.shareUse(floodTag, 1)).as("the flooding realm holds its slots: its share and more").isGreaterThan(0.9);
+        assertThat(store.shareUse(mineTag, 1)).as("a realm with a few entries, well within its share").isLessThan(0.5);
+        assertThat(store.shareUse(mineTag, 0)).as("a table the realm never wrote").isZero();
+    }
+
     static CompletableFuture<long[]> done(long[] v) {
         return CompletableFuture.completedFuture(v);
     }
