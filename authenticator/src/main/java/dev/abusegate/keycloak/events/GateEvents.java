@@ -138,7 +138,7 @@ public final class GateEvents {
         }
         runtime.warnEvery("store-degraded:" + realm.getId(), "Abuse gate: counter store at its bound "
                 + "(max-entries / max-protected-entries) in realm '" + realm.getName() + "'; subjects without room are counted "
-                + "on shared counters, which ask for a captcha early and never block (further warnings for this realm "
+                + "on the realm's shared counters, which ask for a captcha early (further warnings for this realm "
                 + "suppressed for 60 s)");
     }
 

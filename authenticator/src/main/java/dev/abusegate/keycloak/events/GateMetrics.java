@@ -53,7 +53,7 @@ public final class GateMetrics {
     public static void storeDegraded(String realm, Layer layer) {
         Counter.builder("abuse_gate_store_degraded")
                 .description("Attempts counted on a shared counter because the counter store was at its bound "
-                        + "(max-entries / max-protected-entries), by layer: such a count asks for a captcha early and never blocks")
+                        + "(max-entries / max-protected-entries), by layer: such a count asks for a captcha early, and refuses only as a shared lockout count past its threshold")
                 .tag("realm", realm)
                 .tag("layer", layer.label())
                 .register(Metrics.globalRegistry)

@@ -307,6 +307,26 @@ class SlotsTest {
     }
 
     @Test
+    void past_ways_realms_at_their_share_a_newcomer_without_a_place_is_answered_cautiously_and_not_kept() {
+        for (long r = 1; r <= WAYS; r++) {
+            for (int i = 0; i < 2 * WAYS; i++) {
+                reserveIn(r, r * 100 + i, false);
+            }
+            assertThat(Slots.shared(slot, r, CounterKey.Kind.ACCOUNT.ordinal(), NOW)).as("realm %d spilled onto its own shared counter", r).isNotNull();
+        }
+        long[] last = null;
+        for (int i = 0; i < 2 * WAYS; i++) {
+            last = reserveIn(WAYS + 1, 9000 + i, false);
+            assertThat(Slots.exactEntries(slot, NOW)).isLessThanOrEqualTo(WAYS);
+            assertThat(Slots.sharedCounters(slot, NOW)).isLessThanOrEqualTo(WAYS);
+        }
+        assertThat(shared(last)).isTrue();
+        assertThat(layer(last)).as("no place for a count: the reservation is refused").isEqualTo(LayerOutcome.BLOCKED);
+        assertThat(Slots.find(slot, WAYS + 1, CounterKey.Kind.ACCOUNT.ordinal(), 0, 7, 9000 + 2 * WAYS - 1, NOW)).isNull();
+        assertThat(Slots.shared(slot, WAYS + 1, CounterKey.Kind.ACCOUNT.ordinal(), NOW)).isNull();
+    }
+
+    @Test
     void a_value_handed_out_is_a_copy_and_the_slot_given_is_never_changed() {
         pair(1, 10, Long.MAX_VALUE, false);
         long[] before = slot;
