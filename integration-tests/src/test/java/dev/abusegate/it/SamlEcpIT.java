@@ -2,6 +2,7 @@ package dev.abusegate.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.abusegate.it.support.AdminClient;
 import dev.abusegate.it.support.GateIt;
 import dev.abusegate.it.support.Http;
 import dev.abusegate.it.support.GatedFlows;
@@ -44,11 +45,7 @@ class SamlEcpIT extends ServerTest {
                 .user("alice", PASSWORD)
                 .set("clients", List.of(ecpClient())));
         assertThat(GatedFlows.ungatedFlows(admin, realm)).as("Keycloak's own ECP flow checks passwords ungated").contains("saml ecp");
-        // README, Enable: the ECP endpoint runs the flow named "saml ecp"; a gated copy takes that name.
-        GatedFlows.copyWithGatedStep(admin, realm, "saml ecp", "gated saml ecp", "http-basic-authenticator", "abuse-gate-http-basic",
-                GateIt.quietConfig("accountLockout.threshold", "3", "accountLockout.lockoutSeconds", "600"));
-        GatedFlows.rename(admin, realm, "saml ecp", "saml ecp stock");
-        GatedFlows.rename(admin, realm, "gated saml ecp", "saml ecp");
+        gateEcp(admin, realm, GateIt.quietConfig("accountLockout.threshold", "3", "accountLockout.lockoutSeconds", "600"));
         assertThat(GatedFlows.ungatedFlows(admin, realm)).as("the flow the ECP endpoint runs is gated (the browser and direct "
                 + "grant flows are left stock here)").containsExactly("browser", "direct grant");
     }
@@ -105,24 +102,33 @@ class SamlEcpIT extends ServerTest {
     }
 
     private HttpResponse<String> ecp(String username, String password, String address) {
-        return send(Base64.getEncoder().encodeToString((username + ":" + password).getBytes(StandardCharsets.UTF_8)), address);
+        return send(basic(username, password), address);
     }
 
     /** POSTs an ECP AuthnRequest (SOAP, PAOS binding) with {@code Authorization: Basic <credentials>}. */
     private HttpResponse<String> send(String credentials, String address) {
+        return Http.send(http, request(server.baseUrl(), realm, credentials, address));
+    }
+
+    /** An ECP AuthnRequest for {@link #ecpClient()} in {@code realm}, with HTTP Basic {@code credentials}, from {@code address}. */
+    static HttpRequest request(String baseUrl, String realm, String credentials, String address) {
         String envelope = "<S:Envelope xmlns:S=\"http://schemas.xmlsoap.org/soap/envelope/\"><S:Body>"
                 + "<samlp:AuthnRequest xmlns:samlp=\"urn:oasis:names:tc:SAML:2.0:protocol\" xmlns:saml=\"urn:oasis:names:tc:SAML:2.0:assertion\""
                 + " ID=\"_" + UUID.randomUUID() + "\" Version=\"2.0\" IssueInstant=\"" + Instant.now() + "\""
                 + " AssertionConsumerServiceURL=\"" + ACS + "\" ProtocolBinding=\"urn:oasis:names:tc:SAML:2.0:bindings:PAOS\">"
                 + "<saml:Issuer>" + SP + "</saml:Issuer></samlp:AuthnRequest></S:Body></S:Envelope>";
-        HttpRequest req = HttpRequest.newBuilder(URI.create(server.baseUrl() + "/realms/" + realm + "/protocol/saml"))
+        return HttpRequest.newBuilder(URI.create(baseUrl + "/realms/" + realm + "/protocol/saml"))
                 .timeout(Duration.ofSeconds(30))
                 .header("Content-Type", "text/xml; charset=utf-8")
                 .header("Authorization", "Basic " + credentials)
                 .header("X-Forwarded-For", address)
                 .POST(HttpRequest.BodyPublishers.ofString(envelope))
                 .build();
-        return Http.send(http, req);
+    }
+
+    /** HTTP Basic credentials for {@code username:password}. */
+    static String basic(String username, String password) {
+        return Base64.getEncoder().encodeToString((username + ":" + password).getBytes(StandardCharsets.UTF_8));
     }
 
     private long passwordChecks(String username) {
@@ -136,7 +142,15 @@ class SamlEcpIT extends ServerTest {
         assertThat(passwordChecks(username)).isEqualTo(n);
     }
 
-    private static Map<String, Object> ecpClient() {
+    /** README, Enable: the ECP endpoint runs the flow named "saml ecp"; a gated copy (with {@code config}) takes that name. */
+    static void gateEcp(AdminClient admin, String realm, Map<String, String> config) {
+        GatedFlows.copyWithGatedStep(admin, realm, "saml ecp", "gated saml ecp", "http-basic-authenticator", "abuse-gate-http-basic", config);
+        GatedFlows.rename(admin, realm, "saml ecp", "saml ecp stock");
+        GatedFlows.rename(admin, realm, "gated saml ecp", "saml ecp");
+    }
+
+    /** A SAML client that may use ECP. */
+    static Map<String, Object> ecpClient() {
         Map<String, String> attributes = new LinkedHashMap<>();
         attributes.put("saml.allow.ecp.flow", "true");
         attributes.put("saml.client.signature", "false");
