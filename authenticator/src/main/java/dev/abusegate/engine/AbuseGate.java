@@ -50,8 +50,9 @@ import java.util.function.BooleanSupplier;
  *
  * <p>When the store fails, the layer's {@link FailureMode} decides: FAIL_OPEN passes the layer and reports it in
  * {@link Decision#unavailable()}, FAIL_CLOSED blocks. A store at its bound has not failed: it counts a subject
- * it has no room for on a shared counter ({@link AdmissionAnswer#shared()}), which never blocks but asks for a captcha
- * where an exact count would block; the decision reports such layers in {@link Decision#degraded()}. An
+ * it has no room for on its realm's shared counter ({@link AdmissionAnswer#shared()}): an address's or a pair's never
+ * blocks but asks for a captcha where an exact count would block; an account's blocks where an exact count would,
+ * solved captcha or not; the decision reports such layers in {@link Decision#degraded()}. An
  * attempt counted on a shared counter is never given back there (a shared count only ever over-counts), and its
  * layer-3 reservation is settled on the shared counter, where a right password clears nobody's failures.
  *

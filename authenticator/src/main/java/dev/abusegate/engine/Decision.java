@@ -75,7 +75,8 @@ public final class Decision {
 
     /**
      * Layers that counted this attempt on a shared counter: the store was at its bound and had no room that
-     * could be made for the subject. Not a failure: such a count never blocks and asks for a captcha early.
+     * could be made for the subject. Not a failure: such a count asks for a captcha early (and blocks only as
+     * layer 3's shared count past its threshold).
      */
     public Set<Layer> degraded() {
         return degraded;

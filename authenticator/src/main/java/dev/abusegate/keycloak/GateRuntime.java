@@ -42,6 +42,8 @@ public final class GateRuntime {
     private final ScheduledExecutorService realmTicks;
     /** Realms whose "under attack" gauge is registered. */
     private final Set<String> realmGauges = ConcurrentHashMap.newKeySet();
+    private final Set<String> shareGauges = ConcurrentHashMap.newKeySet();
+    private final CounterStore store;
     /** Each realm's refusal events per minute on this node ({@code events.refusalsPerMinute}). */
     private final EventBudget refusalEvents;
     /** Each realm's counter-store failure events per minute on this node ({@code events.storeFailuresPerMinute}). */
@@ -57,6 +59,7 @@ public final class GateRuntime {
      * layer (a runtime without a working cache, which starts no thread).
      */
     public GateRuntime(CounterStore store, long blockedHoldMillis, RealmTallies tallies) {
+        this.store = store;
         this.secrets = new RealmSecrets();
         this.refusalEvents = new EventBudget(TimeSource.SYSTEM);
         this.storeFailureEvents = new EventBudget(TimeSource.SYSTEM);
@@ -82,6 +85,16 @@ public final class GateRuntime {
     /** Whether the realm's gauge still needs registering (true once per realm). */
     public boolean firstGauge(String realmId) {
         return !realmGauges.contains(realmId) && realmGauges.add(realmId);
+    }
+
+    /** Whether the realm's share gauges still need registering (true once per realm). */
+    public boolean firstShareGauges(String realmId) {
+        return !shareGauges.contains(realmId) && shareGauges.add(realmId);
+    }
+
+    /** The server's one counter store. */
+    public CounterStore store() {
+        return store;
     }
 
     /** The realms' budgets of refusal events (see {@link EventBudget}). */

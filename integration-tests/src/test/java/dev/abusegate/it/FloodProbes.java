@@ -336,13 +336,22 @@ final class FloodProbes {
         inParallel(n, i -> cheap(client, realm, "f6-" + i, "2001:db8:" + Integer.toHexString(i >>> 16) + ":" + Integer.toHexString(i & 0xffff) + "::1"));
     }
 
+    /** Two cheap requests (fresh usernames) from each of {@code n} fresh addresses: entries nothing may replace. */
+    public void floodAddressesSeenTwice(String realm, int n) {
+        inParallel(n, i -> {
+            String address = "172.20." + (i >> 8 & 0xff) + "." + (i & 0xff);
+            cheap(client, realm, "f2-" + i + "-a", address);
+            cheap(client, realm, "f2-" + i + "-b", address);
+        });
+    }
+
     /** {@code n} cheap requests with fresh usernames from one address. */
     public void floodUsernames(String realm, int n, String address) {
         inParallel(n, i -> cheap(client, realm, "fu-" + i, address));
     }
 
     /** {@code task} for 0 to n - 1, {@value #FLOOD_THREADS} at a time; the first failure fails the flood. */
-    private static void inParallel(int n, IntConsumer task) {
+    static void inParallel(int n, IntConsumer task) {
         ExecutorService pool = Executors.newFixedThreadPool(FLOOD_THREADS);
         try {
             AtomicInteger next = new AtomicInteger();

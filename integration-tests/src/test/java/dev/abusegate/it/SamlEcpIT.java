@@ -37,10 +37,7 @@ class SamlEcpIT extends ServerTest {
                 .set("clients", List.of(ecp.client())));
         assertThat(GatedFlows.ungatedFlows(admin, realm)).as("Keycloak's own ECP flow checks passwords ungated").contains("saml ecp");
         // README, Enable: the ECP endpoint runs the flow named "saml ecp"; a gated copy takes that name.
-        GatedFlows.copyWithGatedStep(admin, realm, "saml ecp", "gated saml ecp", "http-basic-authenticator", "abuse-gate-http-basic",
-                GateIt.quietConfig("accountLockout.threshold", "3", "accountLockout.lockoutSeconds", "600"));
-        GatedFlows.rename(admin, realm, "saml ecp", "saml ecp stock");
-        GatedFlows.rename(admin, realm, "gated saml ecp", "saml ecp");
+        SamlEcp.gate(admin, realm, GateIt.quietConfig("accountLockout.threshold", "3", "accountLockout.lockoutSeconds", "600"));
         assertThat(GatedFlows.ungatedFlows(admin, realm)).as("the flow the ECP endpoint runs is gated (the browser and direct "
                 + "grant flows are left stock here)").containsExactly("browser", "direct grant");
     }

@@ -138,6 +138,11 @@ public final class CounterKey {
         return tag().bits;
     }
 
+    /** The tag of {@code realm}'s keys ({@link #realmTag()}), for what reports per realm (a metric's realm). */
+    public static long realmTagOf(String realm) {
+        return RealmTag.of(realm).bits;
+    }
+
     @Override
     public boolean equals(Object o) {
         if (this == o) {

@@ -1,6 +1,7 @@
 package dev.abusegate.engine.store;
 
 import dev.abusegate.engine.keys.CounterKey;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -13,10 +14,12 @@ import java.util.concurrent.CompletableFuture;
  * completes exceptionally) when it cannot.
  *
  * <p>Stores are bounded, and the bound never switches a layer off: a store that has no room for a new subject
- * either makes room from an entry worth at most one attempt, or counts the subject on a shared counter and
- * marks the answer ({@link AdmissionAnswer#shared()}); it never drops a protective entry ({@link CounterKey.Kind#protective()})
- * to make room, and protective entries have a bound of their own, so that a flood of cheap entries cannot crowd
- * them out. A change that finds no room and may not be shared (a used captcha) hands back null.
+ * either makes room from an entry worth at most one attempt, or from a realm holding more than its share of the
+ * room, or counts the subject on its realm's shared counter and marks the answer ({@link AdmissionAnswer#shared()});
+ * it never drops a protective entry ({@link CounterKey.Kind#protective()}) of a realm within its share to make
+ * room, and protective entries have a bound of their own, so that a flood of cheap entries cannot crowd them out.
+ * No realm's traffic changes another realm's counts. A change that finds no room and may not be shared (a used
+ * captcha) hands back null.
  */
 public interface CounterStore {
 
@@ -31,4 +34,16 @@ public interface CounterStore {
 
     /** Removes the key's entry. */
     void remove(CounterKey key);
+
+    /** A bounded store's tables, by the names its metric gives them; {@link #shareUse} takes an index into it. */
+    List<String> TABLES = java.util.List.of("cheap", "protective", "used");
+
+    /**
+     * How much of its fair share of table {@code table} ({@link #TABLES}) the realm tagged {@code realmTag} used at its
+     * recent writes ({@link Slots#shareUse}: 1 is exactly its share of a full slot), sampled on writes, never by a scan;
+     * NaN for a store that keeps no such figure.
+     */
+    default double shareUse(long realmTag, int table) {
+        return Double.NaN;
+    }
 }

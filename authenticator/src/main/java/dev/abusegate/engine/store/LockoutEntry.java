@@ -138,14 +138,26 @@ public final class LockoutEntry {
     }
 
     /**
-     * A reservation counted on a shared counter that would block, with a solved captcha: the attempt passes and
-     * is reserved there (a shared count never blocks, see {@link Slots}).
+     * Two entries as one, for a shared counter that takes in another subject's entry ({@link Slots}): every count
+     * summed, every lock and expiry the later one, so the result only over-counts either.
      */
-    static long[] reserveOnShared(Change.Reserve c, long[] v) {
-        LockoutEntry e = of(v);
-        e.taken++;
-        e.expiry = Math.max(e.expiry, c.now() + c.limit().windowMillis());
-        return e.encode(LayerOutcome.COUNTED.bits() | Answers.SHARED);
+    static long[] merge(long[] a, long[] b, long now) {
+        LockoutEntry x = asOf(a, now);
+        LockoutEntry y = asOf(b, now);
+        x.taken += y.taken;
+        x.confirmed += y.confirmed;
+        x.expiry = Math.max(x.expiry, y.expiry);
+        x.lockedUntil = Math.max(x.lockedUntil, y.lockedUntil);
+        x.run = Math.max(x.run, y.run);
+        x.runExpiry = Math.max(x.runExpiry, y.runExpiry);
+        if (y.typos.length > 0) {
+            long[] all = Arrays.copyOf(x.typos, x.typos.length + y.typos.length);
+            System.arraycopy(y.typos, 0, all, x.typos.length, y.typos.length);
+            int kept = Math.min(all.length, GateOptions.REMEMBERED_WRONG_PASSWORDS);
+            x.typos = Arrays.copyOfRange(all, all.length - kept, all.length);
+            x.typosExpiry = Math.max(x.typosExpiry, y.typosExpiry);
+        }
+        return x.encode(0);
     }
 
     static long[] giveBack(Change.GiveBack c, long[] old) {

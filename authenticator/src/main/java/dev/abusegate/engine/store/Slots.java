@@ -5,28 +5,39 @@ import java.util.Arrays;
 
 /**
  * How a bounded store keeps its entries: a fixed table of slots, each holding at most {@code ways} exact
- * entries plus, per kind, one shared counter for subjects that found no room. A subject's slot is a keyed hash
- * of its key ({@link SlotHash}), so nobody without the table's key can aim a flood at one slot. Every change is
- * one atomic compute of one slot ({@link #apply}): finding the subject, making room and counting all happen
- * inside it, so in a cluster both owners of a slot apply the same pure function to equal copies and agree.
+ * entries plus at most {@code ways} shared counters, each of one realm, for that realm's subjects that found no
+ * room. A subject's slot is a keyed hash of its key ({@link SlotHash}), so nobody without the table's key can aim a
+ * flood at one slot. Every change is one atomic compute of one slot ({@link #apply}): finding the subject, making
+ * room and counting all happen inside it, so in a cluster both owners of a slot apply the same pure function to
+ * equal copies and agree.
  *
- * <p>The bound is structural: a slot never holds more than {@code ways} exact entries, so a table never holds
- * more than its slots times its ways, whatever is sent. When a slot is full, a new subject takes the place of an
- * entry only if that entry is worth at most one attempt to its owner (see {@link #replaceable}); protective
- * entries (failures, locks, device budgets, used captchas) are never replaced, only reused once expired. A
- * subject that finds no room is counted in the slot's shared counter of its kind ({@link AdmissionAnswer#shared()}
- * in the answer), and so is every newcomer of that kind while that counter lives (a subject counted there must not
- * start an exact count from zero): its count there includes every other such subject's, so it can only be
- * over-counted, and a shared
- * count never blocks: where an exact count would block, the shared one asks for a captcha (and lets a solved one
- * through, counted). A used-captcha record that finds no room is refused (the solution counts as unsolved).
+ * <p>The bound is structural: a slot never holds more than {@code ways} exact entries and {@code ways} shared
+ * counters, so a table never holds more than twice its bound, whatever is sent and whatever the number of realms.
  *
- * <p>Layout of a slot ({@code long[]}): {@code [format << 32 | result, latestExpiry, entry...]}, each entry
- * {@code [realmTag, meta, hi, lo, expiry, value...]} with {@code meta = shared << 62 | kind << 40 | shape << 32 |
- * valueLength}. {@code format} is {@link StoreCodec#FORMAT}: a slot of another format is read as absent, never
- * misread. {@code result} is the offset of the entry that holds this change's answer (0: none), so the caller
- * reads its answer from the slot the store hands back. Expired entries are dropped by the next change of their
- * slot.
+ * <p>Realms share a full slot max-min fairly. A newcomer of a realm holding fewer exact entries in the slot than
+ * the realm holding the most takes the place of one of that realm's entries (one worth at most one attempt if it
+ * has one, else one that neither blocks nor asks for a captcha, else the one expiring first); a protective entry
+ * that gives way is folded into its realm's shared counter ({@link LockoutEntry#merge}: over-counted, never lost)
+ * while the slot has room for one. So with at most {@code ways} realms present, each keeps at least
+ * {@code ways / realms present} exact entries of the slot, whatever the others send. A newcomer of the realm
+ * holding the most makes room only from its own realm: a cheap entry of its own worth at most one attempt (see
+ * {@link #replaceable}), else its realm's shared counter of its kind (one per realm in the protective table). Every
+ * newcomer of that realm is counted there while it lives (a subject counted there must not start an exact count
+ * from zero): its count includes every other sharer's of the same realm, never another realm's, so it can only be
+ * over-counted. A shared count of an address or a pair never blocks: where an exact one would, it asks for a
+ * captcha and lets a solved one through, counted. A shared lockout count blocks where an exact one would, solved
+ * captcha or not (see {@link #cap}). A used-captcha record of a realm at its share finds no room and is refused (the
+ * solution counts as unsolved) before another realm's is. A newcomer that finds no place at all (the slot's shared
+ * counters all taken, by more than {@code ways} realms) is answered without being kept: a captcha asked for, a
+ * reservation refused.
+ *
+ * <p>Layout of a slot ({@code long[]}): {@code [format << 32 | realms << 24 | held << 16 | result, latestExpiry,
+ * entry...]}, each entry {@code [realmTag, meta, hi, lo, expiry, value...]} with {@code meta = shared << 62 | kind
+ * << 40 | shape << 32 | valueLength}. {@code format} is {@link StoreCodec#FORMAT}: a slot of another format is read
+ * as absent, never misread. {@code result} is the offset of the entry that holds this change's answer (0: none), so
+ * the caller reads its answer from the slot the store hands back; {@code held} and {@code realms} are the writing
+ * realm's exact entries in the slot and the realms holding any ({@link #shareUse}, for the store's metric).
+ * Expired entries are dropped by the next change of their slot.
  */
 public final class Slots {
 
@@ -90,7 +101,7 @@ public final class Slots {
     }
 
     private static int resultOffset(long[] slot) {
-        return (int) slot[RESULT];
+        return (int) slot[RESULT] & 0xFFFF;
     }
 
     /**
@@ -132,11 +143,13 @@ public final class Slots {
         slot = readable(slot);
         long now = change.now();
         long id = meta(false, kind, shape, 0);
-        long sharedId = meta(true, kind, 0, 0);
+        int sharedKind = sharedKind(kind, policy);
+        long sharedId = meta(true, sharedKind, 0, 0);
         int exact = -1;
         int sharedAt = -1;
-        int live = 0;
-        int[] offsets = new int[slot == null ? 0 : ways + 8];
+        int exactLive = 0;
+        int sharedLive = 0;
+        int[] offsets = new int[slot == null ? 0 : 2 * ways + 4];
         int n = 0;
         boolean dropped = false;
         if (slot != null) {
@@ -150,11 +163,12 @@ public final class Slots {
                 }
                 offsets[n++] = o;
                 if (shared(slot[o + E_META])) {
-                    if (same(slot, o, 0, sharedId, 0, 0)) {
+                    sharedLive++;
+                    if (same(slot, o, realm, sharedId, 0, 0)) {
                         sharedAt = o;
                     }
                 } else {
-                    live++;
+                    exactLive++;
                     if (same(slot, o, realm, id, hi, lo)) {
                         exact = o;
                     }
@@ -164,8 +178,14 @@ public final class Slots {
         int target;
         long[] next;
         boolean onShared = false;
+        boolean homeless = false;
+        // another realm's entry that gave way to the newcomer is folded into that realm's shared counter: either
+        // into the one it has (foldInto, rewritten with merged) or as a new one (movedOut, the entry itself)
+        int foldInto = -1;
+        long[] merged = null;
+        boolean movedOut = false;
         if (policy != Policy.USED && change.settlesShared()) {
-            // the attempt was counted on the shared counter: it is settled there, never on an exact entry
+            // the attempt was counted on the realm's shared counter: it is settled there, never on an exact entry
             onShared = true;
             target = sharedAt;
             // a right password on a shared count clears nobody's failures: it only gives its reservation back
@@ -177,24 +197,44 @@ public final class Slots {
         } else {
             next = change.next(true, null);
             target = -1;
-            // While the slot's shared counter of this kind is live, a newcomer is counted there even if room has
-            // come free: it may have been counted there before, and a fresh exact count would forget that.
-            boolean sharing = sharedAt >= 0 && policy != Policy.USED;
-            if (next != null && (live >= ways || sharing)) {
-                int victim = policy == Policy.CHEAP && !sharing ? victim(slot, offsets, n, now) : -1;
-                if (victim >= 0) {
-                    target = victim; // replaced: the victim's value is dropped, the newcomer's written in its place
+            if (next != null && sharedAt >= 0 && policy != Policy.USED) {
+                // While the realm's shared counter of this kind is live, a newcomer is counted there even if room
+                // has come free: it may have been counted there before, and a fresh exact count would forget that.
+                onShared = true;
+                target = sharedAt;
+                next = change.next(true, value(slot, sharedAt));
+            } else if (next != null && exactLive >= ways) {
+                Room room = new Room(slot, offsets, n, realm, now);
+                if (room.mine < room.most) {
+                    // max-min fairness: a realm holding fewer entries here than the most present one takes the
+                    // place of one of that realm's entries (that realm is over its share: it alone gives way)
+                    target = room.victimOf(room.mostRealm, policy);
+                    if (policy == Policy.PROTECTIVE) {
+                        // a protective entry is never dropped while its realm has a shared counter or there is
+                        // room for one: its count goes there, over-counted, never lost
+                        foldInto = room.sharedOf(room.mostRealm);
+                        if (foldInto >= 0) {
+                            merged = LockoutEntry.merge(value(slot, foldInto), value(slot, target), now);
+                        } else {
+                            movedOut = sharedLive < ways;
+                        }
+                    }
                 } else if (policy == Policy.USED) {
-                    next = null;
+                    next = null; // a realm at its share is refused before another realm is
                 } else {
-                    onShared = true;
-                    target = sharedAt;
-                    next = change.next(true, value(slot, sharedAt));
+                    int own = policy == Policy.CHEAP ? room.replaceable(realm) : -1;
+                    if (own >= 0) {
+                        target = own; // replaced: the entry was worth at most one attempt to its owner
+                    } else {
+                        onShared = true;
+                        // the realm's own shared counter, if the slot's room for shared counters has a place
+                        homeless = sharedLive >= ways;
+                    }
                 }
             }
         }
         if (onShared && next != null) {
-            next = cap(change, next);
+            next = homeless ? homeless(change, next) : cap(change, next);
         }
         if (target < 0 && next == null && !dropped) {
             // nothing changes but the result
@@ -205,12 +245,17 @@ public final class Slots {
             same[RESULT] = FORMAT_WORD;
             return same;
         }
-        // Build the new slot: every live entry but the target, then the target's new value.
+        // Build the new slot: every live entry but the target (one folded into rewritten), then the entry moved
+        // out to its realm's shared counter, then the target's new value.
         int size = HEADER;
         for (int i = 0; i < n; i++) {
-            if (offsets[i] != target) {
-                size += E_VALUE + length(slot[offsets[i] + E_META]);
+            int o = offsets[i];
+            if (o != target) {
+                size += E_VALUE + (o == foldInto ? merged.length : length(slot[o + E_META]));
             }
+        }
+        if (movedOut) {
+            size += E_VALUE + length(slot[target + E_META]);
         }
         if (next != null) {
             size += E_VALUE + next.length;
@@ -223,36 +268,207 @@ public final class Slots {
         int w = HEADER;
         for (int i = 0; i < n; i++) {
             int o = offsets[i];
-            if (o != target) {
-                int len = E_VALUE + length(slot[o + E_META]);
-                System.arraycopy(slot, o, out, w, len);
-                latest = Math.max(latest, slot[o + E_EXP]);
-                w += len;
+            if (o == target) {
+                continue;
             }
+            if (o == foldInto) {
+                System.arraycopy(slot, o, out, w, E_VALUE);
+                out[w + E_META] = meta(true, kind(slot[o + E_META]), 0, merged.length);
+                out[w + E_EXP] = Math.max(slot[o + E_EXP], slot[target + E_EXP]);
+                System.arraycopy(merged, 0, out, w + E_VALUE, merged.length);
+            } else {
+                System.arraycopy(slot, o, out, w, E_VALUE + length(slot[o + E_META]));
+            }
+            latest = Math.max(latest, out[w + E_EXP]);
+            w += E_VALUE + length(out[w + E_META]);
+        }
+        if (movedOut) {
+            int len = length(slot[target + E_META]);
+            System.arraycopy(slot, target, out, w, E_VALUE + len);
+            out[w + E_META] = meta(true, sharedKind(kind(slot[target + E_META]), policy), 0, len);
+            out[w + E_HI] = 0;
+            out[w + E_LO] = 0;
+            latest = Math.max(latest, out[w + E_EXP]);
+            w += E_VALUE + len;
         }
         out[RESULT] = FORMAT_WORD;
         if (next != null) {
             out[RESULT] = FORMAT_WORD | w;
             boolean sh = onShared;
-            out[w + E_REALM] = sh ? 0 : realm;
-            out[w + E_META] = meta(sh, kind, sh ? 0 : shape, next.length);
+            out[w + E_REALM] = realm;
+            out[w + E_META] = sh ? meta(true, sharedKind, 0, next.length) : meta(false, kind, shape, next.length);
             out[w + E_HI] = sh ? 0 : hi;
             out[w + E_LO] = sh ? 0 : lo;
             long old = target >= 0 && target == (sh ? sharedAt : exact) ? slot[target + E_EXP] : 0;
-            // a shared counter lives as long as the longest change it counted (it is every sharer's count)
-            long exp = sh ? Math.max(old, now + ttl) : now + ttl;
+            // a shared counter lives as long as the longest change it counted (it is every sharer's count); a
+            // homeless answer is written expired: it carries the answer back and the next change drops it
+            long exp = homeless ? now : sh ? Math.max(old, now + ttl) : now + ttl;
             out[w + E_EXP] = exp;
             System.arraycopy(next, 0, out, w + E_VALUE, next.length);
-            latest = Math.max(latest, exp);
+            latest = Math.max(latest, homeless ? 0 : exp);
         }
         out[LATEST] = latest;
+        return withShare(out, realm, ways, now);
+    }
+
+    /**
+     * The kind of a realm's shared counter for subjects of {@code kind}: in the protective table one per realm
+     * (accounts and devices keep the same value, {@link LockoutEntry}, and so can be folded together); in the cheap
+     * table one per kind (addresses and pairs keep different values).
+     */
+    private static int sharedKind(int kind, Policy policy) {
+        return policy == Policy.PROTECTIVE ? CounterKey.Kind.ACCOUNT.ordinal() : kind;
+    }
+
+    /** Who holds a full slot's exact entries: each has a realm. */
+    private static final class Room {
+        private final long[] slot;
+        private final int[] offsets;
+        private final int n;
+        private final long now;
+        /** Exact entries the newcomer's realm holds, the most any other realm holds, and that realm. */
+        final int mine;
+        final int most;
+        final long mostRealm;
+
+        Room(long[] slot, int[] offsets, int n, long realm, long now) {
+            this.slot = slot;
+            this.offsets = offsets;
+            this.n = n;
+            this.now = now;
+            int m = 0;
+            int best = 0;
+            long bestRealm = 0;
+            long bestExpiry = Long.MAX_VALUE;
+            for (int i = 0; i < n; i++) {
+                int o = offsets[i];
+                if (shared(slot[o + E_META])) {
+                    continue;
+                }
+                long r = slot[o + E_REALM];
+                if (r == realm) {
+                    m++;
+                    continue;
+                }
+                int c = 0;
+                long first = Long.MAX_VALUE;
+                for (int j = 0; j < n; j++) {
+                    int p = offsets[j];
+                    if (slot[p + E_REALM] == r && !shared(slot[p + E_META])) {
+                        c++;
+                        first = Math.min(first, slot[p + E_EXP]);
+                    }
+                }
+                // ties go to the realm whose first entry expires first, then the lower tag: every copy agrees
+                if (c > best || c == best && (first < bestExpiry || first == bestExpiry && r < bestRealm)) {
+                    best = c;
+                    bestRealm = r;
+                    bestExpiry = first;
+                }
+            }
+            this.mine = m;
+            this.most = best;
+            this.mostRealm = bestRealm;
+        }
+
+        /**
+         * The exact entry realm {@code r} gives up: one worth at most one attempt if it has one (cheap table), else
+         * the one that expires first among those whose last answer neither blocked nor asked for a captcha, else
+         * the one that expires first.
+         */
+        int victimOf(long r, Policy policy) {
+            int best = policy == Policy.CHEAP ? replaceable(r) : -1;
+            for (int pass = 0; pass < 2 && best < 0; pass++) {
+                for (int i = 0; i < n; i++) {
+                    int o = offsets[i];
+                    if (slot[o + E_REALM] == r && !shared(slot[o + E_META]) && (pass == 1 || calm(o))
+                            && (best < 0 || slot[o + E_EXP] < slot[best + E_EXP])) {
+                        best = o;
+                    }
+                }
+            }
+            return best;
+        }
+
+        private boolean calm(int o) {
+            if (length(slot[o + E_META]) == 0) {
+                return true;
+            }
+            long a = slot[o + E_VALUE];
+            return LayerOutcome.of(a).ordinal() <= LayerOutcome.COUNTED.ordinal()
+                    && LayerOutcome.of(a >>> 2).ordinal() <= LayerOutcome.COUNTED.ordinal();
+        }
+
+        /** Realm {@code r}'s shared counter (the protective table has one per realm), or -1. */
+        int sharedOf(long r) {
+            for (int i = 0; i < n; i++) {
+                int o = offsets[i];
+                if (slot[o + E_REALM] == r && shared(slot[o + E_META])) {
+                    return o;
+                }
+            }
+            return -1;
+        }
+
+        /** Realm {@code r}'s replaceable exact entry that expires first, or -1. */
+        int replaceable(long r) {
+            int best = -1;
+            for (int i = 0; i < n; i++) {
+                int o = offsets[i];
+                long meta = slot[o + E_META];
+                if (slot[o + E_REALM] == r && !shared(meta) && Slots.replaceable(kind(meta), value(slot, o), now)
+                        && (best < 0 || slot[o + E_EXP] < slot[best + E_EXP])) {
+                    best = o;
+                }
+            }
+            return best;
+        }
+    }
+
+    /**
+     * The slot with the writing realm's share of it in the result word: the exact entries it holds and the realms
+     * holding any ({@link #shareUse}). Read by the store for its metric, never by a decision.
+     */
+    private static long[] withShare(long[] out, long realm, int ways, long now) {
+        int held = 0;
+        int realms = 0;
+        for (int o = HEADER; o < out.length; o += E_VALUE + length(out[o + E_META])) {
+            if (shared(out[o + E_META]) || out[o + E_EXP] <= now) {
+                continue;
+            }
+            long r = out[o + E_REALM];
+            held += r == realm ? 1 : 0;
+            boolean first = true;
+            for (int p = HEADER; p < o && first; p += E_VALUE + length(out[p + E_META])) {
+                first = shared(out[p + E_META]) || out[p + E_EXP] <= now || out[p + E_REALM] != r;
+            }
+            realms += first ? 1 : 0;
+        }
+        out[RESULT] |= (long) Math.min(held, 0xff) << 16 | (long) Math.min(realms, 0xff) << 24;
         return out;
     }
 
+    /**
+     * The part of its slot the realm that wrote it holds, against its fair share there ({@code ways / realms
+     * present}): 1 is exactly its share of a full slot; above 1 it holds more than its share (it is the first to
+     * give way when the slot is full); 0 for a slot it holds no exact entry in.
+     */
+    public static double shareUse(long[] slot, int ways) {
+        slot = readable(slot);
+        if (slot == null) {
+            return 0;
+        }
+        int held = (int) (slot[RESULT] >>> 16) & 0xff;
+        int realms = (int) (slot[RESULT] >>> 24) & 0xff;
+        return realms == 0 ? 0 : (double) held * realms / Math.max(1, ways);
+    }
 
     /**
-     * A shared count never blocks: where it would, an attempt without a solved captcha is asked for one, and one
-     * with a solved captcha passes, counted; a failure on it never locks.
+     * A shared count of a cheap subject never blocks: where it would, an attempt without a solved captcha is asked
+     * for one, and one with a solved captcha passes, counted. A shared lockout count blocks where an exact one would
+     * (locked, or its budget taken), solved captcha or not: everyone of the realm counted there is refused until it
+     * expires (the cautious answer: a flood of the realm must not turn a lock into a captcha). A failure on it
+     * is never anybody's own lock.
      */
     private static long[] cap(Change change, long[] v) {
         long[] c = v.clone();
@@ -263,16 +479,33 @@ public final class Slots {
             c[0] = Answers.admission(r1, r4) | (a & Answers.COUNTED) | Answers.SHARED;
         } else if (change instanceof Change.AdmitPair admit) {
             c[0] = capLayer(LayerOutcome.of(a), admit.solved()).bits() | Answers.SHARED;
-        } else if (change instanceof Change.Reserve reserve) {
-            if (LayerOutcome.of(a).blocks() && reserve.solved()) {
-                // locked or full on the shared count, with a solved captcha: the attempt passes and is reserved
-                return LockoutEntry.reserveOnShared(reserve, c);
-            }
-            c[0] = capLayer(LayerOutcome.of(a), false).bits() | Answers.SHARED;
         } else if (change instanceof Change.Fail) {
             c[0] = (a == FailureOutcome.LOCKED.ordinal() ? FailureOutcome.COUNTED.ordinal() : a) | Answers.SHARED;
         } else {
             c[0] = a | Answers.SHARED;
+        }
+        return c;
+    }
+
+    /**
+     * The answer for a subject that found no place (nothing of its realm in a full slot may give way): nothing is
+     * counted, so nothing may pass uncounted: a cheap layer asks for a captcha (a solved one passes), a reservation
+     * is refused.
+     */
+    private static long[] homeless(Change change, long[] v) {
+        long[] c = v.clone();
+        LayerOutcome band = change instanceof Change.AdmitAddress a ? (a.solved() ? LayerOutcome.COUNTED : LayerOutcome.BAND)
+                : change instanceof Change.AdmitPair p ? (p.solved() ? LayerOutcome.COUNTED : LayerOutcome.BAND) : null;
+        if (change instanceof Change.AdmitAddress) {
+            LayerOutcome r1 = LayerOutcome.of(c[0]) == LayerOutcome.OFF ? LayerOutcome.OFF : band;
+            LayerOutcome r4 = LayerOutcome.of(c[0] >>> 2) == LayerOutcome.OFF ? LayerOutcome.OFF : band;
+            c[0] = Answers.admission(r1, r4) | Answers.SHARED;
+        } else if (change instanceof Change.AdmitPair) {
+            c[0] = band.bits() | Answers.SHARED;
+        } else if (change instanceof Change.Reserve) {
+            c[0] = LayerOutcome.BLOCKED.bits() | Answers.SHARED;
+        } else {
+            c[0] = cap(change, v)[0];
         }
         return c;
     }
@@ -398,17 +631,18 @@ public final class Slots {
     }
 
     /**
-     * A slot's shared counter of one kind as of {@code now}, or null. Package-private: a store reaches a shared
+     * A realm's shared counter of one kind in a slot as of {@code now}, or null (the protective table keeps one per
+     * realm, filed as {@link CounterKey.Kind#ACCOUNT}). Package-private: a store reaches a shared
      * counter only through {@link #apply}; the tests of the slot format look at it directly.
      */
-    static long[] shared(long[] slot, int kind, long now) {
+    static long[] shared(long[] slot, long realm, int kind, long now) {
         slot = readable(slot);
         if (slot == null) {
             return null;
         }
         long id = meta(true, kind, 0, 0);
         for (int o = HEADER; o < slot.length; o += E_VALUE + length(slot[o + E_META])) {
-            if (shared(slot[o + E_META]) && slot[o + E_EXP] > now && same(slot, o, 0, id, 0, 0)) {
+            if (shared(slot[o + E_META]) && slot[o + E_EXP] > now && same(slot, o, realm, id, 0, 0)) {
                 return value(slot, o);
             }
         }

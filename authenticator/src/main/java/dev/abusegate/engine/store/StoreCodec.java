@@ -15,7 +15,7 @@ package dev.abusegate.engine.store;
 public final class StoreCodec {
 
     /** The format this node writes and reads. Slots written before formats were numbered read as format 0. */
-    public static final int FORMAT = 1;
+    public static final int FORMAT = 2;
     /** The most words a change takes. */
     public static final int MAX_WORDS = 10;
 

@@ -4,7 +4,9 @@ import dev.abusegate.engine.Decision;
 import dev.abusegate.engine.EventBudget;
 import dev.abusegate.engine.Layer;
 import dev.abusegate.engine.Outcome;
+import dev.abusegate.engine.keys.CounterKey;
 import dev.abusegate.engine.realm.RealmWatch;
+import dev.abusegate.engine.store.CounterStore;
 import dev.abusegate.keycloak.GateRuntime;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -104,6 +106,23 @@ public final class GateEvents {
         }
     }
 
+    /** The realm's share gauges, registered once per realm (a store that keeps no share figure registers none). */
+    public void tableShares() {
+        RealmModel realm = ctx.getRealm();
+        if (!runtime.firstShareGauges(realm.getId())) {
+            return;
+        }
+        CounterStore store = runtime.store();
+        long tag = CounterKey.realmTagOf(realm.getId());
+        if (Double.isNaN(store.shareUse(tag, 0))) {
+            return;
+        }
+        for (int t = 0; t < CounterStore.TABLES.size(); t++) {
+            int table = t;
+            GateMetrics.tableShare(realm.getName(), CounterStore.TABLES.get(t), () -> store.shareUse(tag, table));
+        }
+    }
+
     /**
      * Layers that counted an attempt on a shared counter because the store was at its bound: not a failure (no
      * event, the failure mode did not decide), but a metric each time and a WARN at most once a minute per realm, so
@@ -119,7 +138,7 @@ public final class GateEvents {
         }
         runtime.warnEvery("store-degraded:" + realm.getId(), "Abuse gate: counter store at its bound "
                 + "(max-entries / max-protected-entries) in realm '" + realm.getName() + "'; subjects without room are counted "
-                + "on shared counters, which ask for a captcha early and never block (further warnings for this realm "
+                + "on the realm's shared counters, which ask for a captcha early (further warnings for this realm "
                 + "suppressed for 60 s)");
     }
 

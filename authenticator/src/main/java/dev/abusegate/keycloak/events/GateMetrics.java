@@ -5,6 +5,7 @@ import dev.abusegate.engine.Outcome;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Metrics;
+import java.util.function.DoubleSupplier;
 
 /**
  * Micrometer counters, exposed on Keycloak's management {@code /metrics} when metrics are enabled.
@@ -35,10 +36,24 @@ public final class GateMetrics {
                 .register(Metrics.globalRegistry);
     }
 
+    /**
+     * The realm's recent use of its fair share of one of the store's tables (label: the realm and the table only):
+     * 1 is exactly its share of a full slot, above 1 more than its share (see {@code CounterStore#shareUse}).
+     */
+    public static void tableShare(String realm, String table, DoubleSupplier use) {
+        Gauge.builder("abuse_gate_table_share", use, DoubleSupplier::getAsDouble)
+                .description("The realm's use of its fair share of a store table at its recent writes (moving average): "
+                        + "1 is exactly its share of a full slot; above 1 it holds more and gives way first")
+                .tag("realm", realm)
+                .tag("table", table)
+                .strongReference(true)
+                .register(Metrics.globalRegistry);
+    }
+
     public static void storeDegraded(String realm, Layer layer) {
         Counter.builder("abuse_gate_store_degraded")
                 .description("Attempts counted on a shared counter because the counter store was at its bound "
-                        + "(max-entries / max-protected-entries), by layer: such a count asks for a captcha early and never blocks")
+                        + "(max-entries / max-protected-entries), by layer: such a count asks for a captcha early, and refuses only as a shared lockout count past its threshold")
                 .tag("realm", realm)
                 .tag("layer", layer.label())
                 .register(Metrics.globalRegistry)

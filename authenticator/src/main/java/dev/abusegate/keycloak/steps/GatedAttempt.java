@@ -115,6 +115,7 @@ public final class GatedAttempt {
         }
         events.decided(d, options.refusalEventsPerMinute());
         events.realmWatched(g.realmWatch());
+        events.tableShares();
         return new GatedAttempt(ctx, rt, d, captcha, submitted, options, identifier, device, browser,
                 d.allowed() ? verified[0] : null);
     }

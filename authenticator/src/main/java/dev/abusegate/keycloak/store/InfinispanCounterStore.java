@@ -10,6 +10,8 @@ import dev.abusegate.engine.store.StoreCodec;
 import java.security.SecureRandom;
 import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLongArray;
 import org.infinispan.AdvancedCache;
 import org.infinispan.Cache;
 import org.infinispan.commons.time.TimeService;
@@ -135,7 +137,7 @@ public final class InfinispanCounterStore implements CounterStore {
             long lo = key.lo();
             int ways = t.ways;
             if (t.local) {
-                return CompletableFuture.completedFuture(t.changeLocally(slot, realm, kind, shape, hi, lo, change, ttl));
+                return CompletableFuture.completedFuture(t.changeLocally(slot, realm, kind, shape, hi, lo, change, ttl, shares));
             }
             // The change travels as its codec's words, captured one by one: Infinispan marshals a lambda's captured
             // boxed numbers, but not a captured long[], an enum or a record (it fails on the remote node). The
@@ -149,10 +151,58 @@ public final class InfinispanCounterStore implements CounterStore {
                     (k, old) -> StoreCodec.toBytes(Slots.apply(StoreCodec.fromBytes((byte[]) old), realm, kind, shape, hi, lo,
                             StoreCodec.decode(words(n, w0, w1, w2, w3, w4, w5, w6, w7, w8, w9)), ttl, ways,
                             Slots.Policy.values()[policy])))
-                    .thenApply(v -> Slots.result(StoreCodec.fromBytes((byte[]) v)));
+                    .thenApply(v -> {
+                        long[] written = StoreCodec.fromBytes((byte[]) v);
+                        shares.sample(realm, t.id, written, ways);
+                        return Slots.result(written);
+                    });
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(new CounterStoreException("change failed", e));
         }
+    }
+
+    @Override
+    public double shareUse(long realmTag, int table) {
+        return shares.use(realmTag, table);
+    }
+
+    private final ShareUse shares = new ShareUse();
+
+    /**
+     * Each realm's use of its fair share of each table, as a moving average over its writes of what the written slot
+     * says ({@link Slots#shareUse}): one compare-and-set per write, no scan. One row per realm that wrote (realms
+     * exist only as Keycloak created them).
+     */
+    static final class ShareUse {
+        /** Weight of one write in the average. */
+        private static final double ALPHA = 1.0 / 32;
+        private final ConcurrentHashMap<Long, AtomicLongArray> rows =
+                new ConcurrentHashMap<>();
+
+        void sample(long realm, int table, long[] slot, int ways) {
+            if (slot == null) {
+                return;
+            }
+            double x = Slots.shareUse(slot, ways);
+            AtomicLongArray row = rows.computeIfAbsent(realm,
+                    r -> new AtomicLongArray(new long[] {NONE, NONE, NONE}));
+            long old;
+            long next;
+            do {
+                old = row.get(table);
+                double avg = old == NONE ? x : Double.longBitsToDouble(old) + ALPHA * (x - Double.longBitsToDouble(old));
+                next = Double.doubleToRawLongBits(avg);
+            } while (!row.compareAndSet(table, old, next));
+        }
+
+        double use(long realm, int table) {
+            AtomicLongArray row = rows.get(realm);
+            long v = row == null ? NONE : row.get(table);
+            return v == NONE ? 0 : Double.longBitsToDouble(v);
+        }
+
+        /** No sample yet (a NaN's bits no average takes). */
+        private static final long NONE = 0x7ff8_dead_0000_0000L;
     }
 
     private static final ThreadLocal<LocalChange> LOCAL_CHANGE = ThreadLocal.withInitial(LocalChange::new);
@@ -175,6 +225,8 @@ public final class InfinispanCounterStore implements CounterStore {
         /** True for a removal of the subject's entry rather than a change. */
         private boolean remove;
         long[] result;
+        /** The slot the change wrote (null: none), for the realm's share use. */
+        long[] written;
 
         @Override
         public InternalCacheEntry<Object, Object> compute(Object key, InternalCacheEntry<Object, Object> old,
@@ -183,6 +235,7 @@ public final class InfinispanCounterStore implements CounterStore {
             long[] next = remove ? Slots.remove(before, realm, kind, shape, hi, lo)
                     : Slots.apply(before, realm, kind, shape, hi, lo, change, ttl, ways, policy);
             result = remove ? null : Slots.result(next);
+            written = remove || next == before ? null : next;
             if (next == before && old != null) {
                 return old;
             }
@@ -271,7 +324,8 @@ public final class InfinispanCounterStore implements CounterStore {
          * persistence and no transactions. The entry keeps Infinispan's form (a mortal entry, read as absent once
          * expired and purged by the cache's reaper), so reads, clears and expiry work as for any entry.
          */
-        long[] changeLocally(Long slot, long realm, int kind, int shape, long hi, long lo, Change change, long ttl) {
+        long[] changeLocally(Long slot, long realm, int kind, int shape, long hi, long lo, Change change, long ttl,
+                             ShareUse shares) {
             LocalChange c = local(realm, kind, shape, hi, lo, false);
             c.change = change;
             c.ttl = ttl;
@@ -279,10 +333,12 @@ public final class InfinispanCounterStore implements CounterStore {
             c.policy = policy;
             try {
                 container.compute(slot, c);
+                shares.sample(realm, id, c.written, ways);
                 return c.result;
             } finally {
                 c.change = null;
                 c.result = null;
+                c.written = null;
             }
         }
 

@@ -40,13 +40,15 @@ public class InfinispanGateStoreProviderFactory implements GateStoreProviderFact
 
     static final StoreOption MAX_ENTRIES = new StoreOption("max-entries", DEFAULT_MAX_ENTRIES, 1, Long.MAX_VALUE,
             "Most address and pair entries (layers 1, 2 and 4) kept, cluster-wide, in a fixed table of slots. At the "
-                    + "bound a new subject replaces only an entry worth one attempt (seen once, not in the captcha band); "
-                    + "else it is counted on a shared counter that asks for a captcha early and never blocks.");
+                    + "bound each realm keeps a fair share of every slot; a new subject replaces only an entry worth one "
+                    + "attempt (seen once, not in the captcha band) of its own realm, or of a realm over its share; else it "
+                    + "is counted on its realm's shared counter, which asks for a captcha early and never blocks.");
     static final StoreOption MAX_PROTECTED_ENTRIES = new StoreOption("max-protected-entries", DEFAULT_MAX_PROTECTED_ENTRIES, 1,
             Long.MAX_VALUE, "Most account-lockout and device entries kept, cluster-wide; used captchas get a table of a "
-                    + "quarter of this beside it. They grow only with password checks and solved captchas and are never "
-                    + "replaced; at the bound a new identifier is counted on a shared counter (a captcha early, never a "
-                    + "lock), and a solution without room counts as unsolved.");
+                    + "quarter of this beside it. They grow only with password checks and solved captchas, and each realm "
+                    + "keeps a fair share of every slot; at the bound a new identifier of a realm at its share is counted on "
+                    + "its realm's shared counter (a captcha early, refused once that count reaches the threshold), and a "
+                    + "solution without room counts as unsolved.");
     static final StoreOption BLOCKED_HOLD_MILLIS = new StoreOption("blocked-hold-millis", DEFAULT_BLOCKED_HOLD_MILLIS, 0,
             MAX_BLOCKED_HOLD_MILLIS, "Clustered Keycloak only: for this many milliseconds after the cache blocked an address on "
                     + "layer 1, a node answers that address's further attempts as blocked without a cache round trip, and writes one "

@@ -123,11 +123,11 @@ class SlotsTest {
         // counts them together and asks for a captcha where it would block
         assertThat(answers.subList(0, 3)).containsOnly(LayerOutcome.COUNTED);
         assertThat(answers.subList(3, answers.size())).containsOnly(LayerOutcome.BAND);
-        long[] counter = Slots.shared(slot, CounterKey.Kind.PAIR.ordinal(), NOW);
+        long[] counter = Slots.shared(slot, REALM, CounterKey.Kind.PAIR.ordinal(), NOW);
         assertThat(PairEntry.of(counter).attempts(NOW)).as("every counted attempt is in the shared count").isGreaterThanOrEqualTo(3);
         long[] solved = pair(40, 3, Long.MAX_VALUE, true);
         assertThat(layer(solved)).isEqualTo(LayerOutcome.COUNTED);
-        assertThat(PairEntry.of(Slots.shared(slot, CounterKey.Kind.PAIR.ordinal(), NOW)).attempts(NOW))
+        assertThat(PairEntry.of(Slots.shared(slot, REALM, CounterKey.Kind.PAIR.ordinal(), NOW)).attempts(NOW))
                 .as("a solved attempt is counted").isEqualTo(PairEntry.of(counter).attempts(NOW) + 1);
     }
 
@@ -161,13 +161,13 @@ class SlotsTest {
         }
         // the shared count is past its threshold: never blocked, a captcha asked for; a solved one reserves
         assertThat(layer(reserve(30, false))).isEqualTo(LayerOutcome.BAND);
-        long before = LockoutEntry.of(Slots.shared(slot, CounterKey.Kind.ACCOUNT.ordinal(), NOW)).taken(NOW);
+        long before = LockoutEntry.of(Slots.shared(slot, REALM, CounterKey.Kind.ACCOUNT.ordinal(), NOW)).taken(NOW);
         assertThat(layer(reserve(30, true))).isEqualTo(LayerOutcome.COUNTED);
-        assertThat(LockoutEntry.of(Slots.shared(slot, CounterKey.Kind.ACCOUNT.ordinal(), NOW)).taken(NOW)).isEqualTo(before + 1);
+        assertThat(LockoutEntry.of(Slots.shared(slot, REALM, CounterKey.Kind.ACCOUNT.ordinal(), NOW)).taken(NOW)).isEqualTo(before + 1);
         // a right password on the shared count gives its reservation back and clears nobody's failures
-        long confirmed = LockoutEntry.of(Slots.shared(slot, CounterKey.Kind.ACCOUNT.ordinal(), NOW)).confirmed(NOW);
+        long confirmed = LockoutEntry.of(Slots.shared(slot, REALM, CounterKey.Kind.ACCOUNT.ordinal(), NOW)).confirmed(NOW);
         apply(CounterKey.Kind.ACCOUNT, 30, new Change.Succeed(NOW, true, false, true), Slots.Policy.PROTECTIVE);
-        long[] after = Slots.shared(slot, CounterKey.Kind.ACCOUNT.ordinal(), NOW);
+        long[] after = Slots.shared(slot, REALM, CounterKey.Kind.ACCOUNT.ordinal(), NOW);
         assertThat(LockoutEntry.of(after).confirmed(NOW)).isEqualTo(confirmed);
         assertThat(LockoutEntry.of(after).taken(NOW)).isEqualTo(before);
     }
@@ -182,6 +182,148 @@ class SlotsTest {
             assertThat(UsedEntry.firstUse(apply(CounterKey.Kind.USED, i, new Change.MarkUsed(NOW, NOW + WINDOW), Slots.Policy.USED))).as("a replay").isFalse();
         }
         assertThat(Slots.sharedCounters(slot, NOW)).isZero();
+    }
+
+    private static final long OTHER = 0x5678;
+
+    private long[] applyIn(long realm, CounterKey.Kind kind, long subject, Change change, Slots.Policy policy) {
+        slot = Slots.apply(slot, realm, kind.ordinal(), 0, 7, subject, change, WINDOW, WAYS, policy);
+        return Slots.result(slot);
+    }
+
+    private long[] reserveIn(long realm, long subject, boolean solved) {
+        return applyIn(realm, CounterKey.Kind.ACCOUNT, subject, new Change.Reserve(NOW, solved, new Limit(3, 2, WINDOW)), Slots.Policy.PROTECTIVE);
+    }
+
+    private long[] failIn(long realm, long subject, boolean shared) {
+        return applyIn(realm, CounterKey.Kind.ACCOUNT, subject, new Change.Fail(NOW, 3, WINDOW, 60_000, 1.0, 0, 0, false, true, shared), Slots.Policy.PROTECTIVE);
+    }
+
+    @Test
+    void a_shared_lockout_count_past_its_threshold_blocks_even_with_a_solved_captcha() {
+        for (int i = 0; i < WAYS; i++) {
+            reserve(i, false);
+            fail(i, false);
+        }
+        // newcomers on the realm's shared counter, each with a solved captcha and a wrong password
+        int counted = 0;
+        for (int i = 10; i < 20; i++) {
+            long[] r = reserve(i, true);
+            assertThat(shared(r)).isTrue();
+            if (layer(r) == LayerOutcome.COUNTED) {
+                counted++;
+                fail(i, true);
+            } else {
+                assertThat(layer(r)).as("past the threshold: refused, solved captcha or not").isEqualTo(LayerOutcome.BLOCKED);
+            }
+        }
+        assertThat(counted).as("threshold 3: the shared count lets through what one exact count would").isEqualTo(3);
+        assertThat(LockoutEntry.of(Slots.shared(slot, REALM, CounterKey.Kind.ACCOUNT.ordinal(), NOW)).lockRemaining(NOW)).isPositive();
+    }
+
+    @Test
+    void a_flood_of_one_realm_never_takes_another_realms_entries_nor_shares_a_count_with_it() {
+        reserveIn(OTHER, 1, false);
+        failIn(OTHER, 1, false);
+        for (int i = 100; i < 200; i++) {
+            long[] r = reserve(i, true);
+            if (layer(r) == LayerOutcome.COUNTED) {
+                fail(i, shared(r));
+            }
+        }
+        assertThat(layer(reserve(300, true))).as("the flooding realm's shared count is locked").isEqualTo(LayerOutcome.BLOCKED);
+        assertThat(LockoutEntry.of(Slots.find(slot, OTHER, CounterKey.Kind.ACCOUNT.ordinal(), 0, 7, 1, NOW)).confirmed(NOW))
+                .as("the other realm's entry kept").isEqualTo(1);
+        // the other realm's newcomer takes the place of one of the flooding realm's entries: its own count, from zero
+        long[] fresh = reserveIn(OTHER, 2, false);
+        assertThat(shared(fresh)).isFalse();
+        assertThat(layer(fresh)).isEqualTo(LayerOutcome.COUNTED);
+        assertThat(Slots.shared(slot, OTHER, CounterKey.Kind.ACCOUNT.ordinal(), NOW)).isNull();
+        assertThat(Slots.exactEntries(slot, NOW)).isLessThanOrEqualTo(WAYS);
+    }
+
+    @Test
+    void an_entry_that_gives_way_to_another_realm_is_folded_into_its_realms_shared_count() {
+        for (int i = 0; i < WAYS; i++) {
+            reserve(i, false);
+            fail(i, false);
+        }
+        long[] before = Slots.shared(slot, REALM, CounterKey.Kind.ACCOUNT.ordinal(), NOW);
+        assertThat(before).isNull();
+        reserveIn(OTHER, 1, false);
+        // one of the full realm's entries moved to its shared counter, its failure kept there
+        assertThat(LockoutEntry.of(Slots.shared(slot, REALM, CounterKey.Kind.ACCOUNT.ordinal(), NOW)).confirmed(NOW)).isEqualTo(1);
+        reserveIn(OTHER, 2, false);
+        assertThat(LockoutEntry.of(Slots.shared(slot, REALM, CounterKey.Kind.ACCOUNT.ordinal(), NOW)).confirmed(NOW))
+                .as("a second one is added to it").isEqualTo(2);
+        // now each realm holds its share (2 of 4): the other realm's next newcomer goes to its own shared count
+        long[] third = reserveIn(OTHER, 3, false);
+        assertThat(shared(third)).isTrue();
+        assertThat(LockoutEntry.of(third).taken(NOW)).as("a shared count of its own realm only").isEqualTo(1);
+        int kept = 0;
+        for (int i = 0; i < WAYS; i++) {
+            kept += find(CounterKey.Kind.ACCOUNT, i) != null ? 1 : 0;
+        }
+        assertThat(kept).as("the full realm keeps its share").isEqualTo(WAYS / 2);
+    }
+
+    @Test
+    void each_of_up_to_ways_realms_keeps_its_share_of_a_slot_whatever_the_others_send() {
+        // two realms fill the slot with cheap entries past their threshold (nothing may replace them)
+        for (long r = 1; r <= 2; r++) {
+            for (int i = 0; i < WAYS; i++) {
+                applyIn(r, CounterKey.Kind.PAIR, i, new Change.AdmitPair(NOW, false, new Limit(1, Long.MAX_VALUE, WINDOW)), Slots.Policy.CHEAP);
+                applyIn(r, CounterKey.Kind.PAIR, i, new Change.AdmitPair(NOW, false, new Limit(1, Long.MAX_VALUE, WINDOW)), Slots.Policy.CHEAP);
+            }
+        }
+        // a flood from two more realms
+        for (int i = 0; i < 200; i++) {
+            long r = 3 + i % 2;
+            applyIn(r, CounterKey.Kind.PAIR, 1000 + i, new Change.AdmitPair(NOW, false, new Limit(1, Long.MAX_VALUE, WINDOW)), Slots.Policy.CHEAP);
+            applyIn(r, CounterKey.Kind.PAIR, 1000 + i, new Change.AdmitPair(NOW, false, new Limit(1, Long.MAX_VALUE, WINDOW)), Slots.Policy.CHEAP);
+            assertThat(Slots.exactEntries(slot, NOW)).isLessThanOrEqualTo(WAYS);
+            assertThat(Slots.sharedCounters(slot, NOW)).isLessThanOrEqualTo(WAYS);
+        }
+        for (long r = 1; r <= 4; r++) {
+            int held = 0;
+            for (int i = 0; i < 1200; i++) {
+                held += Slots.find(slot, r, CounterKey.Kind.PAIR.ordinal(), 0, 7, i, NOW) != null ? 1 : 0;
+            }
+            assertThat(held).as("realm %d keeps ways / realms present", r).isEqualTo(WAYS / 4);
+        }
+        assertThat(Slots.shareUse(slot, WAYS)).as("the last writer holds exactly its share").isEqualTo(1.0);
+    }
+
+    @Test
+    void a_used_captcha_of_a_realm_at_its_share_is_refused_before_another_realms() {
+        for (int i = 0; i < WAYS; i++) {
+            assertThat(UsedEntry.firstUse(apply(CounterKey.Kind.USED, i, new Change.MarkUsed(NOW, NOW + WINDOW), Slots.Policy.USED))).isTrue();
+        }
+        assertThat(apply(CounterKey.Kind.USED, 99, new Change.MarkUsed(NOW, NOW + WINDOW), Slots.Policy.USED)).as("at its share").isNull();
+        assertThat(UsedEntry.firstUse(applyIn(OTHER, CounterKey.Kind.USED, 1, new Change.MarkUsed(NOW, NOW + WINDOW), Slots.Policy.USED)))
+                .as("another realm's first record").isTrue();
+        assertThat(UsedEntry.firstUse(applyIn(OTHER, CounterKey.Kind.USED, 1, new Change.MarkUsed(NOW, NOW + WINDOW), Slots.Policy.USED)))
+                .as("and its replay").isFalse();
+    }
+
+    @Test
+    void past_ways_realms_at_their_share_a_newcomer_without_a_place_is_answered_cautiously_and_not_kept() {
+        for (long r = 1; r <= WAYS; r++) {
+            for (int i = 0; i < 2 * WAYS; i++) {
+                reserveIn(r, r * 100 + i, false);
+            }
+            assertThat(Slots.shared(slot, r, CounterKey.Kind.ACCOUNT.ordinal(), NOW)).as("realm %d spilled onto its own shared counter", r).isNotNull();
+        }
+        long[] last = null;
+        for (int i = 0; i < 2 * WAYS; i++) {
+            last = reserveIn(WAYS + 1, 9000 + i, false);
+            assertThat(Slots.exactEntries(slot, NOW)).isLessThanOrEqualTo(WAYS);
+            assertThat(Slots.sharedCounters(slot, NOW)).isLessThanOrEqualTo(WAYS);
+        }
+        assertThat(shared(last)).isTrue();
+        assertThat(layer(last)).as("no place for a count: the reservation is refused").isEqualTo(LayerOutcome.BLOCKED);
+        assertThat(Slots.find(slot, WAYS + 1, CounterKey.Kind.ACCOUNT.ordinal(), 0, 7, 9000 + 2 * WAYS - 1, NOW)).isNull();
+        assertThat(Slots.shared(slot, WAYS + 1, CounterKey.Kind.ACCOUNT.ordinal(), NOW)).isNull();
     }
 
     @Test

@@ -54,6 +54,16 @@ public final class SamlEcp {
         return Http.send(http, req);
     }
 
+    /**
+     * Gates a realm's SAML ECP endpoint as README's Enable section says: the endpoint runs the flow named
+     * "saml ecp", so a copy with the gated HTTP Basic step (configured with {@code config}) takes that name.
+     */
+    public static void gate(AdminClient admin, String realm, Map<String, String> config) {
+        GatedFlows.copyWithGatedStep(admin, realm, "saml ecp", "gated saml ecp", "http-basic-authenticator", "abuse-gate-http-basic", config);
+        GatedFlows.rename(admin, realm, "saml ecp", "saml ecp stock");
+        GatedFlows.rename(admin, realm, "gated saml ecp", "saml ecp");
+    }
+
     /** The SAML client that allows ECP, for a realm's {@code clients}. */
     public Map<String, Object> client() {
         Map<String, String> attributes = new LinkedHashMap<>();
