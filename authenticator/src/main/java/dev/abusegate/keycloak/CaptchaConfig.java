@@ -13,7 +13,7 @@ import java.util.StringJoiner;
  * site key and secret, an optional verification endpoint override, ALTCHA's difficulty and lifetime, reCAPTCHA's
  * score, the verification budget), and the ALTCHA difficulty offered: the setting's, or more while the realm is under
  * attack ({@link #harder}). Checking and printing come from the descriptors, so a new captcha key is its descriptor
- * (listed in {@link CaptchaSettings#all()}) and its README row, read with {@link #get(Setting)}. The secret is a PASSWORD property: written in the admin
+ * (listed in {@link CaptchaSettings#all()}) and its docs/reference.md row, read with {@link #get(Setting)}. The secret is a PASSWORD property: written in the admin
  * console, never shown back, never logged, never rendered (so the values are not handed out as a map, whose
  * printing would show it).
  */

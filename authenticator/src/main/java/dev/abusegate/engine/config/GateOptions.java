@@ -9,7 +9,7 @@ import java.util.Map;
 /**
  * Everything the gate can be tuned with, immutable and validated when built: one policy per layer and one
  * value per key of {@link GateSettings#options()}, whose descriptors hold the defaults and the bounds. Parsing,
- * checking, equality and printing all come from the descriptors: a new option is its descriptor and its README row,
+ * checking, equality and printing all come from the descriptors: a new option is its descriptor and its docs/reference.md row,
  * and {@link #get(Setting)} reads it (a named accessor here is for readability only).
  *
  * @param policies each layer's policy

@@ -14,7 +14,7 @@ import java.util.Map;
  * {@link LayerPolicy} one per field of {@link #layer(Layer)}; both check against these bounds.
  * <p>
  * A new option is its descriptor below (declared with {@code option(..)}, which places it in the admin
- * console's order) and its row in README's Configure table; {@link GateOptions#get(Setting)} reads it.
+ * console's order) and its row in docs/reference.md; {@link GateOptions#get(Setting)} reads it.
  */
 public final class GateSettings {
 
@@ -61,7 +61,7 @@ public final class GateSettings {
             "When on, an attempt whose counters have reached the captcha factor of a threshold must solve a captcha. "
                     + "Past the threshold the answer is 'blocked', captcha or not. When off, a captcha is asked for only "
                     + "where the counter store is at its bound and a subject counted on a shared counter passes a threshold "
-                    + "(it is never blocked there)."));
+                    + "(blocked there only by a shared account-lockout count past its threshold)."));
     public static final Setting<Double> CAPTCHA_FACTOR = option(Setting.decimal("captcha.factor", 0.5, 0, true, 1,
             "Captcha factor", "Fraction of a threshold from which a captcha is required."));
     public static final Setting<Integer> IPV6_PREFIX = option(Setting.integer("ipv6.prefixLength", 64, 1, 128,
