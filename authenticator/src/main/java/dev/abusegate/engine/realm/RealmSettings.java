@@ -10,8 +10,8 @@ import java.util.List;
 public final class RealmSettings {
 
     public static final Setting<Boolean> ENABLED = Setting.bool("realm.enabled", false, "Realm under attack",
-            "When on, the realm's failed password checks (unknown usernames included) are counted over a sliding window. "
-                    + "Past the entry level every attempt in the realm must carry a solved captcha, except one with a "
+            "When on, the realm's failed password checks (unknown usernames included) are counted over a sliding window, with "
+                    + "the networks they come from. Past the entry level, with failures from enough networks, every attempt in the realm must carry a solved captcha, except one with a "
                     + "valid device cookie for the account of the typed name or from an allowlisted address. It never blocks, and "
                     + "goes back to normal by itself once the rate falls below half the entry level.");
     public static final Setting<Integer> THRESHOLD = Setting.integer("realm.threshold", 100, 1, 100_000_000,
@@ -20,6 +20,11 @@ public final class RealmSettings {
     public static final Setting<Long> WINDOW_SECONDS = Setting.longInteger("realm.windowSeconds", 60, 10, 3_600,
             "Realm under attack: window (seconds)",
             "The sliding window of the realm's count, counted in buckets of 10 seconds.");
+    public static final Setting<Integer> MIN_NETWORKS = Setting.integer("realm.minNetworks", 10, 2, 1_000,
+            "Realm under attack: distinct networks",
+            "The realm enters the state, and stays in it, only while the window's failed password checks come from at least "
+                    + "this many networks (an IPv4 /24, an IPv6 /48), so that one address or one network can neither switch it "
+                    + "on nor hold it. A realm whose users all come from fewer networks never enters.");
     public static final Setting<Double> BASELINE_MULTIPLE = Setting.decimal("realm.baselineMultiple", 3, 0, false, 1_000,
             "Realm under attack: baseline multiple",
             "When above 0, the entry level is this multiple of the realm's own baseline (the window's count, averaged "
@@ -30,7 +35,8 @@ public final class RealmSettings {
             "While the realm is under attack, ALTCHA challenges are this many times harder (captcha.altcha.maxNumber "
                     + "times this, at most 100000000), so that a bot pays more per attempt than the server pays per hash.");
 
-    private static final List<Setting<?>> ALL = List.of(ENABLED, THRESHOLD, WINDOW_SECONDS, BASELINE_MULTIPLE, ALTCHA_FACTOR);
+    private static final List<Setting<?>> ALL = List.of(ENABLED, THRESHOLD, WINDOW_SECONDS, MIN_NETWORKS, BASELINE_MULTIPLE,
+            ALTCHA_FACTOR);
 
     private RealmSettings() {
     }
