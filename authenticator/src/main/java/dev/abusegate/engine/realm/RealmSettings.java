@@ -30,10 +30,17 @@ public final class RealmSettings {
             "When above 0, the entry level is this multiple of the realm's own baseline (the window's count, averaged "
                     + "over about an hour while not under attack) when that is above the failures per window. 0: the "
                     + "failures per window alone.");
-    public static final Setting<Integer> ALTCHA_FACTOR = Setting.integer("realm.altchaFactor", 10, 1, 1_000,
+    /**
+     * The hardest ALTCHA challenge the layer asks for: a solve takes a mid-range phone about 2 s on average (the
+     * slowest phone of ALTCHA's own benchmark, a Samsung Galaxy A14, tries about 40,000 numbers a second; the number
+     * is uniform in [0, maxnumber], so the average work is half of it). See docs/realm-under-attack.md.
+     */
+    public static final long MAX_RAISED_ALTCHA_NUMBER = 160_000;
+    public static final Setting<Double> ALTCHA_FACTOR = Setting.decimal("realm.altchaFactor", 1.5, 1, false, 160,
             "Realm under attack: ALTCHA difficulty factor",
-            "While the realm is under attack, ALTCHA challenges are this many times harder (captcha.altcha.maxNumber "
-                    + "times this, at most 100000000), so that a bot pays more per attempt than the server pays per hash.");
+            "While the realm is under attack, ALTCHA challenges are this many times harder (captcha.altcha.maxNumber times "
+                    + "this, at most " + MAX_RAISED_ALTCHA_NUMBER + ": about 2 s of work on average on a mid-range phone; a "
+                    + "difficulty already above that is not raised), so that a bot pays more per attempt.");
 
     private static final List<Setting<?>> ALL = List.of(ENABLED, THRESHOLD, WINDOW_SECONDS, MIN_NETWORKS, BASELINE_MULTIPLE,
             ALTCHA_FACTOR);
