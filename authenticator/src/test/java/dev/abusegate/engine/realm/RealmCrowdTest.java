@@ -233,7 +233,8 @@ class RealmCrowdTest {
         int counted = 0;
         for (int n = 0; n < 30; n++) {
             for (int i = 0; i < 5; i++) {
-                Decision d = GateFixture.evaluate(gate, o, new Attempt(REALM, "10.1." + n + ".1", "name" + names++, null), () -> true);
+                Attempt a = new Attempt(REALM, "10.1." + n + ".1", "name" + names++, null);
+                Decision d = GateFixture.evaluate(gate, o, a, () -> true);
                 if (d.allowed()) {
                     counted++;
                 } else {
@@ -306,7 +307,8 @@ class RealmCrowdTest {
         for (int n = 0; n < 5; n++) {
             for (int i = 0; i < 3; i++) {
                 fail(o, "10.5." + n + "." + i);
-                Decision d = GateFixture.evaluate(gateB, o, new Attempt(REALM, "10.5." + n + "." + (100 + i), "b" + names++, null), () -> true);
+                Attempt a = new Attempt(REALM, "10.5." + n + "." + (100 + i), "b" + names++, null);
+                Decision d = GateFixture.evaluate(gateB, o, a, () -> true);
                 gateB.passwordFailed(d, 0L, List.of());
             }
         }
