@@ -157,12 +157,11 @@ public final class AbuseGate {
 
         // The fifth layer: while the realm is under attack every attempt needs a solved captcha, except one with a
         // verified device cookie for the typed account or from an allowlisted address. It never blocks, and its
-        // captcha counts nothing (what step 1 counted is given back), like the band's; the attempt it turns away is
-        // counted in the realm's tally, so that the state holds while the attack goes on.
+        // captcha counts nothing (what step 1 counted is given back), like the band's; nor does the realm's tally count
+        // the attempt it turns away (no password was checked), so that no one holds the state for free.
         if (realmLayer && realmWatch != null && !allowlisted && verifiedDevice == null && realmWatch.underAttack(attempt.realm(), options)
                 && !captcha.check()) {
             a.undo();
-            realmWatch.turnedAway(attempt.realm());
             return Decision.realmUnderAttack(out.toSet(), out.degraded(), options, k, lockout, device);
         }
 
@@ -198,8 +197,9 @@ public final class AbuseGate {
      */
     public Set<Layer> passwordFailed(Decision d, long passwordTag, Collection<String> otherNames) {
         Outages out = new Outages();
-        if (realmWatch != null && d.keys != null) {
-            realmWatch.failed(d.keys.lockout().realm()); // every failed check, unknown usernames included
+        if (realmWatch != null && d.keys != null && d.allowed()) {
+            // every failed check of an attempt the layers let through, unknown usernames included, with its network
+            realmWatch.failed(d.keys.lockout().realm(), d.keys.crowdNetwork(), d.options.get(RealmSettings.MIN_NETWORKS));
         }
         if (!d.reserved) {
             return out.toSet();

@@ -4,6 +4,7 @@ import dev.abusegate.captcha.CaptchaProvider;
 import dev.abusegate.captcha.CaptchaSettings;
 import dev.abusegate.engine.config.Setting;
 import dev.abusegate.engine.config.SettingReader;
+import dev.abusegate.engine.realm.RealmSettings;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.StringJoiner;
@@ -20,7 +21,7 @@ import java.util.StringJoiner;
 public final class CaptchaConfig {
 
     /** The hardest ALTCHA challenge a raised difficulty makes (see {@link #harder}). */
-    public static final long MAX_RAISED_ALTCHA_NUMBER = 100_000_000;
+    public static final long MAX_RAISED_ALTCHA_NUMBER = RealmSettings.MAX_RAISED_ALTCHA_NUMBER;
 
     /** By key, the typed value of each of {@link CaptchaSettings#all()}. */
     private final Map<String, Object> values;
@@ -36,8 +37,9 @@ public final class CaptchaConfig {
     private CaptchaConfig(Map<String, Object> values, long altchaMaxNumber) {
         this.values = Setting.checkedValues(CaptchaSettings.all(), values);
         this.altchaMaxNumber = altchaMaxNumber;
-        if (altchaMaxNumber < 1 || altchaMaxNumber > MAX_RAISED_ALTCHA_NUMBER) {
-            throw new IllegalArgumentException("ALTCHA difficulty must be between 1 and " + MAX_RAISED_ALTCHA_NUMBER + ", was " + altchaMaxNumber);
+        long max = Math.max(MAX_RAISED_ALTCHA_NUMBER, (long) CaptchaSettings.ALTCHA_MAX_NUMBER.max());
+        if (altchaMaxNumber < 1 || altchaMaxNumber > max) {
+            throw new IllegalArgumentException("ALTCHA difficulty must be between 1 and " + max + ", was " + altchaMaxNumber);
         }
     }
 
@@ -93,9 +95,12 @@ public final class CaptchaConfig {
         return get(CaptchaSettings.VERIFY_BUDGET);
     }
 
-    /** The same captcha with ALTCHA's difficulty raised {@code factor} times (at most {@value #MAX_RAISED_ALTCHA_NUMBER}). */
-    public CaptchaConfig harder(int factor) {
-        long raised = Math.max(altchaMaxNumber, Math.min(MAX_RAISED_ALTCHA_NUMBER, altchaMaxNumber * factor));
+    /**
+     * The same captcha with ALTCHA's difficulty raised {@code factor} times, to at most {@value #MAX_RAISED_ALTCHA_NUMBER}
+     * (a difficulty already above that is not raised, nor ever lowered).
+     */
+    public CaptchaConfig harder(double factor) {
+        long raised = Math.max(altchaMaxNumber, Math.min(MAX_RAISED_ALTCHA_NUMBER, Math.round(altchaMaxNumber * factor)));
         return raised == altchaMaxNumber ? this : new CaptchaConfig(values, raised);
     }
 

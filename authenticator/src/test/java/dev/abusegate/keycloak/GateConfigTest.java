@@ -6,6 +6,7 @@ import dev.abusegate.engine.config.Allowlist;
 import dev.abusegate.engine.config.FailureMode;
 import dev.abusegate.engine.config.GateOptions;
 import dev.abusegate.engine.Layer;
+import dev.abusegate.engine.realm.RealmSettings;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -172,13 +173,33 @@ class GateConfigTest {
 
     @Test
     void a_harder_captcha_raises_only_the_altcha_difficulty_offered_and_at_most_to_its_cap() {
-        CaptchaConfig c = cache.parse(Map.of("captcha.altcha.maxNumber", "2000000", "captcha.verifyBudget", "7"), "r").captcha();
+        CaptchaConfig c = cache.parse(Map.of("captcha.altcha.maxNumber", "20000", "captcha.verifyBudget", "7"), "r").captcha();
 
         CaptchaConfig harder = c.harder(4);
-        assertThat(harder.altchaMaxNumber()).isEqualTo(8_000_000);
-        assertThat(harder.toString()).isEqualTo(c.toString().replace("offered altcha.maxNumber=2000000", "offered altcha.maxNumber=8000000"));
+        assertThat(harder.altchaMaxNumber()).isEqualTo(80_000);
+        assertThat(harder.toString()).isEqualTo(c.toString().replace("offered altcha.maxNumber=20000", "offered altcha.maxNumber=80000"));
         assertThat(harder.verifyBudget()).isEqualTo(7);
-        assertThat(c.harder(1000).altchaMaxNumber()).isEqualTo(CaptchaConfig.MAX_RAISED_ALTCHA_NUMBER);
+        assertThat(c.harder(1.5).altchaMaxNumber()).isEqualTo(30_000);
+        assertThat(c.harder(1000).altchaMaxNumber()).isEqualTo(CaptchaConfig.MAX_RAISED_ALTCHA_NUMBER).isEqualTo(160_000);
         assertThat(c.harder(1)).isSameAs(c);
+        // a difficulty already above the cap is neither raised nor lowered
+        CaptchaConfig hard = cache.parse(Map.of("captcha.altcha.maxNumber", "2000000"), "r").captcha();
+        assertThat(hard.harder(4)).isSameAs(hard);
+        // the default: 100000 times 1.5
+        CaptchaConfig defaults = cache.parse(Map.of(), "r").captcha();
+        assertThat(defaults.harder(RealmSettings.ALTCHA_FACTOR.parser().apply(RealmSettings.ALTCHA_FACTOR.defaultValue()))
+                .altchaMaxNumber()).isEqualTo(150_000);
+    }
+
+    @Test
+    void the_realm_altcha_factor_above_its_cap_and_the_realm_min_networks_out_of_bounds_are_refused_naming_the_valid_values() {
+        assertThat(RealmSettings.ALTCHA_FACTOR.invalidReason("160")).isNull();
+        assertThat(RealmSettings.ALTCHA_FACTOR.invalidReason("161")).isEqualTo("expected a number from 1 to 160");
+        assertThat(RealmSettings.ALTCHA_FACTOR.invalidReason("0.5")).isEqualTo("expected a number from 1 to 160");
+        assertThat(RealmSettings.MIN_NETWORKS.defaultValue()).isEqualTo("10");
+        assertThat(RealmSettings.MIN_NETWORKS.invalidReason("2")).isNull();
+        assertThat(RealmSettings.MIN_NETWORKS.invalidReason("1")).isEqualTo("expected a whole number from 2 to 1000");
+        assertThat(RealmSettings.MIN_NETWORKS.invalidReason("1001")).isEqualTo("expected a whole number from 2 to 1000");
+        assertThat(RealmSettings.MIN_NETWORKS.invalidReason("ten")).isEqualTo("expected a whole number from 2 to 1000");
     }
 }

@@ -300,9 +300,10 @@ class ClusterIT {
                 .as("dave logs in on node B before").isTrue();
         assertThat(nodeB.admin().realmUnderAttack(realm)).containsEntry("underAttack", false);
 
-        // unknown usernames, each from its own address, all through node A: below every per-address threshold
+        // unknown usernames, each from its own address (and /24: a crowd of 20 networks, at least realm.minNetworks),
+        // all through node A: below every per-address threshold
         for (int i = 0; i < threshold; i++) {
-            BrowserLogin.LoginResult r = nodeA.newBrowser().login(realm, "nobody-" + i, "guess-" + i, "10.29.2." + (i + 1));
+            BrowserLogin.LoginResult r = nodeA.newBrowser().login(realm, "nobody-" + i, "guess-" + i, "10.29." + (100 + i) + ".1");
             assertThat(r.status()).as("spray %d on node A: %s", i, r).isEqualTo(200);
         }
         long sprayed = System.nanoTime();

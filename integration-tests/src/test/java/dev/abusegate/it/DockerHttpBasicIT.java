@@ -150,7 +150,7 @@ class DockerHttpBasicIT extends ServerTest {
     @Test
     void a_realm_under_attack_does_not_shut_out_registry_logins() {
         String[] layer = {"realm.enabled", "true", "realm.threshold", "4", "realm.windowSeconds", "60",
-                "realm.baselineMultiple", "0", "captcha.enabled", "true"};
+                "realm.minNetworks", "4", "realm.baselineMultiple", "0", "captcha.enabled", "true"};
         String realm = importRealm(RealmBuilder.named(RealmBuilder.uniqueName("docker-attacked"))
                 .user("alice", PASSWORD)
                 .set("clients", List.of(Map.of("clientId", "registry", "protocol", "docker-v2", "enabled", true),
@@ -163,7 +163,8 @@ class DockerHttpBasicIT extends ServerTest {
 
         TokenClient api = new TokenClient(server.baseUrl());
         for (int i = 0; i < 4; i++) {
-            TokenClient.TokenResponse r = api.passwordGrant(realm, "nobody-" + i, "guess-" + i, null, "198.51.100." + (120 + i));
+            // each from a /24 of its own: a crowd of realm.minNetworks networks
+            TokenClient.TokenResponse r = api.passwordGrant(realm, "nobody-" + i, "guess-" + i, null, "10.41." + i + ".120");
             assertThat(r.isKeycloakInvalidGrant()).as(r.toString()).isTrue();
         }
         GateIt.await("the realm under attack", Duration.ofSeconds(10),

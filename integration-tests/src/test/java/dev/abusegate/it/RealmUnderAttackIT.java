@@ -16,13 +16,14 @@ import dev.abusegate.it.support.TokenClient;
 import dev.abusegate.it.support.TokenClient.TokenResponse;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.keycloak.representations.idm.EventRepresentation;
 
 /**
- * The fifth, realm-wide layer on a real Keycloak: a distributed spray (every attempt from an address of its own, for
- * a username of its own that does not exist, far below every per-address threshold) switches the realm into the
- * band. Then a fresh real user is asked for a captcha (harder ALTCHA) and passes with a solved one, a device-cookie
+ * The fifth, realm-wide layer on a real Keycloak: a distributed spray (every attempt from an address, and a /24, of its
+ * own, for a username of its own that does not exist, far below every per-address threshold) switches the realm into
+ * the band; the same failures from a few networks do not, and one address cannot hold the realm in it. Then a fresh real user is asked for a captcha (harder ALTCHA) and passes with a solved one, a device-cookie
  * holder passes without one, the token endpoint answers the same {@code captcha_required} JSON, another realm with the
  * same settings stays unaffected, and the operator sees it (admin state, events). Addresses are varied through the
  * trusted-proxy header, as in the other ITs.
@@ -68,9 +69,10 @@ class RealmUnderAttackIT extends ServerTest {
         alice.keepOnlyCookie(DEVICE_COOKIE);
         assertThat(realmState(attacked)).containsEntry("enabled", true).containsEntry("underAttack", false);
 
-        // the spray: unknown usernames, one attempt per address, each answered by Keycloak's own wrong-password page
+        // the spray: unknown usernames, one attempt per address (each in a /24 of its own: a crowd of 20 networks, at
+        // least realm.minNetworks), each answered by Keycloak's own wrong-password page
         for (int i = 0; i < THRESHOLD; i++) {
-            LoginResult r = server.newBrowser().login(attacked, "nobody-" + i, "guess-" + i, "10.28.2." + (i + 1));
+            LoginResult r = server.newBrowser().login(attacked, "nobody-" + i, "guess-" + i, "10.28." + (100 + i) + ".1");
             GateIt.assertWrongPassword(r);
         }
         GateIt.await("the realm under attack", Duration.ofSeconds(10), () -> Boolean.TRUE.equals(realmState(attacked).get("underAttack")));
@@ -121,13 +123,13 @@ class RealmUnderAttackIT extends ServerTest {
         // second always fall in it together): it enters on 4 failures and leaves once the buckets that hold them are
         // out of the window
         Map<String, String> quick = Map.of("realm.enabled", "true", "realm.threshold", "4", "realm.windowSeconds", "20",
-                "realm.baselineMultiple", "0", "deviceCookie.enabled", "true");
+                "realm.minNetworks", "4", "realm.baselineMultiple", "0", "deviceCookie.enabled", "true");
         String realm = importRealm(RealmBuilder.named(RealmBuilder.uniqueName("realm-leaves"))
                 .user(BOB, BOB_PASSWORD)
                 .gatedBrowserFlow(FORM, quick));
 
         for (int i = 0; i < 4; i++) {
-            GateIt.assertWrongPassword(server.newBrowser().login(realm, "nobody-" + i, "guess-" + i, "10.29.2." + (i + 1)));
+            GateIt.assertWrongPassword(server.newBrowser().login(realm, "nobody-" + i, "guess-" + i, "10.29." + (100 + i) + ".1"));
         }
         GateIt.await("the realm under attack", Duration.ofSeconds(10), () -> Boolean.TRUE.equals(realmState(realm).get("underAttack")));
         assertThat(((Number) realmState(realm).get("entryLevel")).longValue()).isEqualTo(4);
@@ -151,6 +153,116 @@ class RealmUnderAttackIT extends ServerTest {
                 .as("one event per change").hasSize(2);
         assertThat(admin.events(realm, "LOGIN_ERROR")).as("nothing asked for a captcha")
                 .noneMatch(e -> "abuse_gate_captcha_required".equals(e.getError()));
+    }
+
+    /** The layer with threshold 10, the default crowd of 10 networks and a window of {@code windowSeconds}. */
+    private static Map<String, String> crowdConfig(int windowSeconds) {
+        return Map.of("realm.enabled", "true", "realm.threshold", "10", "realm.windowSeconds", String.valueOf(windowSeconds),
+                "realm.baselineMultiple", "0", "captcha.altcha.maxNumber", "5000",
+                // one address below sends many names: layer 4 must not be what stops it
+                "credentialStuffing.threshold", "1000");
+    }
+
+    private static final int REAL_USERS = 12;
+
+    private String crowdRealm(String prefix, int windowSeconds) {
+        RealmBuilder b = RealmBuilder.named(RealmBuilder.uniqueName(prefix));
+        for (int u = 0; u < REAL_USERS; u++) {
+            b.user("user-" + u, "user-Secret-" + u);
+        }
+        return importRealm(b.gatedBrowserFlow(FORM, crowdConfig(windowSeconds)));
+    }
+
+    /** Every one of the realm's real users logs in, from an address of its own, with no captcha asked. */
+    private void realUsersLogIn(String realm, String addressPrefix) {
+        for (int u = 0; u < REAL_USERS; u++) {
+            LoginResult r = server.newBrowser().login(realm, "user-" + u, "user-Secret-" + u, addressPrefix + (u + 1));
+            assertThat(r.loginSucceeded()).as("real user %d: %s", u, r).isTrue();
+        }
+    }
+
+    private static boolean underAttack(String realm) {
+        return Boolean.TRUE.equals(realmState(realm).get("underAttack"));
+    }
+
+    private static long stateNumber(String realm, String key) {
+        Object v = realmState(realm).get(key);
+        assertThat(v).as(key).isInstanceOf(Number.class);
+        return ((Number) v).longValue();
+    }
+
+    @Test
+    void forty_unknown_names_failing_from_three_networks_do_not_put_the_realm_under_attack() throws Exception {
+        // a window of 10 minutes: the 40 logins take up to a minute on a loaded machine, and all count together
+        String realm = crowdRealm("realm-few-networks", 600);
+        // 40 failed checks, four times the entry level, each from an address of its own, all within three /24s
+        for (int i = 0; i < 40; i++) {
+            GateIt.assertWrongPassword(server.newBrowser().login(realm, "nobody-" + i, "guess-" + i,
+                    "10.30." + (1 + i % 3) + "." + (1 + i)));
+        }
+        GateIt.await("the failures counted", Duration.ofSeconds(10), () -> stateNumber(realm, "failuresInWindow") >= 40);
+        Thread.sleep(2 * 1000 + 500); // two ticks: every node has decided on them
+        assertThat(underAttack(realm)).as("40 failures from 3 networks: no crowd").isFalse();
+        assertThat(stateNumber(realm, "networksInWindow")).isEqualTo(3);
+        realUsersLogIn(realm, "10.30.9.");
+        assertThat(admin.events(realm, "LOGIN_ERROR")).as("nothing entered, nothing asked for a captcha")
+                .noneMatch(e -> "abuse_gate_realm_under_attack".equals(e.getError()) || "abuse_gate_captcha_required".equals(e.getError()));
+    }
+
+    @Test
+    void a_crowd_of_ten_networks_enters_and_then_one_address_cannot_hold_the_realm_and_real_users_log_in() throws Exception {
+        // a window of 30 s (three 10 s buckets): it leaves within 40 s of the crowd's last failure
+        String realm = crowdRealm("realm-held", 30);
+        for (int i = 0; i < 10; i++) {
+            GateIt.assertWrongPassword(server.newBrowser().login(realm, "nobody-" + i, "guess-" + i, "10.31." + (1 + i) + ".1"));
+        }
+        GateIt.await("the realm under attack", Duration.ofSeconds(10), () -> underAttack(realm));
+        long entered = System.nanoTime();
+
+        // one address keeps at it, about one attempt a second: every other one without a captcha (turned away), the
+        // others with a solved ALTCHA and a wrong password (a checked failure). Before, each turned-away attempt was
+        // counted and held the realm for as long as the address went on.
+        String holder = "10.31.99.1";
+        int n = 0;
+        int checked = 0;
+        long leftAfterMillis = -1;
+        while (leftAfterMillis < 0 && System.nanoTime() - entered < TimeUnit.SECONDS.toNanos(90)) {
+            long start = System.nanoTime();
+            BrowserLogin browser = server.newBrowser();
+            LoginResult r = browser.login(realm, "holder-" + n, "guess-" + n, holder);
+            if (r.status() == 429) {
+                assertCaptchaRequired(r);
+                if (n % 2 == 1) {
+                    LoginResult solved = browser.submit(r.nextPage(), "holder-" + n, "guess-" + n, holder,
+                            Map.of("altcha", AltchaSolver.solve(altchaChallenge(r.body()))));
+                    if (solved.status() == 429) {
+                        assertCaptchaRequired(solved); // asked again: the realm still holds, and this one was not checked
+                    } else {
+                        GateIt.assertWrongPassword(solved);
+                        checked++;
+                    }
+                }
+            }
+            n++;
+            if (!underAttack(realm)) {
+                leftAfterMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - entered);
+            }
+            Thread.sleep(Math.max(0, 1000 - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)));
+        }
+        System.out.printf("RealmUnderAttackIT: one address, %d attempts at about 1/s (%d solved and checked), realm left after %d ms%n",
+                n, checked, leftAfterMillis);
+        assertThat(leftAfterMillis).as("the realm left while one address went on (window 30 s, one bucket 10 s, and 20 s for "
+                + "a loaded machine)").isBetween(0L, 60_000L);
+
+        // the address goes on, now with wrong passwords checked at once: one network never enters it again
+        for (int i = 0; i < 20; i++) {
+            GateIt.assertWrongPassword(server.newBrowser().login(realm, "holder-again-" + i, "guess", holder));
+        }
+        assertThat(stateNumber(realm, "failuresInWindow")).as("its failures reach the entry level").isGreaterThanOrEqualTo(10);
+        Thread.sleep(2 * 1000 + 500);
+        assertThat(underAttack(realm)).as("20 more failures, above the entry level, from one address").isFalse();
+        assertThat(stateNumber(realm, "networksInWindow")).as("the holder and what is left of the crowd").isLessThan(10);
+        realUsersLogIn(realm, "10.31.50.");
     }
 
     private static boolean isRealmEvent(EventRepresentation e, String state) {

@@ -148,6 +148,11 @@ public final class GateKeys {
         return CounterKey.base64Url(id[0], id[1]);
     }
 
+    /** Separates the realm layer's network tags from every other use of the realm's key; the low byte takes the shape. */
+    private static final long CROWD_DOMAIN = 0x63726f77_642f7600L; // "crowd/v" and a byte for the shape
+    /** The IPv6 network the realm layer counts as one (IPv4: a /24). */
+    public static final int CROWD_IPV6_PREFIX = 48;
+
     /** Separates pair tags from every other use of the realm's key; the low byte takes the address shape. */
     private static final long PAIR_DOMAIN = 0x70616972_2f763100L; // "pair/v1" and a byte for the shape
 
@@ -229,6 +234,32 @@ public final class GateKeys {
         /** Layer 3: the identifier's entry, or a known device's own one (see {@link #forDevice}). */
         public CounterKey lockout() {
             return lockout;
+        }
+
+        /**
+         * The keyed 64-bit tag of the address's network as the realm layer counts networks: an IPv4 address's /24, an
+         * IPv6 address's /48 (or its own prefix when that is shorter). Every address that is not an IP literal has the
+         * same tag, so text that is no address never makes a network of its own. Never the address itself: a keyed
+         * hash under the realm's key, the same on every node.
+         */
+        public long crowdNetwork() {
+            int shape = address.shape();
+            long hi;
+            long lo;
+            if (shape == CounterKey.IPV4) {
+                hi = 0;
+                lo = address.lo() & ~0xFFL;
+            } else if (shape >= CounterKey.IPV6) {
+                AddressKeys.Parsed n = AddressKeys.network(new AddressKeys.Parsed(shape, address.hi(), address.lo()), CROWD_IPV6_PREFIX);
+                hi = n == null ? address.hi() : n.hi();
+                lo = n == null ? address.lo() : n.lo();
+                shape = n == null ? shape : n.shape();
+            } else {
+                shape = CounterKey.OPAQUE;
+                hi = 0;
+                lo = 0;
+            }
+            return hasher.hashWords(CROWD_DOMAIN | shape, hi, lo)[0];
         }
 
         /** Whether layer 3 counts against a device's own budget. */

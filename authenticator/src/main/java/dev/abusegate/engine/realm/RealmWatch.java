@@ -4,9 +4,13 @@ import dev.abusegate.engine.TimeSource;
 import dev.abusegate.engine.config.GateOptions;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -15,25 +19,34 @@ import java.util.function.Consumer;
 
 /**
  * The fifth, realm-wide layer, "realm under attack": it counts each realm's failed password checks (unknown
- * usernames included) and, while the realm is under attack, the attempts it turned away for want of a captcha, so
- * that it stays on while the attack goes on and leaves once the attack stops.
+ * usernames included) of attempts the four per-subject layers let through, and the distinct networks they came from
+ * (an IPv4 /24, an IPv6 /48, as keyed tags). An attempt it turns away for want of a captcha is not counted: only a
+ * checked password counts, so that one sender can neither switch the realm on nor hold it for free.
  *
- * <p>A login pays a {@link LongAdder} increment into this node's tally (per realm, per bucket of {@value
- * #BUCKET_MILLIS} ms) and a volatile read of the realm's state. Everything else happens in {@link #tick()}, which
+ * <p>A failure pays a {@link LongAdder} increment into this node's tally (per realm, per bucket of {@value
+ * #BUCKET_MILLIS} ms) and an update of the realm's few most recent networks (at most {@code realm.minNetworks} of
+ * them); a login pays a volatile read of the realm's state. Everything else happens in {@link #tick()}, which
  * the owner runs once a second off the login path: it publishes this node's tally (one key per realm and node, see
- * {@link RealmTallies}), reads the other nodes', sums the buckets of the window and decides:
+ * {@link RealmTallies}), reads the other nodes', sums the buckets of the window, counts the distinct networks in it
+ * and decides:
  * <ul>
  *   <li>the entry level is {@code realm.threshold}, or, with {@code realm.baselineMultiple} above 0, that multiple
  *       of the realm's baseline when it is higher (the baseline: the window's count, averaged with a time constant of
  *       an hour, learned only while not under attack);</li>
- *   <li>the realm enters when the window's count reaches the entry level, and leaves when it falls below half of the
- *       level it entered at (so it does not flap).</li>
+ *   <li>the realm enters when the window's count reaches the entry level and its failures came from at least
+ *       {@code realm.minNetworks} distinct networks; it leaves when the count falls below half of the level it entered at
+ *       (so it does not flap), or when the window's failures come from fewer networks than that (so that one address,
+ *       or one network, holds nothing).</li>
  * </ul>
- * Entering does not wait for the next tick: each tick leaves the realm the headroom its count had to the entry
- * level, and the failure on this node that uses it up enters the realm on this node at once (one atomic decrement
- * per failure; the one failure that reaches zero records the change, as the tick would). An attack on this node
- * alone is met with the failure that reaches the level, not up to a tick later; the other nodes' failures since the
- * tick count at the next one.
+ * The networks are exact up to {@code realm.minNetworks}: each node keeps the most recent that many distinct networks
+ * of its failures with the bucket each was last seen in (so a node that saw that many in the window has them all in
+ * the window, and one that saw fewer has all of those), and the tick counts the distinct ones in the window over the
+ * nodes' lists. A realm's memory is its buckets and that list, whatever is sent to it.
+ * Entering does not wait for the next tick once the crowd is there: a tick that found the networks leaves the realm
+ * the headroom its count had to the entry level, and the failure on this node that uses it up enters the realm on
+ * this node at once (one atomic decrement per failure; the one failure that reaches zero records the change, as the
+ * tick would). An attack on this node alone is met with the failure that reaches the level, not up to a tick later;
+ * the other nodes' failures since the tick count at the next one.
  * A realm with the layer off shares and keeps nothing. A tally that cannot be published or read fails open: the realm is decided on what this node has, and the failure
  * is reported to the owner; a tick never throws.
  */
@@ -63,11 +76,14 @@ public final class RealmWatch {
      * @param enabled     the layer is on for the realm (as of the last attempt decided in it)
      * @param underAttack the realm is under attack
      * @param count       the window's count at the last tick, summed over the nodes, plus this node's failures since
+     * @param networks    the distinct networks of the window's failures at the last tick, counted up to {@code
+     *                    realm.minNetworks}
      * @param entryLevel  the count at which it enters now; while under attack, the level it entered at
      * @param baseline    the learned baseline (a count per window)
      * @param sinceMillis when the state last changed (0: never on this node)
      */
-    public record State(boolean enabled, boolean underAttack, long count, long entryLevel, double baseline, long sinceMillis) {
+    public record State(boolean enabled, boolean underAttack, long count, int networks, long entryLevel, double baseline,
+                        long sinceMillis) {
     }
 
     private final RealmTallies tallies;
@@ -82,9 +98,13 @@ public final class RealmWatch {
         this.onTallyFailure = onTallyFailure == null ? e -> { } : onTallyFailure;
     }
 
-    /** Counts one failed password check in the realm. */
-    public void failed(String realm) {
-        realm(realm).count(clock.millis());
+    /**
+     * Counts one failed password check in the realm, from the network {@code network} (its keyed tag, see {@code
+     * GateKeys.Keys#crowdNetwork}); {@code minNetworks} is the realm's {@code realm.minNetworks} (how many recent
+     * networks it keeps).
+     */
+    public void failed(String realm, long network, int minNetworks) {
+        realm(realm).count(clock.millis(), network, minNetworks);
     }
 
     /**
@@ -103,11 +123,6 @@ public final class RealmWatch {
     public boolean underAttack(String realm) {
         Realm r = realms.get(realm);
         return r != null && r.on();
-    }
-
-    /** An attempt turned away for want of a captcha while the realm is under attack: counted like a failure. */
-    public void turnedAway(String realm) {
-        failed(realm);
     }
 
     /**
@@ -141,12 +156,12 @@ public final class RealmWatch {
     public State state(String realm) {
         Realm r = realms.get(realm);
         if (r == null) {
-            return new State(false, false, 0, 0, 0, 0);
+            return new State(false, false, 0, 0, 0, 0, 0);
         }
         GateOptions o = r.options;
         boolean decided = r.on;
         // the tick's count plus this node's failures since
-        return new State(o != null && o.get(RealmSettings.ENABLED), r.on(), r.count + r.sinceTick.sum(),
+        return new State(o != null && o.get(RealmSettings.ENABLED), r.on(), r.count + r.sinceTick.sum(), r.networkCount,
                 decided ? r.entryLevel : entryLevel(o, r.baseline), r.baseline, r.since);
     }
 
@@ -176,12 +191,34 @@ public final class RealmWatch {
         return multiple > 0 ? Math.max(level, (long) Math.ceil(multiple * baseline)) : level;
     }
 
-    /** The sum of a tally's buckets in the window ending in the bucket of {@code now}. */
+    /*
+     * A tally, as published: {FORMAT, n, n pairs (bucket index, count), then pairs (network tag, bucket index last seen)}.
+     * The header is two words, so the bucket pairs stay where a reader of the older form (pairs from the start) finds
+     * them, and it never takes a network pair for a bucket of its window (a tag is a random 64-bit number).
+     */
+
+    /** The first word of a tally in this form; a tally in any other form is not read. */
+    static final long FORMAT = 0x7265616c_6d763200L; // "realmv2" and a zero byte
+
+    private static boolean readable(long[] tally) {
+        return tally != null && tally.length >= 2 && tally[0] == FORMAT && tally[1] >= 0 && 2 + 2 * tally[1] <= tally.length;
+    }
+
+    /** The first bucket of the window ending in the bucket of {@code now}. */
+    private static long firstBucket(long now, long windowMillis) {
+        return Math.floorDiv(now, BUCKET_MILLIS) - (windowMillis + BUCKET_MILLIS - 1) / BUCKET_MILLIS + 1;
+    }
+
+    /** The sum of a tally's buckets in the window ending in the bucket of {@code now} (0 for a tally it cannot read). */
     static long inWindow(long[] tally, long now, long windowMillis) {
+        if (!readable(tally)) {
+            return 0;
+        }
         long current = Math.floorDiv(now, BUCKET_MILLIS);
-        long first = current - (windowMillis + BUCKET_MILLIS - 1) / BUCKET_MILLIS + 1;
+        long first = firstBucket(now, windowMillis);
         long sum = 0;
-        for (int i = 0; i + 1 < tally.length; i += 2) {
+        int end = 2 + 2 * (int) tally[1];
+        for (int i = 2; i + 1 < end; i += 2) {
             if (tally[i] >= first && tally[i] <= current) {
                 sum += tally[i + 1];
             }
@@ -190,11 +227,39 @@ public final class RealmWatch {
     }
 
     /**
+     * The distinct networks of the tallies' failures in the window ending in the bucket of {@code now}, counted up to
+     * {@code cap} (a count at the cap means at least that many).
+     */
+    static int networksInWindow(Collection<long[]> tallies, long now, long windowMillis, int cap) {
+        long current = Math.floorDiv(now, BUCKET_MILLIS);
+        long first = firstBucket(now, windowMillis);
+        Set<Long> seen = new HashSet<>();
+        for (long[] t : tallies) {
+            if (!readable(t)) {
+                continue;
+            }
+            for (int i = 2 + 2 * (int) t[1]; i + 1 < t.length; i += 2) {
+                if (t[i + 1] >= first && t[i + 1] <= current && seen.add(t[i]) && seen.size() >= cap) {
+                    return cap;
+                }
+            }
+        }
+        return seen.size();
+    }
+
+    /**
      * One realm on this node. Its decision fields are written under its lock: by the tick, and by the one failure that
      * uses the headroom up.
      */
     private final class Realm {
         private final Map<Long, LongAdder> buckets = new ConcurrentHashMap<>();
+        /**
+         * This node's most recent distinct networks of failures, each with the bucket it was last seen in, the least
+         * recent first; at most {@code realm.minNetworks} (as of the failure that last added one). Under its own lock.
+         */
+        private final LinkedHashMap<Long, Long> networks = new LinkedHashMap<>(16, 0.75f, true);
+        /** The distinct networks in the window at the last tick (up to the realm's minNetworks). */
+        private volatile int networkCount;
         /** Changes of state made (under the lock) and taken (by {@link #takeChange}). */
         private volatile long changes;
         private final AtomicLong taken = new AtomicLong();
@@ -218,8 +283,16 @@ public final class RealmWatch {
         private volatile long since;
         private long learnedAt;
 
-        void count(long now) {
+        void count(long now, long network, int minNetworks) {
             Long bucket = Math.floorDiv(now, BUCKET_MILLIS);
+            int cap = Math.max(1, Math.min(minNetworks, (int) RealmSettings.MIN_NETWORKS.max()));
+            synchronized (networks) {
+                networks.put(network, bucket); // to the most recent end, with its newest bucket
+                for (Iterator<Long> it = networks.keySet().iterator(); networks.size() > cap; ) {
+                    it.next();
+                    it.remove(); // the least recent
+                }
+            }
             LongAdder a = buckets.get(bucket);
             if (a == null) {
                 a = buckets.computeIfAbsent(bucket, b -> new LongAdder());
@@ -263,14 +336,28 @@ public final class RealmWatch {
             buckets.keySet().removeIf(b -> b < oldest);
         }
 
+        /** This node's tally in the published form (see {@link #FORMAT}). */
         long[] snapshot(long now) {
             prune(now);
+            long oldest = Math.floorDiv(now, BUCKET_MILLIS) - KEPT_BUCKETS;
             List<long[]> pairs = new ArrayList<>();
             buckets.forEach((b, a) -> pairs.add(new long[] {b, a.sum()}));
-            long[] tally = new long[pairs.size() * 2];
-            for (int i = 0; i < pairs.size(); i++) {
-                tally[2 * i] = pairs.get(i)[0];
-                tally[2 * i + 1] = pairs.get(i)[1];
+            List<long[]> nets = new ArrayList<>();
+            synchronized (networks) {
+                networks.values().removeIf(b -> b < oldest);
+                networks.forEach((tag, b) -> nets.add(new long[] {tag, b}));
+            }
+            long[] tally = new long[2 + 2 * pairs.size() + 2 * nets.size()];
+            tally[0] = FORMAT;
+            tally[1] = pairs.size();
+            int i = 2;
+            for (long[] p : pairs) {
+                tally[i++] = p[0];
+                tally[i++] = p[1];
+            }
+            for (long[] n : nets) {
+                tally[i++] = n[0];
+                tally[i++] = n[1];
             }
             return tally;
         }
@@ -316,15 +403,25 @@ public final class RealmWatch {
             for (long[] t : others) {
                 sum += inWindow(t, now, window);
             }
+            List<long[]> all = new ArrayList<>(others.size() + 1);
+            all.add(own);
+            all.addAll(others);
+            int minNetworks = o.get(RealmSettings.MIN_NETWORKS);
+            int nets = networksInWindow(all, now, window, minNetworks);
             count = sum;
-            decide(o, sum, now, seen);
+            networkCount = nets;
+            decide(o, sum, nets >= minNetworks, now, seen);
         }
 
         /** Off for the realm: nothing is shared and nothing kept (the count starts afresh when it is turned on). */
         private synchronized void disable(long now) {
             buckets.clear();
+            synchronized (networks) {
+                networks.clear();
+            }
             dirty.set(false);
             count = 0;
+            networkCount = 0;
             sinceTick.reset();
             untilEntry.set(Long.MAX_VALUE);
             headroomLevel = Long.MAX_VALUE;
@@ -334,22 +431,28 @@ public final class RealmWatch {
         }
 
         /**
-         * Decides on {@code sum}, counted after the realm had made {@code seen} changes. If a failure has entered the
-         * realm since (between this tick's snapshot and now), the sum predates that entry and may be below half its
-         * level: nothing is decided on it (the next tick decides on a fresh count).
+         * Decides on {@code sum} and whether its failures came from a {@code crowd} (at least {@code realm.minNetworks}
+         * networks), counted after the realm had made {@code seen} changes. If a failure has entered the realm since
+         * (between this tick's snapshot and now), the sum predates that entry and may be below half its level: nothing is
+         * decided on it (the next tick decides on a fresh count).
          */
-        private synchronized void decide(GateOptions o, long sum, long now, long seen) {
+        private synchronized void decide(GateOptions o, long sum, boolean crowd, long now, long seen) {
             if (changes != seen) {
                 return;
             }
             if (on) {
-                if (sum * 2 < entryLevel) {
+                if (sum * 2 < entryLevel || !crowd) {
                     leave(now);
                 }
                 return;
             }
             long level = entryLevel(o, baseline);
-            for (;;) {
+            if (!crowd) {
+                // too few networks: nothing enters, not this tick and not a failure before the next one
+                headroomLevel = Long.MAX_VALUE;
+                untilEntry.set(Long.MAX_VALUE);
+            }
+            while (crowd) {
                 long left = untilEntry.get();
                 // left <= 0: this node's own failures reached the level since the last tick (the count did reach it,
                 // even if older buckets have left the window since)

@@ -131,6 +131,7 @@ public class GateAdminResource {
         out.put("enabled", st != null && st.enabled());
         out.put("underAttack", st != null && st.underAttack());
         out.put("failuresInWindow", st == null ? 0 : st.count());
+        out.put("networksInWindow", st == null ? 0 : st.networks());
         out.put("entryLevel", st == null || st.entryLevel() == Long.MAX_VALUE ? null : st.entryLevel());
         out.put("baseline", st == null ? 0 : Math.round(st.baseline() * 10) / 10.0);
         out.put("sinceSecondsAgo", st == null || st.sinceMillis() == 0 ? null : (System.currentTimeMillis() - st.sinceMillis()) / 1000);

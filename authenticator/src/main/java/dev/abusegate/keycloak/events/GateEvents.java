@@ -102,7 +102,8 @@ public final class GateEvents {
                     .error(EVENT_REALM);
             RealmWatch.State st = watch.state(id);
             org.jboss.logging.Logger.getLogger(GateEvents.class).infof("Abuse gate: realm '%s' %s 'under attack' on this node "
-                    + "(now: %d failed checks in the window, entry level %d)", realm.getName(), state, st.count(), st.entryLevel());
+                    + "(now: %d failed checks in the window from %d networks, counted up to realm.minNetworks; entry level %d)",
+                    realm.getName(), state, st.count(), st.networks(), st.entryLevel());
         }
     }
 

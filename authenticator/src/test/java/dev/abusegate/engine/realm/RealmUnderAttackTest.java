@@ -22,7 +22,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The fifth, realm-wide layer on the engine, with the reference tallies and a clock moved by hand: a distributed
- * spray (one attempt per address, far below every per-address threshold) switches the realm into the band.
+ * spray (one attempt per address, each from a /24 of its own, far below every per-address threshold) switches the
+ * realm into the band. The crowd it needs (realm.minNetworks) has its own tests in {@link RealmCrowdTest}.
  */
 class RealmUnderAttackTest {
 
@@ -47,11 +48,19 @@ class RealmUnderAttackTest {
         return GateFixture.evaluate(gate, o, new Attempt(realm, address, user, device), solved ? () -> true : null);
     }
 
-    /** {@code n} wrong passwords, each from a new address for a new username. */
+    /**
+     * {@code n} wrong passwords, each from a new address in a /24 of its own for a new username, by a sender that solves
+     * the realm's captcha (so that its failures are checked, and counted, while the realm is under attack).
+     */
     private void spray(GateOptions o, String realm, int n) {
+        spray(o, realm, n, true);
+    }
+
+    /** As above, by a sender that solves no captcha: turned away while the realm is under attack. */
+    private void spray(GateOptions o, String realm, int n, boolean solved) {
         for (int i = 0; i < n; i++) {
             int k = sprayed++;
-            Decision d = attempt(o, realm, "10." + (k >> 16 & 255) + "." + (k >> 8 & 255) + "." + (k & 255), "user" + k, null, false);
+            Decision d = attempt(o, realm, "10." + (k >> 8 & 255) + "." + (k & 255) + ".1", "user" + k, null, solved);
             if (d.allowed()) {
                 gate.passwordFailed(d, 0L, List.of());
             }
@@ -179,12 +188,13 @@ class RealmUnderAttackTest {
         tick();
         assertTrue(watch.underAttack(REALM));
         watch.takeChange(REALM);
-        // the attack goes on, turned away for want of a captcha: still on after two windows
+        // the attack goes on, its captchas solved and its passwords checked (and wrong), from a crowd: still on after
+        // two windows
         for (int s = 0; s < 120; s++) {
             spray(o, REALM, 1);
             tick();
         }
-        assertTrue(watch.underAttack(REALM), "the turned-away attempts keep it on");
+        assertTrue(watch.underAttack(REALM), "the checked failures keep it on");
         // the attack stops: it leaves within one window plus one bucket
         for (int s = 0; s < 70 && watch.underAttack(REALM); s++) {
             tick();
@@ -195,13 +205,31 @@ class RealmUnderAttackTest {
     }
 
     @Test
+    void an_attack_turned_away_for_want_of_a_captcha_does_not_hold_the_realm() {
+        GateOptions o = on(20).build();
+        spray(o, REALM, 20);
+        tick();
+        assertTrue(watch.underAttack(REALM));
+        long entered = watch.state(REALM).count();
+        // the same crowd goes on without solving the captcha: every attempt turned away, none of them counted
+        boolean left = false;
+        for (int s = 0; s < 70 && !left; s++) {
+            spray(o, REALM, 3, false);
+            tick();
+            left = !watch.underAttack(REALM);
+        }
+        assertTrue(left, "it leaves within one window plus one bucket: a turned-away attempt holds nothing");
+        assertTrue(watch.state(REALM).count() <= entered, "the turned-away attempts were not counted");
+    }
+
+    @Test
     void hysteresis_keeps_it_on_above_half_the_entry_level() {
         GateOptions o = on(40).build();
         spray(o, REALM, 40);
         tick();
         assertTrue(watch.underAttack(REALM));
         clock.advanceSeconds(60); // the window empties
-        spray(o, REALM, 20);      // half the entry level, turned away
+        spray(o, REALM, 20);      // half the entry level, captchas solved and passwords wrong
         tick();
         assertTrue(watch.underAttack(REALM), "20 of 40: not below half");
         clock.advanceSeconds(60);
@@ -332,9 +360,9 @@ class RealmUnderAttackTest {
         // a tick that finds a realm with no decided attempt yet (its first attempt is being decided, or the realm was
         // only counted) clears nothing: before, it cleared the buckets, and a count made between its read of the
         // realm's options and the clear was lost (the disabled RealmUnderAttackConcurrencyTest's missing count)
-        GateOptions o = on(5).build();
+        GateOptions o = on(5).set(RealmSettings.MIN_NETWORKS, 5).build();
         for (int i = 0; i < 5; i++) {
-            watch.failed(REALM);
+            watch.failed(REALM, i, 5);
         }
         tick();
         assertFalse(watch.underAttack(REALM));
@@ -371,7 +399,7 @@ class RealmUnderAttackTest {
 
     @Test
     void entering_early_needs_a_tick_with_the_layer_on_and_leaving_gives_the_headroom_back_only_at_the_next_tick() {
-        GateOptions o = on(10).build();
+        GateOptions o = on(10).set(RealmSettings.MIN_NETWORKS, 5).build();
         assertTrue(attempt(o, REALM, "192.0.2.90", "max", null, false).allowed()); // the options are known, no tick yet
         spray(o, REALM, 15);
         assertFalse(watch.underAttack(REALM), "no headroom before a tick has decided the realm");
@@ -387,7 +415,8 @@ class RealmUnderAttackTest {
         assertEquals(RealmWatch.Change.LEFT, watch.takeChange(REALM));
         tick();
         spray(o, REALM, 9);
-        assertFalse(watch.underAttack(REALM));
+        assertFalse(watch.underAttack(REALM), "no headroom: the last tick found no crowd");
+        tick(); // finds the crowd (9 networks of the 5 needed) and leaves a headroom of 1
         spray(o, REALM, 1);
         assertTrue(watch.underAttack(REALM), "the 10th failure of the new window enters at once again");
     }
@@ -425,13 +454,13 @@ class RealmUnderAttackTest {
         GateOptions o = on(100).build();
         w.underAttack(REALM, o);
         for (int i = 0; i < 10; i++) {
-            w.failed(REALM);
+            w.failed(REALM, i, 10);
         }
         clock.advanceMillis(RealmWatch.TICK_MILLIS);
         w.tick(); // headroom 90
         duringRead.set(() -> {
             for (int i = 0; i < 90; i++) {
-                w.failed(REALM);
+                w.failed(REALM, i, 10);
             }
         });
         clock.advanceMillis(RealmWatch.TICK_MILLIS);

@@ -84,11 +84,12 @@ class InfinispanRealmTalliesTest {
         RealmWatch wb = new RealmWatch(b, clock, null);
         assertFalse(wa.underAttack("r-sum", ON));
         assertFalse(wb.underAttack("r-sum", ON));
+        // 20 failures from 5 networks on node a, 10 from 5 other networks on node b: only together are they a crowd of 10
         for (int i = 0; i < 20; i++) {
-            wa.failed("r-sum");
+            wa.failed("r-sum", i % 5, 10);
         }
         for (int i = 0; i < 10; i++) {
-            wb.failed("r-sum");
+            wb.failed("r-sum", 100 + i % 5, 10);
         }
         clock.advanceMillis(RealmWatch.TICK_MILLIS);
         wa.tick(); // publishes 20; b's 10 not published yet
@@ -99,5 +100,6 @@ class InfinispanRealmTalliesTest {
         wa.tick(); // reads b's 10: within one tick of node b's publish
         assertTrue(wa.underAttack("r-sum"));
         assertEquals(30, wa.state("r-sum").count());
+        assertEquals(10, wa.state("r-sum").networks(), "the networks of both nodes, through the cache");
     }
 }

@@ -67,8 +67,10 @@ public final class AttackClient {
             case "one":
                 return "198.18." + phase + ".1";
             case "spread": {
+                // consecutive addresses in different /24s (256 of them), as a botnet's are: the realm-wide layer
+                // counts networks, and needs realm.minNetworks of them
                 long k = n / 4 + 1;
-                return "10." + phase + "." + ((k >> 8) & 255) + "." + (k & 255);
+                return "10." + phase + "." + (k & 255) + "." + ((k >> 8) & 255);
             }
             case "v6":
                 return "2001:db8:" + Integer.toHexString(phase) + ":" + Long.toHexString(n & 0xffff) + "::1";
