@@ -3,6 +3,7 @@ package dev.abusegate.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.abusegate.captcha.AltchaSolver;
+import dev.abusegate.it.support.AdminClient;
 import dev.abusegate.it.support.DedicatedServer;
 import dev.abusegate.it.support.GateIt;
 import dev.abusegate.it.support.Json;
@@ -10,6 +11,7 @@ import dev.abusegate.it.support.RealmBuilder;
 import dev.abusegate.it.support.SamlEcp;
 import dev.abusegate.it.support.ServerTest;
 import dev.abusegate.it.support.TokenClient;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -21,7 +23,7 @@ import org.junit.jupiter.api.Test;
  * fresh unknown names from fresh addresses; solved ALTCHAs sent with the password "   "; direct grants with unknown
  * names and wrong passwords, their captchas solved) leave another realm's answers exactly as on the fresh server:
  * an exact lockout at threshold 4 (four wrong passwords, then the right one refused), the captcha band with a
- * solved captcha, and a fresh address's first attempt.
+ * solved captcha, a fresh address's first attempt, and the realm layer (quiet, then on for a crowd of networks).
  */
 @DedicatedServer(name = "isolation", startTimeoutSeconds = 900, options = {
         "--spi-abuse-gate-store--infinispan--max-entries=" + RealmIsolationIT.BOUND,
@@ -33,6 +35,9 @@ class RealmIsolationIT extends ServerTest {
     static final int PROTECTED_BOUND = 256;
     private static final String PASSWORD = "isolation-Passw0rd!";
     private static final AtomicInteger NEXT = new AtomicInteger();
+    /** Failures from this many networks (one /24 each) switch a realm's layer on: above realm.minNetworks (10). */
+    private static final int CROWD = 14;
+    private static final AtomicInteger NETWORK = new AtomicInteger();
 
     private SamlEcp ecp;
 
@@ -59,7 +64,12 @@ class RealmIsolationIT extends ServerTest {
                 Map.entry("credentialStuffing.threshold", "1000"),
                 Map.entry("accountLockout.threshold", lockoutThreshold),
                 Map.entry("accountLockout.windowSeconds", "900"),
-                Map.entry("accountLockout.lockoutSeconds", "900"));
+                Map.entry("accountLockout.lockoutSeconds", "900"),
+                // the realm layer: a crowd of at least realm.minNetworks (10) networks is needed to switch it on
+                Map.entry("realm.enabled", "true"),
+                Map.entry("realm.threshold", "12"),
+                Map.entry("realm.windowSeconds", "600"),
+                Map.entry("realm.baselineMultiple", "0"));
     }
 
     /**
@@ -93,12 +103,14 @@ class RealmIsolationIT extends ServerTest {
         String control = realm("control", false);
 
         // what the fresh server answers, in a realm of the same settings
-        Probe expected = Probe.of(probes, control);
+        Probe expected = Probe.of(probes, admin, control);
         assertThat(expected.lockout).as("the exact lockout on the fresh server: the right password refused after four wrong")
                 .endsWith(FloodProbes.BLOCKED).contains(FloodProbes.CAPTCHA);
         assertThat(expected.band).as("the band on the fresh server: a solved captcha lets the attempt through")
                 .containsSubsequence(FloodProbes.CAPTCHA, FloodProbes.ALLOWED).endsWith(FloodProbes.BLOCKED);
         assertThat(expected.first).as("a fresh address's first attempt").containsExactly(FloodProbes.ALLOWED);
+        assertThat(expected.realmLayer).as("the realm layer on the fresh server: quiet, then a captcha for everyone once a crowd fails")
+                .containsExactly("quiet", "under attack", FloodProbes.CAPTCHA, FloodProbes.ALLOWED);
 
         // (a) SAML ECP: fresh unknown names from fresh addresses
         FloodProbes.inParallel(3 * PROTECTED_BOUND, i -> {
@@ -111,20 +123,26 @@ class RealmIsolationIT extends ServerTest {
         int wrong = solvedCaptchas(flooded, "10.3.", "wrong-password", 2 * PROTECTED_BOUND / 4);
         assertThat(wrong).as("solutions sent with a wrong password in the flooded realm").isPositive();
 
-        Probe after = Probe.of(probes, victim);
+        Probe after = Probe.of(probes, admin, victim);
         assertThat(after.lockout).as("the exact lockout in another realm after the fills (%d blank, %d wrong solutions)", blank, wrong)
                 .isEqualTo(expected.lockout);
         assertThat(after.band).as("the captcha band with a solved captcha in another realm after the fills").isEqualTo(expected.band);
         assertThat(after.first).as("a fresh address's first attempt in another realm after the fills").isEqualTo(expected.first);
+        assertThat(after.realmLayer).as("the realm layer in another realm after the fills: quiet, then on for a crowd")
+                .isEqualTo(expected.realmLayer);
         assertThat(server.metricValue("abuse_gate_store_degraded_total", Map.of("realm", victim)))
                 .as("the other realm never counted on a shared counter").isZero();
         assertThat(server.abuseGateErrorLines()).isEmpty();
     }
 
-    /** What one realm answers: the exact lockout, the band (layer 2) and a fresh address's first attempt. */
-    private record Probe(List<String> lockout, List<String> band, List<String> first) {
+    /**
+     * What one realm answers: the exact lockout, the band (layer 2), a fresh address's first attempt, and the realm
+     * layer: quiet after those (their failures come from one network), then on once failures arrive from a crowd of
+     * {@link #CROWD} networks, where a fresh address is asked for a captcha and let through with it.
+     */
+    private record Probe(List<String> lockout, List<String> band, List<String> first, List<String> realmLayer) {
 
-        static Probe of(FloodProbes probes, String realm) {
+        static Probe of(FloodProbes probes, AdminClient admin, String realm) {
             List<String> lockout = new ArrayList<>();
             for (int i = 0; i < 4; i++) {
                 lockout.addAll(probes.attempt(realm, "victim", "wrong-" + i, FloodProbes.freshAddress()));
@@ -132,7 +150,19 @@ class RealmIsolationIT extends ServerTest {
             lockout.addAll(probes.attempt(realm, "victim", PASSWORD, FloodProbes.freshAddress()));
             List<String> band = probes.layer2(realm);
             List<String> first = probes.attempt(realm, "first-" + NEXT.incrementAndGet(), "wrong", FloodProbes.freshAddress());
-            return new Probe(lockout, band, first);
+            List<String> realmLayer = new ArrayList<>();
+            realmLayer.add(underAttack(admin, realm) ? "under attack" : "quiet");
+            for (int k = 0; k < CROWD; k++) {
+                probes.attempt(realm, "crowd-" + NEXT.incrementAndGet(), "wrong", "10.60." + NETWORK.incrementAndGet() + ".1");
+            }
+            GateIt.await("realm " + realm + " under attack after a crowd", Duration.ofSeconds(30), () -> underAttack(admin, realm));
+            realmLayer.add("under attack");
+            realmLayer.addAll(probes.attempt(realm, "after-crowd-" + NEXT.incrementAndGet(), "wrong", FloodProbes.freshAddress()));
+            return new Probe(lockout, band, first, realmLayer);
+        }
+
+        private static boolean underAttack(AdminClient admin, String realm) {
+            return Boolean.TRUE.equals(admin.realmUnderAttack(realm).get("underAttack"));
         }
     }
 
