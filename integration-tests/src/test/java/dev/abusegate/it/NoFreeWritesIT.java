@@ -86,6 +86,29 @@ class NoFreeWritesIT extends ServerTest {
     }
 
     @Test
+    void a_blank_password_takes_no_lockout_reservation_so_a_locked_account_answers_it_as_a_missing_password() {
+        String realm = importRealm(RealmBuilder.named(RealmBuilder.uniqueName("nfw-lock")).user("alice", PW)
+                .gatedDirectGrantFlow(DIRECT_GRANT, quietConfig("accountLockout.threshold", "2", "accountLockout.lockoutSeconds", "600")));
+        for (int i = 1; i <= 2; i++) {
+            TokenResponse wrong = tokens.passwordGrant(realm, "alice", "wrong-" + i, null, GateIt.freshAddress());
+            assertThat(wrong.isKeycloakInvalidGrant()).as(wrong.toString()).isTrue();
+        }
+        TokenResponse locked = tokens.passwordGrant(realm, "alice", PW, null, GateIt.freshAddress());
+        assertThat(locked.status()).as("the account is locked: %s", locked).isEqualTo(429);
+
+        // a blank password checks nothing, so it runs without layer 3: no reservation, no write, and the same
+        // answer whether the account is locked or not (Keycloak's answer to missing credentials)
+        for (String blank : new String[] {"   ", "\t"}) {
+            TokenResponse r = tokens.passwordGrant(realm, "alice", blank, null, GateIt.freshAddress());
+            assertThat(r.isKeycloakInvalidGrant()).as("a blank password on a locked account: %s", r).isTrue();
+        }
+        assertThat(GateIt.stateValue(GateIt.state(admin, realm, null, "alice"), "identifier", "locked"))
+                .as("the lock is untouched by blank passwords").isEqualTo(true);
+        TokenResponse still = tokens.passwordGrant(realm, "alice", PW, null, GateIt.freshAddress());
+        assertThat(still.status()).as("the lock holds: %s", still).isEqualTo(429);
+    }
+
+    @Test
     void a_whitespace_password_with_a_solved_altcha_on_the_login_form_leaves_the_solution_unspent() {
         String realm = importRealm(RealmBuilder.named(RealmBuilder.uniqueName("nfw-form")).user("alice", PW)
                 .gatedBrowserFlow(GateIt.USERNAME_PASSWORD_FORM, bandFromTheThirdAttempt()));

@@ -47,7 +47,7 @@ public class AbuseGateDirectGrant extends GatedRequestStep {
         // an attempt that will check no password (none, or no username) spends no captcha solution (it is not even verified)
         boolean checksNone = missing || identifier == null;
         GatedAttempt attempt = GatedAttempt.evaluate(context, identifier, captcha -> checksNone ? null : params.getFirst(CAPTCHA_TOKEN),
-                false, LayerScope.ALL);
+                false, LayerScope.ALL, !checksNone);
         if (!attempt.allowed()) {
             context.forceChallenge(TooManyAttemptsJson.of(context, attempt));
             return;

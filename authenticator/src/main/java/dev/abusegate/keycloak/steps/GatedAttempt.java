@@ -3,6 +3,7 @@ package dev.abusegate.keycloak.steps;
 import dev.abusegate.engine.AbuseGate;
 import dev.abusegate.engine.Attempt;
 import dev.abusegate.engine.Decision;
+import dev.abusegate.engine.Layer;
 import dev.abusegate.engine.Outcome;
 import dev.abusegate.engine.config.GateOptions;
 import dev.abusegate.engine.realm.RealmSettings;
@@ -73,11 +74,23 @@ public final class GatedAttempt {
      */
     static GatedAttempt evaluate(AuthenticationFlowContext ctx, String identifier, Function<CaptchaConfig, String> captchaToken,
                                  boolean browser, LayerScope scope) {
+        return evaluate(ctx, identifier, captchaToken, browser, scope, true);
+    }
+
+    /**
+     * As {@link #evaluate(AuthenticationFlowContext, String, Function, boolean, LayerScope)}, for an attempt that
+     * may check no password ({@code checksPassword} false: a missing password or a missing name). Such an attempt
+     * runs without layer 3: it takes no lockout reservation, so it writes no protective entry (no free writes), and
+     * its answer does not depend on whether the account is locked.
+     */
+    static GatedAttempt evaluate(AuthenticationFlowContext ctx, String identifier, Function<CaptchaConfig, String> captchaToken,
+                                 boolean browser, LayerScope scope, boolean checksPassword) {
         KeycloakSession session = ctx.getSession();
         RealmModel realm = ctx.getRealm();
         GateRuntime rt = GateRuntime.of(session);
         GateConfig.Effective settings = rt.config().effective(realm, ctx.getAuthenticatorConfig());
-        GateOptions options = scope.apply(settings.options());
+        GateOptions scoped = scope.apply(settings.options());
+        GateOptions options = checksPassword ? scoped : scoped.without(Layer.ACCOUNT_LOCKOUT);
         AbuseGate g = rt.gate();
         RealmSecrets secrets = rt.secrets();
         String address = ctx.getConnection() == null ? null : ctx.getConnection().getRemoteAddr();

@@ -137,7 +137,8 @@ public interface GatedForm {
     private GatedAttempt evaluate(AuthenticationFlowContext context, MultivaluedMap<String, String> formData, String name,
                                   boolean passwordMissing, LayerScope scope) {
         GatedAttempt attempt = GatedAttempt.evaluate(context, name,
-                captcha -> formData == null || passwordMissing ? null : formData.getFirst(captcha.formField()), true, scope);
+                captcha -> formData == null || passwordMissing ? null : formData.getFirst(captcha.formField()), true, scope,
+                !passwordMissing);
         if (attempt.allowed()) {
             return attempt;
         }

@@ -76,7 +76,8 @@ abstract class GatedHttpBasicStep extends GatedRequestStep {
             context.forceChallenge(wrongCredentials(context));
             return;
         }
-        GatedAttempt attempt = GatedAttempt.evaluate(context, credentials.username, captcha -> null, false, LayerScope.ALL_WITHOUT_CAPTCHA);
+        GatedAttempt attempt = GatedAttempt.evaluate(context, credentials.username, captcha -> null, false,
+                LayerScope.ALL_WITHOUT_CAPTCHA, !Passwords.missing(credentials.password));
         if (!attempt.allowed()) {
             String message = LoginThemeMessages.message(context.getSession(), context.getRealm(), LoginThemeMessages.BLOCKED);
             Response.ResponseBuilder status429 = Response.status(Response.Status.TOO_MANY_REQUESTS)
