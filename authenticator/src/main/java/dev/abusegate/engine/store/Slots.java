@@ -16,7 +16,7 @@ import java.util.Arrays;
  *
  * <p>Realms share a full slot max-min fairly. A newcomer of a realm holding fewer exact entries in the slot than
  * the realm holding the most takes the place of one of that realm's entries (one worth at most one attempt if it
- * has one, else one that neither blocks nor asks for a captcha, else the one expiring first); a protective entry
+ * has one, else the least protective: calm, then in the band, then blocking; of those the one expiring first); a protective entry
  * that gives way is folded into its realm's shared counter ({@link LockoutEntry#merge}: over-counted, never lost)
  * while the slot has room for one. So with at most {@code ways} realms present, each keeps at least
  * {@code ways / realms present} exact entries of the slot, whatever the others send. A newcomer of the realm
@@ -373,30 +373,35 @@ public final class Slots {
 
         /**
          * The exact entry realm {@code r} gives up: one worth at most one attempt if it has one (cheap table), else
-         * the one that expires first among those whose last answer neither blocked nor asked for a captcha, else
-         * the one that expires first.
+         * the least protective one, and of those the one that expires first: one whose last answer neither blocked
+         * nor asked for a captcha, else one in the captcha band, and a blocking entry only when the realm holds
+         * nothing else here (a blocked subject keeps its block while its realm has anything else to give).
          */
         int victimOf(long r, Policy policy) {
             int best = policy == Policy.CHEAP ? replaceable(r) : -1;
-            for (int pass = 0; pass < 2 && best < 0; pass++) {
-                for (int i = 0; i < n; i++) {
-                    int o = offsets[i];
-                    if (slot[o + E_REALM] == r && !shared(slot[o + E_META]) && (pass == 1 || calm(o))
-                            && (best < 0 || slot[o + E_EXP] < slot[best + E_EXP])) {
-                        best = o;
-                    }
+            if (best >= 0) {
+                return best;
+            }
+            for (int i = 0; i < n; i++) {
+                int o = offsets[i];
+                if (slot[o + E_REALM] != r || shared(slot[o + E_META])) {
+                    continue;
+                }
+                if (best < 0 || rank(o) < rank(best) || rank(o) == rank(best) && slot[o + E_EXP] < slot[best + E_EXP]) {
+                    best = o;
                 }
             }
             return best;
         }
 
-        private boolean calm(int o) {
+        /** How much an entry protects: 0 calm, 1 in the captcha band, 2 blocking (its last answer, either layer). */
+        private int rank(int o) {
             if (length(slot[o + E_META]) == 0) {
-                return true;
+                return 0;
             }
             long a = slot[o + E_VALUE];
-            return LayerOutcome.of(a).ordinal() <= LayerOutcome.COUNTED.ordinal()
-                    && LayerOutcome.of(a >>> 2).ordinal() <= LayerOutcome.COUNTED.ordinal();
+            int worst = Math.max(LayerOutcome.of(a).ordinal(), LayerOutcome.of(a >>> 2).ordinal());
+            return Math.max(0, worst - LayerOutcome.COUNTED.ordinal());
         }
 
         /** Realm {@code r}'s shared counter (the protective table has one per realm), or -1. */

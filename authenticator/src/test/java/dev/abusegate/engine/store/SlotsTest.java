@@ -268,6 +268,28 @@ class SlotsTest {
     }
 
     @Test
+    void a_blocked_entry_is_the_last_its_realm_gives_to_another_realm() {
+        // the blocked pair is written first, so it would expire first: expiry alone would pick it
+        pair(1, 1, Long.MAX_VALUE, false);
+        assertThat(layer(pair(1, 1, Long.MAX_VALUE, false))).isEqualTo(LayerOutcome.BLOCKED);
+        for (int i = 2; i <= WAYS; i++) {
+            pair(i, 10, 1, false);
+            assertThat(layer(pair(i, 10, 1, false))).as("in the band").isEqualTo(LayerOutcome.BAND);
+        }
+        // another realm takes its fair share (half the slot): band entries give way, the block stays
+        for (int i = 0; i < WAYS; i++) {
+            applyIn(OTHER, CounterKey.Kind.PAIR, 500 + i, new Change.AdmitPair(NOW, false, new Limit(10, Long.MAX_VALUE, WINDOW)), Slots.Policy.CHEAP);
+        }
+        assertThat(find(CounterKey.Kind.PAIR, 1)).as("the blocked pair").isNotNull();
+        assertThat(layer(pair(1, 1, Long.MAX_VALUE, false))).as("still blocked").isEqualTo(LayerOutcome.BLOCKED);
+        int band = 0;
+        for (int i = 2; i <= WAYS; i++) {
+            band += find(CounterKey.Kind.PAIR, i) != null ? 1 : 0;
+        }
+        assertThat(band).as("band entries gave way first").isEqualTo(WAYS / 2 - 1);
+    }
+
+    @Test
     void each_of_up_to_ways_realms_keeps_its_share_of_a_slot_whatever_the_others_send() {
         // two realms fill the slot with cheap entries past their threshold (nothing may replace them)
         for (long r = 1; r <= 2; r++) {
