@@ -1,6 +1,5 @@
 package dev.abusegate.keycloak;
 
-import dev.abusegate.keycloak.admin.AbuseGateRealmTabFactory;
 import dev.abusegate.engine.config.GateOptions;
 import dev.abusegate.engine.config.InvalidOptionException;
 import dev.abusegate.engine.config.Setting;
@@ -24,7 +23,7 @@ import org.keycloak.services.ui.extend.UiTabProvider;
  * Where a gated step's settings come from, and how they are parsed into {@link GateOptions}.
  * <p>
  * Two layers: the realm's configuration (Realm settings &gt; Abuse gate, a realm component, see
- * {@link AbuseGateRealmTabFactory}) and the step's own authenticator configuration. A key the step saved
+ * {@code dev.abusegate.keycloak.admin.AbuseGateRealmTabFactory}) and the step's own authenticator configuration. A key the step saved
  * (not empty, not {@value SettingProperties#INHERIT}) wins; every other key comes from the realm; a key
  * neither sets has its default. A value that cannot be used falls back to that key's default, with a
  * WARN naming the realm and the key (never the value), through the runtime's rate limit of warnings.
@@ -37,6 +36,8 @@ public final class GateConfig {
 
     /** The component type the realm tab's configuration is stored under. */
     public static final String REALM_COMPONENT_TYPE = UiTabProvider.class.getName();
+    /** The realm tab's provider id, which its stored configuration carries; also the tab's title key in the admin console. */
+    public static final String REALM_COMPONENT_ID = "abuse-gate";
 
     /** The effective settings of one step in one realm. */
     public record Effective(GateOptions options, CaptchaConfig captcha) {
@@ -86,13 +87,13 @@ public final class GateConfig {
     /** The realm tab's component, if an admin saved one (the first by id, should there be several). */
     static ComponentModel realmComponent(RealmModel realm) {
         return realm.getComponentsStream(realm.getId(), REALM_COMPONENT_TYPE)
-                .filter(c -> AbuseGateRealmTabFactory.ID.equals(c.getProviderId()))
+                .filter(c -> REALM_COMPONENT_ID.equals(c.getProviderId()))
                 .min(Comparator.comparing(ComponentModel::getId))
                 .orElse(null);
     }
 
     /**
-     * The parsed settings of a server's realms and steps, owned by its {@link GateRuntime}: each realm's tab is
+     * The parsed settings of a server's realms and steps, owned by the server's runtime: each realm's tab is
      * parsed once per change of its component, each step's effective settings once per change of either.
      * Unusable values are reported to the warner as {@code (topic, message)}, one topic per realm and key.
      */
@@ -103,7 +104,7 @@ public final class GateConfig {
         private final BiConsumer<String, String> warner;
 
         /** {@code warner}: {@code (topic, message)}, e.g. the runtime's {@code warnEvery}, which limits the rate per topic. */
-        Cache(BiConsumer<String, String> warner) {
+        public Cache(BiConsumer<String, String> warner) {
             this.warner = warner;
         }
 
@@ -152,14 +153,14 @@ public final class GateConfig {
             }
             Map<String, String> values = new HashMap<>();
             config.forEach((k, v) -> {
-                if (v != null && !v.isEmpty() && v.get(0) != null && !k.contains(AbuseGateRealmTabFactory.BEER)) {
+                if (v != null && !v.isEmpty() && v.get(0) != null && !k.contains(SettingProperties.BEER)) {
                     values.put(k, v.get(0));
                 }
             });
             // a key only under the console's form name (stored without the tab's normalisation)
             config.forEach((k, v) -> {
-                if (v != null && !v.isEmpty() && v.get(0) != null && k.contains(AbuseGateRealmTabFactory.BEER)) {
-                    values.putIfAbsent(k.replace(AbuseGateRealmTabFactory.BEER, "."), v.get(0));
+                if (v != null && !v.isEmpty() && v.get(0) != null && k.contains(SettingProperties.BEER)) {
+                    values.putIfAbsent(k.replace(SettingProperties.BEER, "."), v.get(0));
                 }
             });
             RealmLayer fresh = new RealmLayer(c.getId(), new MultivaluedHashMap<>(config), Map.copyOf(values), versions.incrementAndGet());

@@ -1,6 +1,5 @@
 package dev.abusegate.keycloak;
 
-import dev.abusegate.keycloak.admin.AbuseGateRealmTabFactory;
 import dev.abusegate.captcha.CaptchaSettings;
 import dev.abusegate.engine.config.GateSettings;
 import dev.abusegate.engine.config.Setting;
@@ -19,6 +18,8 @@ public final class SettingProperties {
 
     /** The value of a step's choice that takes the realm's value. */
     static final String INHERIT = "inherit";
+    /** What the admin console puts in place of a dot in a form field's name. */
+    public static final String BEER = "\uD83C\uDF7A";
 
     private static final List<Setting<?>> ALL = all();
     private static final List<ProviderConfigProperty> REALM = build(false);
@@ -41,7 +42,7 @@ public final class SettingProperties {
     /**
      * The realm tab's keys under their documented names, typed as on the tab (secrets are secret): declared as the
      * tab's common properties, which the console does not render, so that Keycloak keeps them on an update and
-     * shows them back (see {@link AbuseGateRealmTabFactory#getCommonProviderConfigProperties()}).
+     * shows them back (see the realm tab's {@code getCommonProviderConfigProperties()}).
      */
     public static List<ProviderConfigProperty> realmKeys() {
         return REALM_KEYS;
@@ -64,13 +65,18 @@ public final class SettingProperties {
             if (step) {
                 out.add(stepProperty(s));
             } else {
-                // The tab's form edits the key under the console's form name (see AbuseGateRealmTabFactory#normalize).
+                // The tab's form edits the key under the console's form name (see the realm tab's normalize).
                 ProviderConfigProperty p = realmProperty(s);
-                p.setName(AbuseGateRealmTabFactory.formName(s.key()));
+                p.setName(formName(s.key()));
                 out.add(p);
             }
         }
         return Collections.unmodifiableList(out);
+    }
+
+    /** The admin console's form name of a key. */
+    public static String formName(String key) {
+        return key.replace(".", BEER);
     }
 
     static ProviderConfigProperty realmProperty(Setting<?> s) {

@@ -7,7 +7,7 @@ import org.keycloak.provider.ProviderFactory;
 
 /**
  * A provider factory with nothing to set up or release: Keycloak's {@link ProviderFactory} declares its lifecycle
- * abstract, and this says once that there is none (the gate's state lives in {@link GateRuntime}, which the store's
+ * abstract, and this says once that there is none (the gate's state lives in the server's runtime, which the store's
  * factory owns).
  */
 public interface StatelessFactory<T extends Provider> extends ProviderFactory<T> {

@@ -2,7 +2,6 @@ package dev.abusegate.keycloak;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.abusegate.keycloak.admin.AbuseGateRealmTabFactory;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.keycloak.provider.ProviderConfigProperty;
@@ -11,7 +10,7 @@ import org.keycloak.provider.ProviderConfigProperty;
 class SettingPropertiesTest {
 
     private static ProviderConfigProperty find(List<ProviderConfigProperty> list, String name) {
-        return list.stream().filter(p -> p.getName().equals(name) || p.getName().equals(AbuseGateRealmTabFactory.formName(name)))
+        return list.stream().filter(p -> p.getName().equals(name) || p.getName().equals(SettingProperties.formName(name)))
                 .findFirst().orElseThrow();
     }
 

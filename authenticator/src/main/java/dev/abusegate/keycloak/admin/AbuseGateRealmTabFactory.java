@@ -32,11 +32,9 @@ import org.keycloak.services.ui.extend.UiTabProviderFactory;
 public class AbuseGateRealmTabFactory implements UiTabProviderFactory<ComponentModel>, StatelessFactory<UiTabProvider> {
 
     /** The provider id; also the tab's title key in the admin console (see the theme messages). */
-    public static final String ID = "abuse-gate";
+    public static final String ID = GateConfig.REALM_COMPONENT_ID;
     /** The last path segment of the tab: {@code /#/<realm>/realm-settings/abuse-gate}. */
     public static final String TAB = "abuse-gate";
-    /** What the admin console puts in place of a dot in a form field's name. */
-    public static final String BEER = "\uD83C\uDF7A";
 
     /** Where the tab points operators for the realm's coverage (the declarative UI shows no per-realm live data). */
     static final String COVERAGE_HELP = "Coverage: GET /admin/realms/{realm}/abuse-gate/coverage says for every binding "
@@ -148,7 +146,7 @@ public class AbuseGateRealmTabFactory implements UiTabProviderFactory<ComponentM
         MultivaluedHashMap<String, String> before = old == null || old.getConfig() == null ? new MultivaluedHashMap<>() : old.getConfig();
         for (Setting s : SettingProperties.settings()) {
             String key = s.key();
-            String form = formName(key);
+            String form = SettingProperties.formName(key);
             // a masked secret (Keycloak's '**********') stands for the stored value
             String value = masked(cfg.getFirst(key)) ? before.getFirst(key) : cfg.getFirst(key);
             String formValue = masked(cfg.getFirst(form)) ? before.getFirst(form) : cfg.getFirst(form);
@@ -172,10 +170,5 @@ public class AbuseGateRealmTabFactory implements UiTabProviderFactory<ComponentM
 
     private static boolean masked(String v) {
         return v != null && GateConfig.MASK.equals(v.trim());
-    }
-
-    /** The admin console's form name of a key. */
-    public static String formName(String key) {
-        return key.replace(".", BEER);
     }
 }

@@ -1,8 +1,8 @@
 package dev.abusegate.keycloak.admin;
 
 import dev.abusegate.keycloak.GateConfig;
-import dev.abusegate.keycloak.GateRuntime;
 import dev.abusegate.keycloak.RealmSecrets;
+import dev.abusegate.keycloak.runtime.GateRuntime;
 import dev.abusegate.keycloak.steps.AccountNames;
 import dev.abusegate.engine.SubjectState;
 import dev.abusegate.engine.realm.RealmWatch;
@@ -49,12 +49,16 @@ public class GateAdminResource {
     private final RealmModel realm;
     private final AdminPermissionEvaluator auth;
     private final AdminEventBuilder adminEvent;
+    private final GateRuntime runtime;
 
-    public GateAdminResource(KeycloakSession session, RealmModel realm, AdminPermissionEvaluator auth, AdminEventBuilder adminEvent) {
+    /** {@code runtime}: the server's, which the resource's factory hands it. */
+    public GateAdminResource(KeycloakSession session, RealmModel realm, AdminPermissionEvaluator auth, AdminEventBuilder adminEvent,
+                             GateRuntime runtime) {
         this.session = session;
         this.realm = realm;
         this.auth = auth;
         this.adminEvent = adminEvent.resource(ResourceType.CUSTOM);
+        this.runtime = runtime;
     }
 
     @GET
@@ -71,7 +75,7 @@ public class GateAdminResource {
         List<Map<String, Object>> byPrefix = new ArrayList<>();
         Map<String, Object> identifierPart = null;
         for (KeyPrefixes kp : keyed) {
-            SubjectState st = GateRuntime.of(session).gate().state(realm.getId(), addr, id, kp.address(), kp.network());
+            SubjectState st = runtime.gate().state(realm.getId(), addr, id, kp.address(), kp.network());
             Map<String, Object> entry = keyed.size() == 1 ? out : kp.describe();
             if (st.address() != null) {
                 Map<String, Object> a = new LinkedHashMap<>();
@@ -125,7 +129,7 @@ public class GateAdminResource {
     @Produces(MediaType.APPLICATION_JSON)
     public Response realmUnderAttack() {
         auth.realm().requireViewRealm();
-        RealmWatch watch = GateRuntime.of(session).gate().realmWatch();
+        RealmWatch watch = runtime.gate().realmWatch();
         Map<String, Object> out = new LinkedHashMap<>();
         RealmWatch.State st = watch == null ? null : watch.state(realm.getId());
         out.put("enabled", st != null && st.enabled());
@@ -159,7 +163,7 @@ public class GateAdminResource {
         List<Map<String, Object>> byPrefix = new ArrayList<>();
         for (KeyPrefixes kp : keyed) {
             Map<String, Object> partsCleared = new LinkedHashMap<>();
-            for (SubjectState.Part part : GateRuntime.of(session).gate().clear(realm.getId(), addr, id, kp.address(), kp.network())) {
+            for (SubjectState.Part part : runtime.gate().clear(realm.getId(), addr, id, kp.address(), kp.network())) {
                 partsCleared.put(part.name().toLowerCase(Locale.ROOT), true);
                 reset.addAll(RESET.get(part));
             }
@@ -171,7 +175,7 @@ public class GateAdminResource {
         // Layer 3 keeps one budget per account under each of its login names (docs/lockout.md): lifting
         // the lock under the name the operator typed lifts it under the account's other name too.
         for (String other : otherLoginNames(id)) {
-            GateRuntime.of(session).gate().clear(realm.getId(), null, other, keyed.get(0).address());
+            runtime.gate().clear(realm.getId(), null, other, keyed.get(0).address());
         }
         return new Cleared(addr, id, keyed, cleared, reset, byPrefix);
     }
@@ -307,7 +311,7 @@ public class GateAdminResource {
 
     /** The realm has no HMAC key: the gate keeps no state it could show or clear. */
     private Response noKey(RuntimeException e) {
-        GateRuntime.of(session).warnNoKey(realm, e);
+        runtime.warnNoKey(realm, e);
         return error(Response.Status.SERVICE_UNAVAILABLE, "no_realm_key",
                 "The realm has no active HMAC key; add or enable an HMAC key provider in Realm settings > Keys.");
     }
@@ -320,7 +324,7 @@ public class GateAdminResource {
     private List<KeyPrefixes> prefixes(String address, Integer ipv6Prefix, Integer ipv6NetworkPrefix) {
         List<GateOptions> inUse = new ArrayList<>();
         if (address != null && (ipv6Prefix == null || ipv6NetworkPrefix == null)) {
-            GateConfig.Cache config = GateRuntime.of(session).config();
+            GateConfig.Cache config = runtime.config();
             for (AuthenticationExecutionModel step : PasswordCoverage.gated(session, realm)) {
                 String configId = step.getAuthenticatorConfig();
                 AuthenticatorConfigModel stepConfig = configId == null ? null : realm.getAuthenticatorConfigById(configId);

@@ -1,5 +1,6 @@
 package dev.abusegate.keycloak.admin;
 
+import dev.abusegate.keycloak.store.GateStoreProviderFactory;
 import org.jboss.logging.Logger;
 import org.keycloak.Config;
 import org.keycloak.models.KeycloakSession;
@@ -28,7 +29,8 @@ public class GateAdminResourceProviderFactory implements AdminRealmResourceProvi
 
     @Override
     public Object getResource(KeycloakSession session, RealmModel realm, AdminPermissionEvaluator auth, AdminEventBuilder adminEvent) {
-        return new GateAdminResource(session, realm, auth, adminEvent);
+        return new GateAdminResource(session, realm, auth, adminEvent, GateStoreProviderFactory.of(session.getKeycloakSessionFactory())
+                .runtime(session));
     }
 
     @Override
@@ -41,7 +43,8 @@ public class GateAdminResourceProviderFactory implements AdminRealmResourceProvi
         factory.register(event -> {
             if (event instanceof PostMigrationEvent) {
                 try {
-                    KeycloakModelUtils.runJobInTransaction(factory, PasswordCoverage::warnAll);
+                    KeycloakModelUtils.runJobInTransaction(factory, session -> PasswordCoverage.warnAll(session,
+                            GateStoreProviderFactory.of(factory).runtime(session)));
                 } catch (RuntimeException e) {
                     // never a reason not to start: the report is also on the admin API
                     LOG.warnf("Abuse gate: could not check which flows are gated (%s)", e.getClass().getSimpleName());

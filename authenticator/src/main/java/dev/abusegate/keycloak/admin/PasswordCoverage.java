@@ -1,6 +1,6 @@
 package dev.abusegate.keycloak.admin;
 
-import dev.abusegate.keycloak.GateRuntime;
+import dev.abusegate.keycloak.runtime.GateRuntime;
 import dev.abusegate.keycloak.steps.GatedStepFactory;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -85,11 +85,11 @@ final class PasswordCoverage {
     record GatedSteps(Set<String> ids, Map<String, String> insteadOf) {
 
         /**
-         * Read once from the JAR's services file (the JAR's own constant, not state); should that fail or find none
-         * (it is what Keycloak itself read at build time, so it should not), the steps the server has enabled.
+         * Read from the JAR's services file (on admin requests and at start-up, never on a login); should that fail or
+         * find none (it is what Keycloak itself read at build time, so it should not), the steps the server has enabled.
          */
         static GatedSteps of(KeycloakSession session) {
-            GatedSteps ours = FromJar.STEPS;
+            GatedSteps ours = fromJar();
             if (ours != null) {
                 return ours;
             }
@@ -98,20 +98,16 @@ final class PasswordCoverage {
                     .map(GatedStepFactory.class::cast));
         }
 
-        /** The JAR's gated steps, read on first use; null when the services file could not be read. */
-        private static final class FromJar {
-            static final GatedSteps STEPS = read();
-
-            private static GatedSteps read() {
-                try {
-                    GatedSteps ours = of(ServiceLoader.load(AuthenticatorFactory.class, PasswordCoverage.class.getClassLoader()).stream()
-                            .filter(p -> GatedStepFactory.class.isAssignableFrom(p.type()))
-                            .map(p -> (GatedStepFactory) p.get()));
-                    return ours.ids().isEmpty() ? null : ours;
-                } catch (ServiceConfigurationError e) {
-                    LOG.debugf(e, "Abuse gate: the gated steps are not readable from the services file; using the enabled ones");
-                    return null;
-                }
+        /** The JAR's gated steps; null when the services file could not be read. */
+        private static GatedSteps fromJar() {
+            try {
+                GatedSteps ours = of(ServiceLoader.load(AuthenticatorFactory.class, PasswordCoverage.class.getClassLoader()).stream()
+                        .filter(p -> GatedStepFactory.class.isAssignableFrom(p.type()))
+                        .map(p -> (GatedStepFactory) p.get()));
+                return ours.ids().isEmpty() ? null : ours;
+            } catch (ServiceConfigurationError e) {
+                LOG.debugf(e, "Abuse gate: the gated steps are not readable from the services file; using the enabled ones");
+                return null;
             }
         }
 
@@ -276,8 +272,7 @@ final class PasswordCoverage {
     }
 
     /** At start-up: a WARN for each realm with ungated password steps (at most {@value #MAX_REALMS_WARNED}, then a count). */
-    static void warnAll(KeycloakSession session) {
-        GateRuntime runtime = GateRuntime.of(session);
+    static void warnAll(KeycloakSession session, GateRuntime runtime) {
         int warned = 0;
         int more = 0;
         for (RealmModel realm : (Iterable<RealmModel>) session.realms().getRealmsStream()::iterator) {

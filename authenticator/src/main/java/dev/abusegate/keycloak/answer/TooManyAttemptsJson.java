@@ -3,7 +3,6 @@ package dev.abusegate.keycloak.answer;
 import dev.abusegate.captcha.Altcha;
 import dev.abusegate.captcha.CaptchaProvider;
 import dev.abusegate.keycloak.CaptchaConfig;
-import dev.abusegate.keycloak.GateRuntime;
 import dev.abusegate.keycloak.steps.GatedAttempt;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
@@ -35,7 +34,7 @@ public final class TooManyAttemptsJson {
             body.put("captcha_provider", captcha.provider().id());
             body.put("captcha_site_key", captcha.siteKey() == null ? "" : captcha.siteKey());
             if (captcha.provider() == CaptchaProvider.ALTCHA) {
-                Altcha.Challenge challenge = GateRuntime.of(ctx.getSession()).captcha()
+                Altcha.Challenge challenge = attempt.captchas()
                         .altchaChallengeFields(ctx.getSession(), ctx.getRealm(), captcha);
                 if (challenge != null) { // null: no key to sign with, no ALTCHA offered
                     body.put("captcha_challenge", challenge.fields());

@@ -1,6 +1,5 @@
 package dev.abusegate.keycloak.answer;
 
-import dev.abusegate.keycloak.GateRuntime;
 import dev.abusegate.keycloak.steps.GatedAttempt;
 import jakarta.ws.rs.core.Response;
 import java.util.HashMap;
@@ -41,7 +40,7 @@ public final class TooManyAttemptsPage {
                 .setExecution(ctx.getExecution().getId())
                 .setStatus(Response.Status.TOO_MANY_REQUESTS);
         if (attempt.offeredCaptcha() != null) {
-            page.put("captcha", GateRuntime.of(ctx.getSession()).captcha().widget(ctx.getSession(), ctx.getRealm(),
+            page.put("captcha", attempt.captchas().widget(ctx.getSession(), ctx.getRealm(),
                     attempt.offeredCaptcha(), form));
             page.put("captchaFailed", attempt.captchaSubmitted());
         }

@@ -5,11 +5,12 @@ import dev.abusegate.captcha.CaptchaProvider;
 import dev.abusegate.captcha.CaptchaSettings;
 import dev.abusegate.captcha.SiteVerifier;
 import dev.abusegate.captcha.VerificationBudget;
+import dev.abusegate.engine.AbuseGate;
 import dev.abusegate.engine.keys.AddressKeys;
 import dev.abusegate.engine.store.CounterStoreFullException;
 import dev.abusegate.keycloak.CaptchaConfig;
-import dev.abusegate.keycloak.GateRuntime;
 import dev.abusegate.keycloak.RealmSecrets;
+import dev.abusegate.keycloak.Warnings;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -42,12 +43,11 @@ import org.keycloak.models.RealmModel;
  * accepted once: the step that checks a password spends it ({@link #spend}) right before the check, and its
  * fingerprint is then remembered in the counter store until it could no longer be valid; nothing else writes a record. A vendor that
  * cannot be reached or answers garbage counts as unsolved and is logged at WARN; it never passes. One per server,
- * owned by its {@link GateRuntime} with the verification budgets it keeps.
+ * owned by the server's runtime with the verification budgets it keeps.
  */
 public final class CaptchaService {
 
     private static final Logger LOG = Logger.getLogger(CaptchaService.class);
-    private static final SecureRandom RANDOM = new SecureRandom();
     private static final int TIMEOUT_MILLIS = 5_000;
     private static final int MAX_REPLY_BYTES = 64 * 1024;
     private static final long THIRD_PARTY_TOKEN_TTL_MILLIS = 600_000;
@@ -78,11 +78,16 @@ public final class CaptchaService {
      */
     private final Map<String, Long> taken = new ConcurrentHashMap<>();
     private static final int MAX_TAKEN = 100_000;
-    private final GateRuntime runtime;
+    private final SecureRandom random = new SecureRandom();
+    private final AbuseGate gate;
+    private final RealmSecrets secrets;
+    private final Warnings warnings;
 
-    /** The captcha integration of {@code runtime} (its keys, its gate, its warnings). */
-    public CaptchaService(GateRuntime runtime) {
-        this.runtime = runtime;
+    /** The captcha integration of a server: its gate (used-solution records), its realms' keys and its warnings. */
+    public CaptchaService(AbuseGate gate, RealmSecrets secrets, Warnings warnings) {
+        this.gate = gate;
+        this.secrets = secrets;
+        this.warnings = warnings;
     }
 
     /**
@@ -101,7 +106,7 @@ public final class CaptchaService {
             return null;
         }
         try {
-            if (runtime.gate().used(realm.getId(), s.digest())) {
+            if (gate.used(realm.getId(), s.digest())) {
                 return null;
             }
         } catch (RuntimeException e) {
@@ -130,10 +135,10 @@ public final class CaptchaService {
     public boolean spend(RealmModel realm, Solution s) {
         try {
             // Replay guard: the record lives until the solution's real expiry plus clock skew between nodes.
-            return runtime.gate().firstUse(realm.getId(), s.digest(), s.expiresAtMillis());
+            return gate.firstUse(realm.getId(), s.digest(), s.expiresAtMillis());
         } catch (CounterStoreFullException e) {
             // The used-solution table is full (a flood of solutions): toward caution, the solution counts as unsolved.
-            runtime.warnEvery("captcha-used-full", "Abuse gate: the used-captcha table is full "
+            warnings.warnEvery("captcha-used-full", "Abuse gate: the used-captcha table is full "
                     + "(a quarter of max-protected-entries); solutions count as unsolved until records expire "
                     + "(further warnings suppressed for 60 s)");
             return false;
@@ -217,7 +222,7 @@ public final class CaptchaService {
                 if (go == VerificationBudget.Answer.ADDRESS_BUDGET_SPENT) {
                     LOG.debugf("Abuse gate: captcha verification budget of an address spent in realm '%s'", realm.getName());
                 } else {
-                    runtime.warnEvery("captcha-budget:" + realm.getId(), "Abuse gate: " + cfg.provider().id()
+                    warnings.warnEvery("captcha-budget:" + realm.getId(), "Abuse gate: " + cfg.provider().id()
                             + " verifications refused in realm '" + realm.getName() + "' (" + (go == VerificationBudget.Answer.TOO_MANY_IN_FLIGHT
                             ? MAX_IN_FLIGHT + " verifications already in flight on this node" : "too many addresses verifying at once")
                             + "); their captchas count as unsolved (further warnings suppressed for 60 s)");
@@ -281,7 +286,7 @@ public final class CaptchaService {
             return null;
         }
         long expires = System.currentTimeMillis() / 1000 + cfg.altchaExpirySeconds();
-        return Altcha.challenge(key, cfg.altchaMaxNumber(), expires, RANDOM);
+        return Altcha.challenge(key, cfg.altchaMaxNumber(), expires, random);
     }
 
     /**
@@ -296,9 +301,9 @@ public final class CaptchaService {
             base = cfg.secret().getBytes(StandardCharsets.UTF_8);
         } else {
             try {
-                base = runtime.secrets().altchaKey(session, realm);
+                base = secrets.altchaKey(session, realm);
             } catch (RealmSecrets.NoRealmKey e) {
-                runtime.warnNoKey(realm, e);
+                warnings.warnNoKey(realm, e);
                 return null;
             }
         }
@@ -348,7 +353,7 @@ public final class CaptchaService {
     }
 
     private void warn(RealmModel realm, CaptchaProvider provider, SiteVerifier.Status status) {
-        runtime.warnEvery("captcha:" + realm.getId() + '/' + provider.id() + '/' + status,
+        warnings.warnEvery("captcha:" + realm.getId() + '/' + provider.id() + '/' + status,
                 "Abuse gate: " + provider.id() + " verification failed in realm '" + realm.getName() + "' ("
                         + (status == SiteVerifier.Status.UNREACHABLE ? "endpoint unreachable or erroring" : "unexpected reply")
                         + "); the captcha counts as unsolved (further warnings of this kind for this realm suppressed for 60 s)");

@@ -7,7 +7,7 @@ import dev.abusegate.engine.Outcome;
 import dev.abusegate.engine.keys.CounterKey;
 import dev.abusegate.engine.realm.RealmWatch;
 import dev.abusegate.engine.store.CounterStore;
-import dev.abusegate.keycloak.GateRuntime;
+import dev.abusegate.keycloak.runtime.GateRuntime;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.keycloak.authentication.AuthenticationFlowContext;

@@ -3,6 +3,7 @@ package dev.abusegate.keycloak.steps;
 import dev.abusegate.engine.Passwords;
 import dev.abusegate.keycloak.answer.MissingPasswordAnswer;
 import dev.abusegate.keycloak.answer.TooManyAttemptsJson;
+import dev.abusegate.keycloak.runtime.GateRuntime;
 import jakarta.ws.rs.core.MultivaluedMap;
 import jakarta.ws.rs.core.Response;
 import org.keycloak.authentication.AuthenticationFlowContext;
@@ -39,14 +40,14 @@ public class AbuseGateDirectGrant extends GatedRequestStep {
     }
 
     @Override
-    public void authenticate(AuthenticationFlowContext context) {
+    void authenticate(AuthenticationFlowContext context, GateRuntime runtime) {
         MultivaluedMap<String, String> params = context.getHttpRequest().getDecodedFormParameters();
         String identifier = params.getFirst(AuthenticationManager.FORM_USERNAME);
         String pw = params.getFirst(CredentialRepresentation.PASSWORD);
         boolean missing = Passwords.missing(pw);
         // an attempt that will check no password (none, or no username) spends no captcha solution (it is not even verified)
         boolean checksNone = missing || identifier == null;
-        GatedAttempt attempt = GatedAttempt.evaluate(context, identifier, captcha -> checksNone ? null : params.getFirst(CAPTCHA_TOKEN),
+        GatedAttempt attempt = GatedAttempt.evaluate(runtime, context, identifier, captcha -> checksNone ? null : params.getFirst(CAPTCHA_TOKEN),
                 false, LayerScope.ALL, !checksNone);
         if (!attempt.allowed()) {
             context.forceChallenge(TooManyAttemptsJson.of(context, attempt));
@@ -65,7 +66,7 @@ public class AbuseGateDirectGrant extends GatedRequestStep {
         if (!attempt.spend(attempt.verifiedCaptcha())) {
             // the solution was spent elsewhere meanwhile (or cannot be recorded): evaluated again without it
             settlement.abandon();
-            attempt = GatedAttempt.evaluate(context, identifier, captcha -> null, false, LayerScope.ALL);
+            attempt = GatedAttempt.evaluate(runtime, context, identifier, captcha -> null, false, LayerScope.ALL);
             if (!attempt.allowed()) {
                 context.forceChallenge(TooManyAttemptsJson.of(context, attempt));
                 return;

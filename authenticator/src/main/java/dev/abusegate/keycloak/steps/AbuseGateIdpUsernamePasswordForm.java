@@ -1,5 +1,6 @@
 package dev.abusegate.keycloak.steps;
 
+import dev.abusegate.keycloak.runtime.GateRuntime;
 import jakarta.ws.rs.core.MultivaluedMap;
 import org.keycloak.authentication.AuthenticationFlowContext;
 import org.keycloak.authentication.authenticators.broker.IdpUsernamePasswordForm;
@@ -17,8 +18,16 @@ import org.keycloak.models.KeycloakSession;
  */
 public class AbuseGateIdpUsernamePasswordForm extends IdpUsernamePasswordForm implements GatedForm {
 
-    public AbuseGateIdpUsernamePasswordForm(KeycloakSession session) {
+    private final GateRuntime runtime;
+
+    public AbuseGateIdpUsernamePasswordForm(KeycloakSession session, GateRuntime runtime) {
         super(session);
+        this.runtime = runtime;
+    }
+
+    @Override
+    public GateRuntime runtime() {
+        return runtime;
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.abusegate.keycloak.steps;
 
 import dev.abusegate.keycloak.answer.TooManyAttemptsPage;
+import dev.abusegate.keycloak.runtime.GateRuntime;
 import jakarta.ws.rs.core.MultivaluedMap;
 import org.keycloak.authentication.AuthenticationFlowContext;
 import org.keycloak.authentication.authenticators.browser.AbstractUsernameFormAuthenticator;
@@ -16,8 +17,16 @@ import org.keycloak.models.UserModel;
  */
 public class AbuseGatePasswordForm extends PasswordForm implements GatedForm {
 
-    public AbuseGatePasswordForm(KeycloakSession session) {
+    private final GateRuntime runtime;
+
+    public AbuseGatePasswordForm(KeycloakSession session, GateRuntime runtime) {
         super(session);
+        this.runtime = runtime;
+    }
+
+    @Override
+    public GateRuntime runtime() {
+        return runtime;
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.abusegate.keycloak.steps;
 
 import dev.abusegate.keycloak.answer.TooManyAttemptsPage;
+import dev.abusegate.keycloak.runtime.GateRuntime;
 import jakarta.ws.rs.core.MultivaluedMap;
 import jakarta.ws.rs.core.Response;
 import org.keycloak.authentication.AuthenticationFlowContext;
@@ -22,10 +23,17 @@ import org.keycloak.services.messages.Messages;
 public class AbuseGateUsernameForm extends UsernamePasswordForm implements GatedForm {
 
     private final KeycloakSession session;
+    private final GateRuntime runtime;
 
-    public AbuseGateUsernameForm(KeycloakSession session) {
+    public AbuseGateUsernameForm(KeycloakSession session, GateRuntime runtime) {
         super(session);
         this.session = session;
+        this.runtime = runtime;
+    }
+
+    @Override
+    public GateRuntime runtime() {
+        return runtime;
     }
 
     @Override

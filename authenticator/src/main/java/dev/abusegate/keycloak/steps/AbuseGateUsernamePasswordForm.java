@@ -1,5 +1,6 @@
 package dev.abusegate.keycloak.steps;
 
+import dev.abusegate.keycloak.runtime.GateRuntime;
 import jakarta.ws.rs.core.MultivaluedMap;
 import org.keycloak.authentication.AuthenticationFlowContext;
 import org.keycloak.authentication.authenticators.browser.UsernamePasswordForm;
@@ -15,8 +16,16 @@ import org.keycloak.models.KeycloakSession;
  */
 public class AbuseGateUsernamePasswordForm extends UsernamePasswordForm implements GatedForm {
 
-    public AbuseGateUsernamePasswordForm(KeycloakSession session) {
+    private final GateRuntime runtime;
+
+    public AbuseGateUsernamePasswordForm(KeycloakSession session, GateRuntime runtime) {
         super(session);
+        this.runtime = runtime;
+    }
+
+    @Override
+    public GateRuntime runtime() {
+        return runtime;
     }
 
     @Override

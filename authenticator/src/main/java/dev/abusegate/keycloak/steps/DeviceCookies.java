@@ -25,7 +25,6 @@ import org.keycloak.models.utils.KeycloakModelUtils;
 final class DeviceCookies {
 
     static final String NAME = "KC_ABUSE_GATE_DEVICE";
-    private static final SecureRandom RANDOM = new SecureRandom();
 
     private DeviceCookies() {
     }
@@ -78,7 +77,7 @@ final class DeviceCookies {
         String account = DeviceTokens.accountTag(key, user.getId());
         long expires = System.currentTimeMillis() / 1000 + days * 86_400L;
         String token = device == null
-                ? DeviceTokens.issue(key, realm.getId(), account, tags, expires, RANDOM)
+                ? DeviceTokens.issue(key, realm.getId(), account, tags, expires, new SecureRandom())
                 : DeviceTokens.issue(key, realm.getId(), account, tags, device, expires);
         NewCookie cookie = new NewCookie.Builder(NAME)
                 .value(token)

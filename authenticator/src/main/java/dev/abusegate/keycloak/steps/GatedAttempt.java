@@ -9,10 +9,10 @@ import dev.abusegate.engine.config.GateOptions;
 import dev.abusegate.engine.realm.RealmSettings;
 import dev.abusegate.keycloak.CaptchaConfig;
 import dev.abusegate.keycloak.GateConfig;
-import dev.abusegate.keycloak.GateRuntime;
 import dev.abusegate.keycloak.RealmSecrets;
 import dev.abusegate.keycloak.captcha.CaptchaService;
 import dev.abusegate.keycloak.events.GateEvents;
+import dev.abusegate.keycloak.runtime.GateRuntime;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import org.keycloak.authentication.AuthenticationFlowContext;
@@ -66,33 +66,34 @@ public final class GatedAttempt {
      * right before it checks a password, and the identity-first username page, which checks none, carries it to the
      * password step. An attempt turned away after its solution was verified (layer 3 blocked it) spends nothing.
      *
+     * @param runtime      the server's runtime, which the step's factory handed the step
      * @param captchaToken where the step finds a submitted captcha solution (given the realm's captcha settings); a
      *                     step whose attempt checks no password (a missing one, {@code Passwords#missing}) finds none,
      *                     so that such an attempt never spends a solution
      * @param browser      a browser form (device cookies apply), not an API endpoint
      * @param scope        the layers the step runs
      */
-    static GatedAttempt evaluate(AuthenticationFlowContext ctx, String identifier, Function<CaptchaConfig, String> captchaToken,
-                                 boolean browser, LayerScope scope) {
-        return evaluate(ctx, identifier, captchaToken, browser, scope, true);
+    static GatedAttempt evaluate(GateRuntime runtime, AuthenticationFlowContext ctx, String identifier,
+                                 Function<CaptchaConfig, String> captchaToken, boolean browser, LayerScope scope) {
+        return evaluate(runtime, ctx, identifier, captchaToken, browser, scope, true);
     }
 
     /**
-     * As {@link #evaluate(AuthenticationFlowContext, String, Function, boolean, LayerScope)}, for an attempt that
+     * As {@link #evaluate(GateRuntime, AuthenticationFlowContext, String, Function, boolean, LayerScope)}, for an attempt that
      * may check no password ({@code checksPassword} false: a missing password or a missing name). Such an attempt
      * runs without layer 3: it takes no lockout reservation, so it writes no protective entry (no free writes), and
      * its answer does not depend on whether the account is locked.
      */
-    static GatedAttempt evaluate(AuthenticationFlowContext ctx, String identifier, Function<CaptchaConfig, String> captchaToken,
-                                 boolean browser, LayerScope scope, boolean checksPassword) {
+    static GatedAttempt evaluate(GateRuntime runtime, AuthenticationFlowContext ctx, String identifier,
+                                 Function<CaptchaConfig, String> captchaToken, boolean browser, LayerScope scope,
+                                 boolean checksPassword) {
         KeycloakSession session = ctx.getSession();
         RealmModel realm = ctx.getRealm();
-        GateRuntime rt = GateRuntime.of(session);
-        GateConfig.Effective settings = rt.config().effective(realm, ctx.getAuthenticatorConfig());
+        GateConfig.Effective settings = runtime.config().effective(realm, ctx.getAuthenticatorConfig());
         GateOptions scoped = scope.apply(settings.options());
         GateOptions options = checksPassword ? scoped : scoped.without(Layer.ACCOUNT_LOCKOUT);
-        AbuseGate g = rt.gate();
-        RealmSecrets secrets = rt.secrets();
+        AbuseGate g = runtime.gate();
+        RealmSecrets secrets = runtime.secrets();
         String address = ctx.getConnection() == null ? null : ctx.getConnection().getRemoteAddr();
         // With the band off the captcha is still offered where a shared count past a threshold asks for it (a store
         // at its bound): ALTCHA by default, which needs no keys, so that answer is never a refusal.
@@ -101,7 +102,7 @@ public final class GatedAttempt {
                 ? settings.captcha().harder(options.get(RealmSettings.ALTCHA_FACTOR)) : settings.captcha();
         String token = captchaToken.apply(captcha);
         boolean submitted = token != null && !token.isBlank();
-        GateEvents events = new GateEvents(ctx, rt);
+        GateEvents events = new GateEvents(ctx, runtime);
         String device = null;
         CaptchaService.Solution[] verified = new CaptchaService.Solution[1];
         Decision d;
@@ -110,7 +111,7 @@ public final class GatedAttempt {
                     ? DeviceCookies.deviceOf(ctx, g, secrets.deviceKey(session, realm), identifier) : null;
             // The solution is verified only if the answer depends on it (see AbuseGate#evaluate).
             BooleanSupplier check = !submitted ? null
-                    : () -> (verified[0] = rt.captcha().verifiedUnspent(session, realm, captcha, token, address,
+                    : () -> (verified[0] = runtime.captcha().verifiedUnspent(session, realm, captcha, token, address,
                             options.ipv6PrefixLength(), scope == LayerScope.BEFORE_LOOKUP)) != null;
             d = g.evaluate(options, new Attempt(realm.getId(), address, identifier, device), check,
                     scope.realmLayer()); // identity-first: the password step applies it; HTTP Basic: never
@@ -121,7 +122,7 @@ public final class GatedAttempt {
             // from public data), so every layer is unavailable and follows its own failure mode, no device
             // cookie is read or issued, and no captcha is offered (the band needs the layers' counts).
             // Without keys it is not the store that failed: the WARN says what did.
-            rt.warnNoKey(realm, e);
+            runtime.warnNoKey(realm, e);
             d = g.unavailable(options);
             device = null;
             verified[0] = null;
@@ -129,7 +130,7 @@ public final class GatedAttempt {
         events.decided(d, options.refusalEventsPerMinute());
         events.realmWatched(g.realmWatch());
         events.tableShares();
-        return new GatedAttempt(ctx, rt, d, captcha, submitted, options, identifier, device, browser,
+        return new GatedAttempt(ctx, runtime, d, captcha, submitted, options, identifier, device, browser,
                 d.allowed() ? verified[0] : null);
     }
 
@@ -159,6 +160,11 @@ public final class GatedAttempt {
     /** The options this attempt was evaluated with (the step's scope applied). */
     public GateOptions options() {
         return options;
+    }
+
+    /** The server's captcha integration, which renders the widget and signs the challenge this attempt's answer offers. */
+    public CaptchaService captchas() {
+        return runtime.captcha();
     }
 
     /** The solution this attempt passed with, verified and not yet spent; null when it passed without one. */

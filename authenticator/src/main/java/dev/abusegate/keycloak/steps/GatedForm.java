@@ -3,6 +3,7 @@ package dev.abusegate.keycloak.steps;
 import dev.abusegate.engine.Passwords;
 import dev.abusegate.keycloak.answer.TooManyAttemptsPage;
 import dev.abusegate.keycloak.captcha.CaptchaService;
+import dev.abusegate.keycloak.runtime.GateRuntime;
 import jakarta.ws.rs.core.MultivaluedHashMap;
 import jakarta.ws.rs.core.MultivaluedMap;
 import org.keycloak.authentication.AuthenticationFlowContext;
@@ -31,6 +32,9 @@ import org.keycloak.services.managers.AuthenticationManager;
  * accepted the password) is settled on layer 3 ({@link Settlement}).
  */
 public interface GatedForm {
+
+    /** The server's runtime, which the form's factory handed the form. */
+    GateRuntime runtime();
 
     /**
      * The user Keycloak already chose before this page (re-authentication), else null: as Keycloak's
@@ -136,7 +140,7 @@ public interface GatedForm {
     /** Runs the gate for this attempt; null when it did not let it through (the 429 page is then the answer). */
     private GatedAttempt evaluate(AuthenticationFlowContext context, MultivaluedMap<String, String> formData, String name,
                                   boolean passwordMissing, LayerScope scope) {
-        GatedAttempt attempt = GatedAttempt.evaluate(context, name,
+        GatedAttempt attempt = GatedAttempt.evaluate(runtime(), context, name,
                 captcha -> formData == null || passwordMissing ? null : formData.getFirst(captcha.formField()), true, scope,
                 !passwordMissing);
         if (attempt.allowed()) {

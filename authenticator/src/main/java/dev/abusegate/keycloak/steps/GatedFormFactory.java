@@ -1,7 +1,8 @@
 package dev.abusegate.keycloak.steps;
 
 import java.util.Set;
-import java.util.function.Function;
+import dev.abusegate.keycloak.runtime.GateRuntime;
+import java.util.function.BiFunction;
 import org.keycloak.authentication.Authenticator;
 import org.keycloak.authentication.AuthenticatorFactory;
 import org.keycloak.models.AuthenticationExecutionModel;
@@ -15,15 +16,16 @@ import org.keycloak.models.KeycloakSession;
 abstract class GatedFormFactory extends GatedStepFactory {
 
     private final AuthenticatorFactory keycloak;
-    private final Function<KeycloakSession, Authenticator> create;
+    private final BiFunction<KeycloakSession, GateRuntime, Authenticator> create;
 
     /**
      * @param keycloak       the stock form's factory, asked for what the admin console and flows see besides the step's
      *                       own name
      * @param checksPassword whether the stock form checks a password (so that this one stands in for it there)
+     * @param create         the form for a session, given the server's runtime
      */
     GatedFormFactory(AuthenticatorFactory keycloak, boolean checksPassword, String id, String displayType, String helpText,
-            Function<KeycloakSession, Authenticator> create) {
+            BiFunction<KeycloakSession, GateRuntime, Authenticator> create) {
         super(id, displayType, helpText, checksPassword ? keycloak.getId() : null);
         this.keycloak = keycloak;
         this.create = create;
@@ -31,7 +33,7 @@ abstract class GatedFormFactory extends GatedStepFactory {
 
     @Override
     public Authenticator create(KeycloakSession session) {
-        return create.apply(session);
+        return create.apply(session, runtime(session));
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.abusegate.keycloak.steps;
 
 import dev.abusegate.keycloak.answer.LoginThemeMessages;
+import dev.abusegate.keycloak.runtime.GateRuntime;
 import dev.abusegate.engine.config.GateOptions;
 import dev.abusegate.engine.Layer;
 import dev.abusegate.engine.Passwords;
@@ -62,7 +63,7 @@ abstract class GatedHttpBasicStep extends GatedRequestStep {
     protected abstract Response wrongCredentials(AuthenticationFlowContext context);
 
     @Override
-    public void authenticate(AuthenticationFlowContext context) {
+    void authenticate(AuthenticationFlowContext context, GateRuntime runtime) {
         Credentials credentials = Credentials.of(context.getHttpRequest().getHttpHeaders().getRequestHeader(HttpHeaders.AUTHORIZATION));
         if (credentials == null) {
             // No Basic credentials: nothing to check or count; Keycloak answers as it always does.
@@ -76,7 +77,7 @@ abstract class GatedHttpBasicStep extends GatedRequestStep {
             context.forceChallenge(wrongCredentials(context));
             return;
         }
-        GatedAttempt attempt = GatedAttempt.evaluate(context, credentials.username, captcha -> null, false,
+        GatedAttempt attempt = GatedAttempt.evaluate(runtime, context, credentials.username, captcha -> null, false,
                 LayerScope.ALL_WITHOUT_CAPTCHA, !Passwords.missing(credentials.password));
         if (!attempt.allowed()) {
             String message = LoginThemeMessages.message(context.getSession(), context.getRealm(), LoginThemeMessages.BLOCKED);

@@ -1,5 +1,6 @@
 package dev.abusegate.keycloak.steps;
 
+import dev.abusegate.keycloak.runtime.GateRuntime;
 import org.keycloak.authentication.AuthenticationFlowContext;
 import org.keycloak.authentication.Authenticator;
 import org.keycloak.models.AuthenticationExecutionModel;
@@ -9,10 +10,11 @@ import org.keycloak.models.UserModel;
 
 /**
  * A gated step that reads its credentials from the request (no form, nothing to set up for a user) and is its own
- * factory: one stateless instance, as Keycloak's direct grant and HTTP Basic steps are. It needs no user before it
- * runs, has no reference category, and offers the requirements it is given.
+ * factory: one stateless instance, as Keycloak's direct grant and HTTP Basic steps are, which {@link #create} binds to
+ * the server's runtime for each session. It needs no user before it runs, has no reference category, and offers the
+ * requirements it is given.
  */
-abstract class GatedRequestStep extends GatedStepFactory implements Authenticator {
+abstract class GatedRequestStep extends GatedStepFactory {
 
     private final AuthenticationExecutionModel.Requirement[] requirements;
 
@@ -22,27 +24,12 @@ abstract class GatedRequestStep extends GatedStepFactory implements Authenticato
         this.requirements = requirements;
     }
 
+    /** The step's check of one request, with the server's runtime. */
+    abstract void authenticate(AuthenticationFlowContext context, GateRuntime runtime);
+
     @Override
     public Authenticator create(KeycloakSession session) {
-        return this;
-    }
-
-    @Override
-    public void action(AuthenticationFlowContext context) {
-    }
-
-    @Override
-    public boolean requiresUser() {
-        return false;
-    }
-
-    @Override
-    public boolean configuredFor(KeycloakSession session, RealmModel realm, UserModel user) {
-        return true;
-    }
-
-    @Override
-    public void setRequiredActions(KeycloakSession session, RealmModel realm, UserModel user) {
+        return new Bound(this, runtime(session));
     }
 
     @Override
@@ -60,8 +47,39 @@ abstract class GatedRequestStep extends GatedStepFactory implements Authenticato
         return false;
     }
 
-    /** Nothing to release, as the step or as its factory (one instance is both, so both {@code close()}s meet here). */
+    /** Nothing to release. */
     @Override
     public void close() {
+    }
+
+    /** The shared step for one session, with the runtime its factory handed it. */
+    private record Bound(GatedRequestStep step, GateRuntime runtime) implements Authenticator {
+
+        @Override
+        public void authenticate(AuthenticationFlowContext context) {
+            step.authenticate(context, runtime);
+        }
+
+        @Override
+        public void action(AuthenticationFlowContext context) {
+        }
+
+        @Override
+        public boolean requiresUser() {
+            return false;
+        }
+
+        @Override
+        public boolean configuredFor(KeycloakSession session, RealmModel realm, UserModel user) {
+            return true;
+        }
+
+        @Override
+        public void setRequiredActions(KeycloakSession session, RealmModel realm, UserModel user) {
+        }
+
+        @Override
+        public void close() {
+        }
     }
 }

@@ -2,10 +2,13 @@ package dev.abusegate.keycloak.steps;
 
 import dev.abusegate.keycloak.GateConfig;
 import dev.abusegate.keycloak.StatelessFactory;
+import dev.abusegate.keycloak.runtime.GateRuntime;
+import dev.abusegate.keycloak.store.GateStoreProviderFactory;
 
 import java.util.List;
 import org.keycloak.authentication.Authenticator;
 import org.keycloak.authentication.AuthenticatorFactory;
+import org.keycloak.models.KeycloakSession;
 import org.keycloak.provider.ProviderConfigProperty;
 
 /**
@@ -65,5 +68,10 @@ public abstract class GatedStepFactory implements AuthenticatorFactory, Stateles
      */
     public String replacedPasswordStep() {
         return replacedPasswordStep;
+    }
+
+    /** The server's runtime, from its owner (the store's factory), for the step this factory creates for a session. */
+    static GateRuntime runtime(KeycloakSession session) {
+        return GateStoreProviderFactory.of(session.getKeycloakSessionFactory()).runtime(session);
     }
 }

@@ -1,13 +1,12 @@
 package dev.abusegate.keycloak.store;
 
-import dev.abusegate.keycloak.GateRuntime;
 import org.keycloak.provider.Provider;
 
-/** Gives each request the server's one runtime: the gate on the server's one counter store, and all else long-lived. */
+/**
+ * The provider type of the SPI {@code abuse-gate-store}, which Keycloak's SPI needs: it holds nothing. The server's
+ * one runtime belongs to the SPI's factory ({@link GateStoreProviderFactory#runtime}), which builds it once.
+ */
 public interface GateStoreProvider extends Provider {
-
-    /** The gate, the realms' keys and settings, the captcha budgets and the warning limits, built once with the store. */
-    GateRuntime runtime();
 
     @Override
     default void close() {

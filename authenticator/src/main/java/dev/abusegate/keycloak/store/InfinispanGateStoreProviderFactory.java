@@ -3,18 +3,17 @@ package dev.abusegate.keycloak.store;
 import dev.abusegate.engine.TimeSource;
 import dev.abusegate.engine.realm.LocalRealmTallies;
 import dev.abusegate.engine.store.Slots;
-import dev.abusegate.keycloak.GateRuntime;
-import java.lang.reflect.Method;
+import dev.abusegate.keycloak.runtime.GateRuntime;
 import java.util.List;
 import org.infinispan.Cache;
 import org.infinispan.manager.EmbeddedCacheManager;
 import org.jboss.logging.Logger;
 import org.keycloak.Config;
+import org.keycloak.connections.infinispan.InfinispanConnectionProvider;
 import org.keycloak.models.KeycloakSession;
 import org.keycloak.models.KeycloakSessionFactory;
 import org.keycloak.models.utils.KeycloakModelUtils;
 import org.keycloak.models.utils.PostMigrationEvent;
-import org.keycloak.provider.Provider;
 import org.keycloak.provider.ProviderConfigProperty;
 import org.keycloak.provider.ProviderConfigurationBuilder;
 
@@ -60,7 +59,9 @@ public class InfinispanGateStoreProviderFactory implements GateStoreProviderFact
     public static final String TEST_SUPPORT_FAULT_INJECTION = "test-support-fault-injection";
 
     private static final Logger LOG = Logger.getLogger(InfinispanGateStoreProviderFactory.class);
-    private static final String ISPN_PROVIDER = "org.keycloak.connections.infinispan.InfinispanConnectionProvider";
+    /** What {@link #create} gives each session: nothing but the SPI's provider type. */
+    private static final GateStoreProvider PROVIDER = new GateStoreProvider() {
+    };
 
     private long maxEntries = DEFAULT_MAX_ENTRIES;
     private long maxProtectedEntries = DEFAULT_MAX_PROTECTED_ENTRIES;
@@ -95,17 +96,18 @@ public class InfinispanGateStoreProviderFactory implements GateStoreProviderFact
         });
     }
 
+    /** Holds nothing: the runtime is this factory's ({@link #runtime}). */
     @Override
     public GateStoreProvider create(KeycloakSession session) {
-        GateRuntime r = runtime(session);
-        return () -> r;
+        return PROVIDER;
     }
 
     /**
      * The server's one runtime, built on first use (or once the server is up) and kept for the life of this factory:
      * the store, then the gate and everything long-lived on it, in this one place ({@link ServerRuntime}).
      */
-    private GateRuntime runtime(KeycloakSession session) {
+    @Override
+    public GateRuntime runtime(KeycloakSession session) {
         return runtime.get(() -> build(session));
     }
 
@@ -150,25 +152,13 @@ public class InfinispanGateStoreProviderFactory implements GateStoreProviderFact
         return manager.getCache(name);
     }
 
-    /**
-     * Keycloak's {@code InfinispanConnectionProvider} lives in a jar that is not published for this
-     * version, so it is reached by name; only its {@code getCache(String)} is used.
-     */
-    @SuppressWarnings({"unchecked", "rawtypes"})
+    /** Keycloak's embedded cache manager, through its public Infinispan connection provider (its work cache's manager). */
     private static EmbeddedCacheManager cacheManager(KeycloakSession session) {
-        try {
-            Class<? extends Provider> type = (Class<? extends Provider>) Class.forName(ISPN_PROVIDER, true,
-                    KeycloakSession.class.getClassLoader());
-            Object connections = session.getProvider((Class) type);
-            if (connections == null) {
-                throw new IllegalStateException("Keycloak has no Infinispan connection provider");
-            }
-            Method getCache = type.getMethod("getCache", String.class);
-            Cache<?, ?> work = (Cache<?, ?>) getCache.invoke(connections, "work");
-            return work.getCacheManager();
-        } catch (ReflectiveOperationException e) {
-            throw new IllegalStateException("cannot reach Keycloak's embedded Infinispan", e);
+        InfinispanConnectionProvider connections = session.getProvider(InfinispanConnectionProvider.class);
+        if (connections == null) {
+            throw new IllegalStateException("Keycloak has no Infinispan connection provider");
         }
+        return connections.getCache(InfinispanConnectionProvider.WORK_CACHE_NAME).getCacheManager();
     }
 
     @Override

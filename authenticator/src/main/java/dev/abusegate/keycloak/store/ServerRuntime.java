@@ -1,7 +1,7 @@
 package dev.abusegate.keycloak.store;
 
 import dev.abusegate.engine.TimeSource;
-import dev.abusegate.keycloak.GateRuntime;
+import dev.abusegate.keycloak.runtime.GateRuntime;
 import java.util.function.Supplier;
 import org.jboss.logging.Logger;
 

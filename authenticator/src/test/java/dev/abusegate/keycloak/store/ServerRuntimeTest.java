@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.abusegate.engine.MutableClock;
 import dev.abusegate.engine.store.ReferenceCounterStore;
-import dev.abusegate.keycloak.GateRuntime;
+import dev.abusegate.keycloak.runtime.GateRuntime;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;

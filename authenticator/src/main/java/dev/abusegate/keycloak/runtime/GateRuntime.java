@@ -1,4 +1,4 @@
-package dev.abusegate.keycloak;
+package dev.abusegate.keycloak.runtime;
 
 import dev.abusegate.engine.AbuseGate;
 import dev.abusegate.engine.EventBudget;
@@ -6,38 +6,32 @@ import dev.abusegate.engine.store.CounterStore;
 import dev.abusegate.engine.TimeSource;
 import dev.abusegate.engine.realm.RealmTallies;
 import dev.abusegate.engine.realm.RealmWatch;
+import dev.abusegate.keycloak.GateConfig;
+import dev.abusegate.keycloak.RealmSecrets;
+import dev.abusegate.keycloak.Warnings;
 import dev.abusegate.keycloak.captcha.CaptchaService;
-import dev.abusegate.keycloak.store.GateStoreProvider;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
-import org.jboss.logging.Logger;
-import org.keycloak.models.KeycloakSession;
 import org.keycloak.models.RealmModel;
 
 /**
  * What the gate keeps for the life of the server: the engine on the server's one store, the realms' derived
  * keys, their parsed settings, the captcha verification budgets, the realms' budgets of refusal events
- * ({@link #refusalEvents()}), and the rate limits of its warnings (the one WARN limiter: {@link #warnEvery}). Built once, in one place, by the store's provider factory (see
- * {@code InfinispanGateStoreProviderFactory}) and handed to each request through {@link #of(KeycloakSession)}:
- * nothing static survives a reload.
+ * ({@link #refusalEvents()}), and the rate limits of its warnings (the one WARN limiter: {@link Warnings}). Built
+ * once, in one place, by the store's provider factory (its {@code runtime(KeycloakSession)}), which hands it to the
+ * factories of the steps and of the admin resource; they pass it on to what they create. Nothing static survives a
+ * reload.
  */
 public final class GateRuntime {
 
-    private static final Logger LOG = Logger.getLogger(GateRuntime.class);
-    private static final long WARN_EVERY_MILLIS = 60_000;
-    /** Most warning topics tracked at once (a few per realm); past it the oldest record is forgotten. */
-    private static final int MAX_TOPICS = 10_000;
-
     private final AbuseGate gate;
     private final RealmSecrets secrets;
-    private final GateConfig.Cache config = new GateConfig.Cache(this::warnEvery);
+    private final Warnings warnings = new Warnings();
+    private final GateConfig.Cache config = new GateConfig.Cache(warnings::warnEvery);
     private final CaptchaService captcha;
-    private final Map<String, AtomicLong> lastWarn = new ConcurrentHashMap<>();
     /** The fifth layer's tick, once a second, off the login path (one daemon thread). */
     private final ScheduledExecutorService realmTicks;
     /** Realms whose "under attack" gauge is registered. */
@@ -65,7 +59,7 @@ public final class GateRuntime {
         this.storeFailureEvents = new EventBudget(TimeSource.SYSTEM);
         if (tallies == null) {
             this.gate = new AbuseGate(store, TimeSource.SYSTEM, secrets, blockedHoldMillis);
-            this.captcha = new CaptchaService(this);
+            this.captcha = new CaptchaService(gate, secrets, warnings);
             this.realmTicks = null;
             return;
         }
@@ -73,7 +67,7 @@ public final class GateRuntime {
                 + "failure tallies cannot be shared right now (" + e.getClass().getSimpleName() + "); each node decides "
                 + "'realm under attack' on its own count (further warnings suppressed for 60 s)"));
         this.gate = new AbuseGate(store, TimeSource.SYSTEM, secrets, blockedHoldMillis, watch);
-        this.captcha = new CaptchaService(this);
+        this.captcha = new CaptchaService(gate, secrets, warnings);
         this.realmTicks = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "abuse-gate-realm-watch");
             t.setDaemon(true);
@@ -114,11 +108,6 @@ public final class GateRuntime {
         }
     }
 
-    /** The runtime of the server this session belongs to. */
-    public static GateRuntime of(KeycloakSession session) {
-        return session.getProvider(GateStoreProvider.class).runtime();
-    }
-
     public AbuseGate gate() {
         return gate;
     }
@@ -137,31 +126,13 @@ public final class GateRuntime {
         return captcha;
     }
 
-    /** One WARN per realm a minute: why the gate cannot key its counters, and how to fix it. */
+    /** One WARN per realm a minute: why the gate cannot key its counters, and how to fix it (see {@link Warnings}). */
     public void warnNoKey(RealmModel realm, RuntimeException e) {
-        warnEvery("keys:" + realm.getId(), "Abuse gate: realm '" + realm.getName() + "' has no usable HMAC key ("
-                + (e instanceof RealmSecrets.NoRealmKey ? "no active HS512 or HS256 key" : e.getClass().getSimpleName())
-                + "); every layer follows its failure mode, device cookies are neither issued nor honoured and no "
-                + "ALTCHA challenge is offered. Fix: Realm settings > Keys > Providers, add or enable an 'hmac-generated' "
-                + "provider (further warnings for this realm suppressed for 60 s)");
+        warnings.warnNoKey(realm, e);
     }
 
-    /**
-     * Logs at WARN at most once a minute per {@code topic}. Topics name a realm (and what went wrong), so one
-     * realm's trouble never silences another's.
-     */
+    /** Logs at WARN at most once a minute per {@code topic} (see {@link Warnings}). */
     public void warnEvery(String topic, String message) {
-        AtomicLong last = lastWarn.get(topic);
-        if (last == null) {
-            if (lastWarn.size() >= MAX_TOPICS) {
-                lastWarn.clear();
-            }
-            last = lastWarn.computeIfAbsent(topic, t -> new AtomicLong());
-        }
-        long now = System.currentTimeMillis();
-        long prev = last.get();
-        if ((prev == 0 || now - prev >= WARN_EVERY_MILLIS) && last.compareAndSet(prev, now)) {
-            LOG.warn(message);
-        }
+        warnings.warnEvery(topic, message);
     }
 }

@@ -1,0 +1,46 @@
+package dev.abusegate.keycloak;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import org.jboss.logging.Logger;
+import org.keycloak.models.RealmModel;
+
+/**
+ * The gate's one limiter of WARN lines: at most one a minute per topic. Topics name a realm (and what went wrong), so
+ * one realm's trouble never silences another's. One per server, owned by its runtime.
+ */
+public final class Warnings {
+
+    private static final Logger LOG = Logger.getLogger(Warnings.class);
+    private static final long WARN_EVERY_MILLIS = 60_000;
+    /** Most warning topics tracked at once (a few per realm); past it the oldest record is forgotten. */
+    private static final int MAX_TOPICS = 10_000;
+
+    private final Map<String, AtomicLong> lastWarn = new ConcurrentHashMap<>();
+
+    /** Logs {@code message} at WARN unless this {@code topic} had one in the last minute. */
+    public void warnEvery(String topic, String message) {
+        AtomicLong last = lastWarn.get(topic);
+        if (last == null) {
+            if (lastWarn.size() >= MAX_TOPICS) {
+                lastWarn.clear();
+            }
+            last = lastWarn.computeIfAbsent(topic, t -> new AtomicLong());
+        }
+        long now = System.currentTimeMillis();
+        long prev = last.get();
+        if ((prev == 0 || now - prev >= WARN_EVERY_MILLIS) && last.compareAndSet(prev, now)) {
+            LOG.warn(message);
+        }
+    }
+
+    /** One WARN per realm a minute: why the gate cannot key its counters, and how to fix it. */
+    public void warnNoKey(RealmModel realm, RuntimeException e) {
+        warnEvery("keys:" + realm.getId(), "Abuse gate: realm '" + realm.getName() + "' has no usable HMAC key ("
+                + (e instanceof RealmSecrets.NoRealmKey ? "no active HS512 or HS256 key" : e.getClass().getSimpleName())
+                + "); every layer follows its failure mode, device cookies are neither issued nor honoured and no "
+                + "ALTCHA challenge is offered. Fix: Realm settings > Keys > Providers, add or enable an 'hmac-generated' "
+                + "provider (further warnings for this realm suppressed for 60 s)");
+    }
+}
