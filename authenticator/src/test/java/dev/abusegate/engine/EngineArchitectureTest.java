@@ -1,125 +1,164 @@
 package dev.abusegate.engine;
 
+import static com.tngtech.archunit.base.DescribedPredicate.describe;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.ArchRule;
+import dev.abusegate.engine.config.GateOptions;
+import dev.abusegate.engine.keys.DeviceTokens;
+import dev.abusegate.engine.keys.Hmac;
+import dev.abusegate.engine.realm.RealmSettings;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
+import java.util.Set;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /**
- * The engine is plain Java: no Keycloak, Infinispan, Micrometer, Jakarta or JBoss types. Checked on the
- * compiled classes (their constant pools name every referenced type) and on the sources' imports.
+ * The layering, as ArchUnit rules over the compiled provider classes (every type a class names: fields, signatures,
+ * calls, annotations, generics):
+ * <ul>
+ *   <li>the engine is plain Java: no Keycloak, Infinispan, Micrometer, Jakarta or JBoss types;</li>
+ *   <li>no import circles between packages: between the top-level parts, inside the engine, inside the Keycloak
+ *       side;</li>
+ *   <li>a gated step reaches the engine only through its entry points ({@link #ENGINE_ENTRY_POINTS}), never its
+ *       store.</li>
+ * </ul>
  */
 class EngineArchitectureTest {
 
-    static final List<String> FORBIDDEN = List.of("org/keycloak/", "org/infinispan/", "io/micrometer/", "jakarta/", "org/jboss/");
+    static final String[] FRAMEWORKS = {"org.keycloak..", "org.infinispan..", "io.micrometer..", "jakarta..", "org.jboss.."};
 
-    @Test
-    void engine_classes_reference_no_server_framework() throws Exception {
-        Path root = Paths.get(AbuseGate.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-        Path pkg = root.resolve("dev/abusegate/engine");
-        Map<String, List<String>> offenders = new TreeMap<>();
-        List<Path> classes;
-        try (Stream<Path> s = Files.walk(pkg)) {
-            classes = s.filter(p -> p.toString().endsWith(".class")).toList();
-        }
-        assertThat(classes).as("engine classes found under " + pkg).hasSizeGreaterThanOrEqualTo(15);
-        for (Path c : classes) {
-            List<String> refs = forbiddenReferences(constantPoolStrings(Files.readAllBytes(c)));
-            if (!refs.isEmpty()) {
-                offenders.put(pkg.relativize(c).toString(), refs);
-            }
-        }
-        assertThat(offenders).isEmpty();
+    /**
+     * What a gated step may use of the engine: its top-level package (the gate, an attempt, the decision, layers,
+     * outcomes), the settings it is configured with ({@code config}, {@link RealmSettings}), and the device-cookie
+     * token with the keyed hash it and a wrong password's tag are built from. Nothing of the store, nothing else of
+     * {@code keys} or {@code realm}.
+     */
+    static final Set<Class<?>> ENGINE_ENTRY_POINT_CLASSES = Set.of(RealmSettings.class, DeviceTokens.class, Hmac.class);
+    static final String[] ENGINE_ENTRY_POINTS = {"dev.abusegate.engine", GateOptions.class.getPackageName()};
+
+    static final ArchRule ENGINE_IS_PLAIN_JAVA = noClasses().that().resideInAPackage("dev.abusegate.engine..")
+            .should().dependOnClassesThat().resideInAnyPackage(FRAMEWORKS)
+            .because("the engine knows nothing of Keycloak: the Keycloak side adapts forms, events and Infinispan to it");
+
+    private static JavaClasses provider;
+
+    @BeforeAll
+    static void importTheProvider() {
+        provider = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .importPackages("dev.abusegate");
     }
 
     @Test
-    void engine_sources_import_no_server_framework() throws IOException {
+    void the_provider_and_its_engine_are_imported() {
+        assertThat(provider.that(resideInAPackage("dev.abusegate.engine.."))).as("engine classes").hasSizeGreaterThanOrEqualTo(15);
+        assertThat(provider.that(resideInAPackage("dev.abusegate.keycloak.steps.."))).as("step classes").hasSizeGreaterThanOrEqualTo(10);
+        assertThat(provider.contain(AbuseGate.class)).isTrue();
+    }
+
+    @Test
+    void the_engine_depends_on_no_server_framework() {
+        ENGINE_IS_PLAIN_JAVA.check(provider);
+    }
+
+    @Test
+    void the_rule_would_catch_a_framework_reference() {
+        // A test-only class in the engine's package that does touch Jakarta: the same rule must flag it.
+        JavaClasses fixture = new ClassFileImporter().importClasses(ArchitectureFixtureUsingJakarta.class);
+        assertThat(ENGINE_IS_PLAIN_JAVA.evaluate(fixture).getFailureReport().getDetails())
+                .anySatisfy(line -> assertThat(line).contains("jakarta.ws.rs.core.Response"));
+    }
+
+    /** Bytecode drops an unused import (and annotations kept only in the source): the sources are read too. */
+    @Test
+    void the_engine_sources_import_no_server_framework() throws IOException {
         Path src = Paths.get("src/main/java/dev/abusegate/engine");
         assertThat(src).isDirectory();
-        List<String> offenders = new ArrayList<>();
-        try (Stream<Path> s = Files.walk(src)) {
-            for (Path p : s.filter(f -> f.toString().endsWith(".java")).toList()) {
-                for (String line : Files.readAllLines(p, StandardCharsets.UTF_8)) {
-                    String t = line.trim();
-                    if (t.startsWith("import ") && FORBIDDEN.stream().anyMatch(f -> t.contains(f.replace('/', '.')))) {
-                        offenders.add(src.relativize(p) + ": " + t);
-                    }
-                }
-            }
+        List<String> prefixes = Stream.of(FRAMEWORKS).map(f -> "import " + f.replace("..", ".")).toList();
+        List<String> staticPrefixes = prefixes.stream().map(p -> p.replace("import ", "import static ")).toList();
+        List<String> offenders;
+        try (Stream<Path> files = Files.walk(src)) {
+            offenders = files.filter(f -> f.toString().endsWith(".java")).flatMap(f -> lines(f).stream()
+                    .map(String::trim)
+                    .filter(l -> Stream.concat(prefixes.stream(), staticPrefixes.stream()).anyMatch(l::startsWith))
+                    .map(l -> src.relativize(f) + ": " + l)).toList();
         }
         assertThat(offenders).isEmpty();
     }
 
     @Test
-    void the_scanner_would_catch_a_framework_reference() throws IOException {
-        // A test-only class that does touch Jakarta: the same scan must flag it.
-        byte[] bytes;
-        try (InputStream in = ArchitectureFixtureUsingJakarta.class.getResourceAsStream("ArchitectureFixtureUsingJakarta.class")) {
-            bytes = in.readAllBytes();
-        }
-        assertThat(forbiddenReferences(constantPoolStrings(bytes))).contains("jakarta/ws/rs/core/Response");
+    void the_top_level_parts_form_no_cycle() {
+        slices().matching("dev.abusegate.(*)..").should().beFreeOfCycles().check(provider);
     }
 
-    static List<String> forbiddenReferences(List<String> utf8) {
-        List<String> out = new ArrayList<>();
-        for (String s : utf8) {
-            for (String f : FORBIDDEN) {
-                int at = s.indexOf(f);
-                if (at >= 0) {
-                    int end = at;
-                    while (end < s.length() && s.charAt(end) != ';' && s.charAt(end) != ')' && s.charAt(end) != '<') {
-                        end++;
-                    }
-                    out.add(s.substring(at, end));
-                }
-            }
-        }
-        return out;
+    /*
+     * Fails today: AbuseGate and Decision import engine.config, engine.keys, engine.realm and engine.store, which
+     * import the engine back (issue 44, item 1, the engine split).
+     */
+    @Test
+    @Disabled("engine <-> engine.config/keys/realm/store: breaking it is issue 44, item 1")
+    void the_engine_packages_form_no_cycle() {
+        slices().matching("dev.abusegate.(**)").should().beFreeOfCycles()
+                .check(provider.that(resideInAPackage("dev.abusegate.engine..")));
     }
 
-    /** The CONSTANT_Utf8 entries of a class file: every class, descriptor and signature it names. */
-    static List<String> constantPoolStrings(byte[] b) {
-        java.nio.ByteBuffer in = java.nio.ByteBuffer.wrap(b);
-        if (in.getInt() != 0xCAFEBABE) {
-            throw new IllegalArgumentException("not a class file");
+    /*
+     * Fails today on keycloak.answer <-> keycloak.steps: TooManyAttemptsJson.of and TooManyAttemptsPage.show take a
+     * steps.GatedAttempt, and the steps call them.
+     */
+    @Test
+    @Disabled("keycloak.answer <-> keycloak.steps: the answers take a GatedAttempt (issue 44, item 4)")
+    void the_keycloak_packages_form_no_cycle() {
+        slices().matching("dev.abusegate.(**)").should().beFreeOfCycles()
+                .check(provider.that(resideInAPackage("dev.abusegate.keycloak..")));
+    }
+
+    @Test
+    void steps_reach_the_engine_only_through_its_entry_points() {
+        noClasses().that().resideInAPackage("dev.abusegate.keycloak.steps..")
+                .should().dependOnClassesThat(describe("engine classes outside its entry points",
+                        (JavaClass c) -> c.getPackageName().startsWith("dev.abusegate.engine")
+                                && !resideInAnyPackage(ENGINE_ENTRY_POINTS).test(c)
+                                && ENGINE_ENTRY_POINT_CLASSES.stream().noneMatch(k -> isOrNestsIn(c, k))))
+                .check(provider);
+    }
+
+    @Test
+    void steps_never_touch_the_engine_store() {
+        noClasses().that().resideInAPackage("dev.abusegate.keycloak.steps..")
+                .should().dependOnClassesThat().resideInAPackage("dev.abusegate.engine.store..")
+                .check(provider);
+    }
+
+    private static boolean isOrNestsIn(JavaClass c, Class<?> k) {
+        return c.getName().equals(k.getName()) || c.getName().startsWith(k.getName() + "$");
+    }
+
+    private static List<String> lines(Path file) {
+        try {
+            return Files.readAllLines(file, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
         }
-        in.getShort();
-        in.getShort();
-        int count = in.getShort() & 0xffff;
-        List<String> out = new ArrayList<>();
-        for (int i = 1; i < count; i++) {
-            int tag = in.get() & 0xff;
-            switch (tag) {
-                case 1: {
-                    int len = in.getShort() & 0xffff;
-                    byte[] s = new byte[len];
-                    in.get(s);
-                    out.add(new String(s, StandardCharsets.UTF_8));
-                    break;
-                }
-                case 3: case 4: in.position(in.position() + 4); break;
-                case 5: case 6: in.position(in.position() + 8); i++; break;
-                case 7: case 8: case 16: case 19: case 20: in.position(in.position() + 2); break;
-                case 9: case 10: case 11: case 12: case 17: case 18: in.position(in.position() + 4); break;
-                case 15: in.position(in.position() + 3); break;
-                default: throw new IllegalArgumentException("unknown constant pool tag " + tag);
-            }
-        }
-        return out;
     }
 }
 
-/** Deliberately references a framework type; used only to prove the scanner notices. */
+/** Deliberately references a framework type; used only to prove the rule notices. */
 final class ArchitectureFixtureUsingJakarta {
     static Object status() {
         return jakarta.ws.rs.core.Response.Status.OK;
