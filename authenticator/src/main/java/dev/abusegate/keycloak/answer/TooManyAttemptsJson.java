@@ -3,7 +3,6 @@ package dev.abusegate.keycloak.answer;
 import dev.abusegate.captcha.Altcha;
 import dev.abusegate.captcha.CaptchaProvider;
 import dev.abusegate.keycloak.CaptchaConfig;
-import dev.abusegate.keycloak.steps.GatedAttempt;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.io.IOException;
@@ -23,7 +22,7 @@ public final class TooManyAttemptsJson {
     }
 
     /** The answer to {@code attempt}, which the gate did not let through. */
-    public static Response of(AuthenticationFlowContext ctx, GatedAttempt attempt) {
+    public static Response of(AuthenticationFlowContext ctx, Refusal attempt) {
         boolean blocked = attempt.blocked();
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("error", attempt.code());

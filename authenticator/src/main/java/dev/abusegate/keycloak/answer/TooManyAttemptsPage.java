@@ -1,6 +1,5 @@
 package dev.abusegate.keycloak.answer;
 
-import dev.abusegate.keycloak.steps.GatedAttempt;
 import jakarta.ws.rs.core.Response;
 import java.util.HashMap;
 import java.util.Map;
@@ -25,7 +24,7 @@ public final class TooManyAttemptsPage {
     }
 
     /** Answers {@code attempt}, which the gate did not let through, with the page. */
-    public static void show(AuthenticationFlowContext ctx, GatedAttempt attempt, String identifier, Fields shown,
+    public static void show(AuthenticationFlowContext ctx, Refusal attempt, String identifier, Fields shown,
                             boolean rememberMe) {
         boolean passwordOnly = shown == Fields.PASSWORD;
         boolean blocked = attempt.blocked();

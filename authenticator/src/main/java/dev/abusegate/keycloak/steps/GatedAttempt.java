@@ -9,6 +9,7 @@ import dev.abusegate.engine.config.GateOptions;
 import dev.abusegate.engine.realm.RealmSettings;
 import dev.abusegate.keycloak.CaptchaConfig;
 import dev.abusegate.keycloak.GateConfig;
+import dev.abusegate.keycloak.answer.Refusal;
 import dev.abusegate.keycloak.RealmSecrets;
 import dev.abusegate.keycloak.captcha.CaptchaService;
 import dev.abusegate.keycloak.events.GateEvents;
@@ -28,7 +29,7 @@ import org.keycloak.models.RealmModel;
  * name, which fields, which layers, which answers): the login forms through the hooks of {@link GatedForm}, the HTTP
  * Basic steps through those of {@link GatedHttpBasicStep}, the direct grant in its {@code authenticate}.
  */
-public final class GatedAttempt {
+public final class GatedAttempt implements Refusal {
 
     private final AuthenticationFlowContext ctx;
     private final GateRuntime runtime;
@@ -138,21 +139,25 @@ public final class GatedAttempt {
         return decision.allowed();
     }
 
+    @Override
     public boolean blocked() {
         return decision.outcome() == Outcome.BLOCKED;
     }
 
     /** The gate's answer code: {@code blocked} or {@code captcha_required} (or {@code allow}). */
+    @Override
     public String code() {
         return decision.outcome().code();
     }
 
     /** The captcha the realm offers for this attempt's {@code captcha_required}, or null (blocked). */
+    @Override
     public CaptchaConfig offeredCaptcha() {
         return blocked() ? null : captcha;
     }
 
     /** A captcha solution came with the attempt (and was not enough). */
+    @Override
     public boolean captchaSubmitted() {
         return captchaSubmitted;
     }
@@ -163,6 +168,7 @@ public final class GatedAttempt {
     }
 
     /** The server's captcha integration, which renders the widget and signs the challenge this attempt's answer offers. */
+    @Override
     public CaptchaService captchas() {
         return runtime.captcha();
     }
