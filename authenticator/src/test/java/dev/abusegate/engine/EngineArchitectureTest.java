@@ -117,12 +117,7 @@ class EngineArchitectureTest {
                 .check(provider.that(resideInAPackage("dev.abusegate.engine..")));
     }
 
-    /*
-     * Fails today on keycloak.answer <-> keycloak.steps: TooManyAttemptsJson.of and TooManyAttemptsPage.show take a
-     * steps.GatedAttempt, and the steps call them.
-     */
     @Test
-    @Disabled("keycloak.answer <-> keycloak.steps: the answers take a GatedAttempt (issue 44, item 4)")
     void the_keycloak_packages_form_no_cycle() {
         slices().matching("dev.abusegate.(**)").should().beFreeOfCycles()
                 .check(provider.that(resideInAPackage("dev.abusegate.keycloak..")));
