@@ -1,6 +1,7 @@
 package dev.abusegate.keycloak;
 
 import dev.abusegate.engine.AbuseGate;
+import dev.abusegate.engine.WarnLimiter;
 import dev.abusegate.engine.EventBudget;
 import dev.abusegate.engine.store.CounterStore;
 import dev.abusegate.engine.TimeSource;
@@ -8,13 +9,11 @@ import dev.abusegate.engine.realm.RealmTallies;
 import dev.abusegate.engine.realm.RealmWatch;
 import dev.abusegate.keycloak.captcha.CaptchaService;
 import dev.abusegate.keycloak.store.GateStoreProvider;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import org.jboss.logging.Logger;
 import org.keycloak.models.KeycloakSession;
 import org.keycloak.models.RealmModel;
@@ -37,7 +36,7 @@ public final class GateRuntime {
     private final RealmSecrets secrets;
     private final GateConfig.Cache config = new GateConfig.Cache(this::warnEvery);
     private final CaptchaService captcha;
-    private final Map<String, AtomicLong> lastWarn = new ConcurrentHashMap<>();
+    private final WarnLimiter warnings = new WarnLimiter(TimeSource.SYSTEM, WARN_EVERY_MILLIS, MAX_TOPICS);
     /** The fifth layer's tick, once a second, off the login path (one daemon thread). */
     private final ScheduledExecutorService realmTicks;
     /** Realms whose "under attack" gauge is registered. */
@@ -151,17 +150,13 @@ public final class GateRuntime {
      * realm's trouble never silences another's.
      */
     public void warnEvery(String topic, String message) {
-        AtomicLong last = lastWarn.get(topic);
-        if (last == null) {
-            if (lastWarn.size() >= MAX_TOPICS) {
-                lastWarn.clear();
-            }
-            last = lastWarn.computeIfAbsent(topic, t -> new AtomicLong());
-        }
-        long now = System.currentTimeMillis();
-        long prev = last.get();
-        if ((prev == 0 || now - prev >= WARN_EVERY_MILLIS) && last.compareAndSet(prev, now)) {
+        if (warnings.due(topic)) {
             LOG.warn(message);
         }
+    }
+
+    /** Whether a warning about {@code topic} is due (true at most once a minute per topic): for a caller that logs more. */
+    public boolean warnDue(String topic) {
+        return warnings.due(topic);
     }
 }

@@ -52,7 +52,7 @@ final class Settlement {
             default:
                 trouble = runtime.gate().notVerified(decision);
         }
-        new GateEvents(ctx, runtime).storeUnavailable(trouble.unavailable(), options.storeFailureEventsPerMinute());
+        new GateEvents(ctx, runtime).storeUnavailable(trouble, options.storeFailureEventsPerMinute());
     }
 
     /**
