@@ -1,76 +1,53 @@
 package dev.abusegate.engine;
 
-import dev.abusegate.engine.config.GateOptions;
-import dev.abusegate.engine.config.LayerPolicy;
-import dev.abusegate.engine.keys.GateKeys;
-import java.util.Collections;
-import java.util.EnumSet;
+import java.util.Optional;
 import java.util.Set;
 
 /**
- * The gate's answer: its {@link Outcome} with the reasons (see {@link Outcome} for the words). {@link #layer()} says which layer decided (for events and metrics only; never
- * shown to the client). {@link #unavailable()} lists the layers whose store failed during this
- * attempt. An {@link Outcome#ALLOW} decision may hold a lockout reservation that must be settled with
- * {@link AbuseGate#passwordFailed}, {@link AbuseGate#passwordSucceeded} or {@link AbuseGate#notVerified}.
+ * The gate's answer: its {@link Outcome} with the reasons (see {@link Outcome} for the words), and the attempt's
+ * {@link Reservation}, which only the settlement reads: an {@link Outcome#ALLOW} decision may hold a layer-3 slot that
+ * must be settled with {@link AbuseGate#passwordFailed}, {@link AbuseGate#passwordSucceeded} or
+ * {@link AbuseGate#notVerified}.
+ *
+ * @param outcome          allow, captcha or block
+ * @param decidedBy        the layer that blocked or asked for the captcha (for events and metrics only; never shown
+ *                         to the client); empty for ALLOW and for the fifth layer's captcha
+ * @param realmUnderAttack whether the fifth, realm-wide layer asked for the captcha (for events and metrics only,
+ *                         never shown to the client, whose answer is the band's {@code captcha_required})
+ * @param outages          the layers whose store failed while deciding, with their causes, and the degraded ones
+ * @param reservation      what the attempt holds on layer 3 (opaque)
  */
-public final class Decision {
+public record Decision(Outcome outcome, Optional<Layer> decidedBy, boolean realmUnderAttack, Outages outages,
+                       Reservation reservation) {
 
-    private final Outcome outcome;
-    private final Layer layer;
-    private final Set<Layer> unavailable;
-    final GateOptions options;
-    final GateKeys.Keys keys;
-    /** Whether the attempt holds a lockout reservation that must be settled. */
-    final boolean reserved;
-    /** Layer 3's policy as applied to this attempt (a device's own budget, when it had a device cookie). */
-    final LayerPolicy lockout;
-    final boolean device;
-
-    /** Whether the reservation was taken on a shared counter (it is settled there). */
-    final boolean shared;
-    /** Whether the fifth, realm-wide layer asked for the captcha (then {@link #layer()} is null). */
-    private final boolean realmUnderAttack;
-    /** Layers counted on a shared counter because the store was at its bound. */
-    private final Set<Layer> degraded;
-
-    Decision(Outcome outcome, Layer layer, Set<Layer> unavailable, Set<Layer> degraded, GateOptions options, GateKeys.Keys keys,
-             boolean reserved, boolean shared, LayerPolicy lockout, boolean device) {
-        this(outcome, layer, unavailable, degraded, options, keys, reserved, shared, lockout, device, false);
+    /** The attempt may go on to the password check, holding {@code reservation}. */
+    static Decision allow(Outages outages, Reservation reservation) {
+        return new Decision(Outcome.ALLOW, Optional.empty(), false, outages, reservation);
     }
 
-    private Decision(Outcome outcome, Layer layer, Set<Layer> unavailable, Set<Layer> degraded, GateOptions options, GateKeys.Keys keys,
-                     boolean reserved, boolean shared, LayerPolicy lockout, boolean device, boolean realmUnderAttack) {
-        this.realmUnderAttack = realmUnderAttack;
-        this.degraded = degraded.isEmpty() ? Collections.emptySet() : Collections.unmodifiableSet(EnumSet.copyOf(degraded));
-        this.shared = shared;
-        this.lockout = lockout;
-        this.device = device;
-        this.outcome = outcome;
-        this.layer = layer;
-        this.unavailable = unavailable.isEmpty() ? Collections.emptySet() : Collections.unmodifiableSet(EnumSet.copyOf(unavailable));
-        this.options = options;
-        this.keys = keys;
-        this.reserved = reserved;
+    /** {@code layer} asks for a captcha; nothing is held. */
+    static Decision captcha(Layer layer, Outages outages, Reservation scope) {
+        return new Decision(Outcome.CAPTCHA_REQUIRED, Optional.of(layer), false, outages, scope);
     }
 
-    /** The fifth layer's answer: a captcha, asked for by no per-subject layer, holding no reservation. */
-    static Decision realmUnderAttack(Set<Layer> unavailable, Set<Layer> degraded, GateOptions options, GateKeys.Keys keys,
-                                     LayerPolicy lockout, boolean device) {
-        return new Decision(Outcome.CAPTCHA_REQUIRED, null, unavailable, degraded, options, keys, false, false, lockout, device, true);
+    /** The fifth layer's answer: a captcha, asked for by no per-subject layer, holding nothing. */
+    static Decision realmCaptcha(Outages outages, Reservation scope) {
+        return new Decision(Outcome.CAPTCHA_REQUIRED, Optional.empty(), true, outages, scope);
     }
 
-    public Outcome outcome() {
-        return outcome;
+    /** {@code layer} blocks (past its threshold, or failed closed); nothing is held. */
+    static Decision block(Layer layer, Outages outages, Reservation scope) {
+        return new Decision(Outcome.BLOCKED, Optional.of(layer), false, outages, scope);
     }
 
-    /** The layer that blocked or asked for the captcha; {@code null} for ALLOW. */
+    /** The layer that blocked or asked for the captcha; {@code null} for ALLOW (see {@link #decidedBy()}). */
     public Layer layer() {
-        return layer;
+        return decidedBy.orElse(null);
     }
 
-    /** Layers whose counter store failed while deciding this attempt. */
+    /** Layers whose counter store failed while deciding this attempt (their causes: {@link #outages()}). */
     public Set<Layer> unavailable() {
-        return unavailable;
+        return outages.unavailable();
     }
 
     /**
@@ -79,20 +56,12 @@ public final class Decision {
      * layer 3's shared count past its threshold).
      */
     public Set<Layer> degraded() {
-        return degraded;
+        return outages.degraded();
     }
 
-    /**
-     * Whether the realm-wide layer ("realm under attack") asked for this attempt's captcha: for events and metrics
-     * only, never shown to the client (whose answer is the band's {@code captcha_required}).
-     */
-    public boolean realmUnderAttack() {
-        return realmUnderAttack;
-    }
-
-    /** The keyed tag of the attempt's identifier (what device cookies and password tags bind to). */
-    public String identifierTag() {
-        return keys == null ? null : keys.identifierTag();
+    /** The keyed tag of the attempt's identifier (what device cookies and password tags bind to), when it has keys. */
+    public Optional<String> identifierTag() {
+        return reservation.identifierTag();
     }
 
     public boolean allowed() {
@@ -101,7 +70,8 @@ public final class Decision {
 
     @Override
     public String toString() {
-        return outcome + (layer == null ? "" : "(" + layer.label() + ")") + (realmUnderAttack ? "(realm_under_attack)" : "") + (unavailable.isEmpty() ? "" : " unavailable=" + unavailable)
-                + (degraded.isEmpty() ? "" : " degraded=" + degraded);
+        return outcome + decidedBy.map(l -> "(" + l.label() + ")").orElse("") + (realmUnderAttack ? "(realm_under_attack)" : "")
+                + (outages.unavailable().isEmpty() ? "" : " unavailable=" + outages.unavailable())
+                + (outages.degraded().isEmpty() ? "" : " degraded=" + outages.degraded());
     }
 }

@@ -1,8 +1,7 @@
 package dev.abusegate.keycloak;
 
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
+import dev.abusegate.engine.TimeSource;
+import dev.abusegate.engine.WarnLimiter;
 import org.jboss.logging.Logger;
 import org.keycloak.models.RealmModel;
 
@@ -17,22 +16,18 @@ public final class Warnings {
     /** Most warning topics tracked at once (a few per realm); past it the oldest record is forgotten. */
     private static final int MAX_TOPICS = 10_000;
 
-    private final Map<String, AtomicLong> lastWarn = new ConcurrentHashMap<>();
+    private final WarnLimiter limiter = new WarnLimiter(TimeSource.SYSTEM, WARN_EVERY_MILLIS, MAX_TOPICS);
 
     /** Logs {@code message} at WARN unless this {@code topic} had one in the last minute. */
     public void warnEvery(String topic, String message) {
-        AtomicLong last = lastWarn.get(topic);
-        if (last == null) {
-            if (lastWarn.size() >= MAX_TOPICS) {
-                lastWarn.clear();
-            }
-            last = lastWarn.computeIfAbsent(topic, t -> new AtomicLong());
-        }
-        long now = System.currentTimeMillis();
-        long prev = last.get();
-        if ((prev == 0 || now - prev >= WARN_EVERY_MILLIS) && last.compareAndSet(prev, now)) {
+        if (limiter.due(topic)) {
             LOG.warn(message);
         }
+    }
+
+    /** Whether a warning about {@code topic} is due (true at most once a minute per topic): for a caller that logs more. */
+    public boolean due(String topic) {
+        return limiter.due(topic);
     }
 
     /** One WARN per realm a minute: why the gate cannot key its counters, and how to fix it. */

@@ -18,7 +18,7 @@ class GateWithoutKeysTest {
         Decision d = f.gate.unavailable(open);
         assertThat(d.outcome()).isEqualTo(Outcome.ALLOW);
         assertThat(d.unavailable()).containsExactlyInAnyOrder(Layer.PER_IP, Layer.PER_IP_ACCOUNT, Layer.ACCOUNT_LOCKOUT);
-        assertThat(f.gate.passwordFailed(d, 0L, java.util.List.of())).as("nothing reserved, nothing to settle").isEmpty();
+        assertThat(f.gate.passwordFailed(d, 0L, java.util.List.of()).unavailable()).as("nothing reserved, nothing to settle").isEmpty();
 
         GateOptions closed = TestOptions.from(open).failureMode(Layer.ACCOUNT_LOCKOUT, FailureMode.FAIL_CLOSED).build();
         Decision b = f.gate.unavailable(closed);

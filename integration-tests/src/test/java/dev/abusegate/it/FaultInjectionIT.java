@@ -80,6 +80,10 @@ class FaultInjectionIT extends ServerTest {
                 e -> "counter_store_unavailable".equals(e.getError()) && "192.0.2.11".equals(e.getIpAddress()),
                 Duration.ofSeconds(15), "LOGIN_ERROR");
         assertThat(event.getDetails().get("abuse_gate_layer")).contains("per_ip");
+        // the outage keeps its cause: the exception's class and message, no address or name in it
+        assertThat(event.getDetails().get("abuse_gate_store_cause"))
+                .isEqualTo("CounterStoreException: counter store unavailable (test-support fault injection is on)")
+                .doesNotContain("192.0.2.11", "alice");
         // Keycloak's own error for the wrong password is still recorded
         admin.awaitEvent(openRealm, e -> "invalid_user_credentials".equals(e.getError()) && "192.0.2.11".equals(e.getIpAddress()),
                 Duration.ofSeconds(15), "LOGIN_ERROR");
@@ -88,6 +92,9 @@ class FaultInjectionIT extends ServerTest {
                 .isGreaterThan(failuresBefore);
         assertThat(server.metricValue("abuse_gate_store_failures_total", Map.of("realm", openRealm, "layer", "per_ip")))
                 .isGreaterThanOrEqualTo(2);
+        assertThat(server.metricValue("abuse_gate_store_failures_total",
+                Map.of("realm", openRealm, "layer", "per_ip", "cause", "CounterStoreException")))
+                .as("the failure metric is labelled with the cause's class").isGreaterThanOrEqualTo(2);
         assertNoServerErrors();
     }
 
@@ -126,6 +133,8 @@ class FaultInjectionIT extends ServerTest {
         long allWarns = server.logLines("WARN", "dev.abusegate").stream().filter(l -> l.contains(WARN_TEXT)).count();
         assertThat(allWarns).as("per_ip WARN lines since the server started (the store failure is reported)")
                 .isGreaterThanOrEqualTo(1);
+        assertThat(server.logLines("WARN", "dev.abusegate").stream().filter(l -> l.contains(WARN_TEXT)).toList())
+                .as("each WARN names the cause").allSatisfy(l -> assertThat(l).contains("(CounterStoreException: "));
         assertNoServerErrors();
     }
 

@@ -2,18 +2,9 @@ package dev.abusegate.engine.realm;
 
 import dev.abusegate.engine.TimeSource;
 import dev.abusegate.engine.config.GateOptions;
-import java.util.ArrayList;
-import java.util.Collection;
-import java.util.HashSet;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 
@@ -58,8 +49,6 @@ public final class RealmWatch {
     public static final long TICK_MILLIS = 1_000;
     /** The time constant of the baseline. */
     static final long BASELINE_MILLIS = 3_600_000;
-    /** Buckets kept: the longest window's, plus the one being filled. */
-    private static final long KEPT_BUCKETS = (long) RealmSettings.WINDOW_SECONDS.max() * 1000 / BUCKET_MILLIS + 1;
 
     /**
      * The most changes of a realm's state held for {@link #takeChange} (even, so that the ones held still start with
@@ -89,7 +78,7 @@ public final class RealmWatch {
     private final RealmTallies tallies;
     private final TimeSource clock;
     private final Consumer<RuntimeException> onTallyFailure;
-    private final Map<String, Realm> realms = new ConcurrentHashMap<>();
+    private final Map<String, RealmCount> realms = new ConcurrentHashMap<>();
 
     /** {@code onTallyFailure} hears of a tally that could not be published or read (the tick failed open). */
     public RealmWatch(RealmTallies tallies, TimeSource clock, Consumer<RuntimeException> onTallyFailure) {
@@ -112,7 +101,7 @@ public final class RealmWatch {
      * settings for the next tick). Never throws; costs two map reads.
      */
     public boolean underAttack(String realm, GateOptions options) {
-        Realm r = realm(realm);
+        RealmCount r = realm(realm);
         if (r.options != options) {
             r.options = options;
         }
@@ -121,7 +110,7 @@ public final class RealmWatch {
 
     /** Whether the realm is under attack on this node. */
     public boolean underAttack(String realm) {
-        Realm r = realms.get(realm);
+        RealmCount r = realms.get(realm);
         return r != null && r.on();
     }
 
@@ -135,7 +124,7 @@ public final class RealmWatch {
      * which each is.
      */
     public Change takeChange(String realm) {
-        Realm r = realms.get(realm);
+        RealmCount r = realms.get(realm);
         if (r == null) {
             return null;
         }
@@ -154,7 +143,7 @@ public final class RealmWatch {
 
     /** What this node holds about the realm. */
     public State state(String realm) {
-        Realm r = realms.get(realm);
+        RealmCount r = realms.get(realm);
         if (r == null) {
             return new State(false, false, 0, 0, 0, 0, 0);
         }
@@ -168,7 +157,7 @@ public final class RealmWatch {
     /** Publishes, reads and decides every realm this node knows. Run once a second; never throws. */
     public void tick() {
         long now = clock.millis();
-        for (Map.Entry<String, Realm> e : realms.entrySet()) {
+        for (Map.Entry<String, RealmCount> e : realms.entrySet()) {
             try {
                 e.getValue().sync(e.getKey(), now);
             } catch (RuntimeException ex) {
@@ -177,9 +166,9 @@ public final class RealmWatch {
         }
     }
 
-    private Realm realm(String realm) {
-        Realm r = realms.get(realm);
-        return r != null ? r : realms.computeIfAbsent(realm, k -> new Realm());
+    private RealmCount realm(String realm) {
+        RealmCount r = realms.get(realm);
+        return r != null ? r : realms.computeIfAbsent(realm, k -> new RealmCount(tallies, onTallyFailure));
     }
 
     static long entryLevel(GateOptions o, double baseline) {
@@ -191,294 +180,6 @@ public final class RealmWatch {
         return multiple > 0 ? Math.max(level, (long) Math.ceil(multiple * baseline)) : level;
     }
 
-    /*
-     * A tally, as published: {FORMAT, n, n pairs (bucket index, count), then pairs (network tag, bucket index last seen)}.
-     * The header is two words, so the bucket pairs stay where a reader of the older form (pairs from the start) finds
-     * them, and it never takes a network pair for a bucket of its window (a tag is a random 64-bit number).
-     */
-
-    /** The first word of a tally in this form; a tally in any other form is not read. */
-    static final long FORMAT = 0x7265616c_6d763200L; // "realmv2" and a zero byte
-
-    private static boolean readable(long[] tally) {
-        return tally != null && tally.length >= 2 && tally[0] == FORMAT && tally[1] >= 0 && 2 + 2 * tally[1] <= tally.length;
-    }
-
-    /** The first bucket of the window ending in the bucket of {@code now}. */
-    private static long firstBucket(long now, long windowMillis) {
-        return Math.floorDiv(now, BUCKET_MILLIS) - (windowMillis + BUCKET_MILLIS - 1) / BUCKET_MILLIS + 1;
-    }
-
-    /** The sum of a tally's buckets in the window ending in the bucket of {@code now} (0 for a tally it cannot read). */
-    static long inWindow(long[] tally, long now, long windowMillis) {
-        if (!readable(tally)) {
-            return 0;
-        }
-        long current = Math.floorDiv(now, BUCKET_MILLIS);
-        long first = firstBucket(now, windowMillis);
-        long sum = 0;
-        int end = 2 + 2 * (int) tally[1];
-        for (int i = 2; i + 1 < end; i += 2) {
-            if (tally[i] >= first && tally[i] <= current) {
-                sum += tally[i + 1];
-            }
-        }
-        return sum;
-    }
-
-    /**
-     * The distinct networks of the tallies' failures in the window ending in the bucket of {@code now}, counted up to
-     * {@code cap} (a count at the cap means at least that many).
-     */
-    static int networksInWindow(Collection<long[]> tallies, long now, long windowMillis, int cap) {
-        long current = Math.floorDiv(now, BUCKET_MILLIS);
-        long first = firstBucket(now, windowMillis);
-        Set<Long> seen = new HashSet<>();
-        for (long[] t : tallies) {
-            if (!readable(t)) {
-                continue;
-            }
-            for (int i = 2 + 2 * (int) t[1]; i + 1 < t.length; i += 2) {
-                if (t[i + 1] >= first && t[i + 1] <= current && seen.add(t[i]) && seen.size() >= cap) {
-                    return cap;
-                }
-            }
-        }
-        return seen.size();
-    }
-
-    /**
-     * One realm on this node. Its decision fields are written under its lock: by the tick, and by the one failure that
-     * uses the headroom up.
-     */
-    private final class Realm {
-        private final Map<Long, LongAdder> buckets = new ConcurrentHashMap<>();
-        /**
-         * This node's most recent distinct networks of failures, each with the bucket it was last seen in, the least
-         * recent first; at most {@code realm.minNetworks} (as of the failure that last added one). Under its own lock.
-         */
-        private final LinkedHashMap<Long, Long> networks = new LinkedHashMap<>(16, 0.75f, true);
-        /** The distinct networks in the window at the last tick (up to the realm's minNetworks). */
-        private volatile int networkCount;
-        /** Changes of state made (under the lock) and taken (by {@link #takeChange}). */
-        private volatile long changes;
-        private final AtomicLong taken = new AtomicLong();
-        private volatile GateOptions options;
-        private volatile boolean on;
-        /**
-         * The failures this node may still count before the realm enters: the headroom the last tick found, less each
-         * failure counted since. {@link Long#MAX_VALUE} until a tick has decided the realm with the layer on, and
-         * while it is on.
-         */
-        private final AtomicLong untilEntry = new AtomicLong(Long.MAX_VALUE);
-        /** The entry level the last tick's headroom was measured to ({@link Long#MAX_VALUE}: none). */
-        private volatile long headroomLevel = Long.MAX_VALUE;
-        /** This node's failures since the last tick's snapshot (for the state's count between ticks). */
-        private final LongAdder sinceTick = new LongAdder();
-        /** Counted since the last publish; read and cleared at once, so that a count made meanwhile keeps it set. */
-        private final AtomicBoolean dirty = new AtomicBoolean();
-        private volatile long count;
-        private volatile long entryLevel;
-        private volatile double baseline;
-        private volatile long since;
-        private long learnedAt;
-
-        void count(long now, long network, int minNetworks) {
-            Long bucket = Math.floorDiv(now, BUCKET_MILLIS);
-            int cap = Math.max(1, Math.min(minNetworks, (int) RealmSettings.MIN_NETWORKS.max()));
-            synchronized (networks) {
-                networks.put(network, bucket); // to the most recent end, with its newest bucket
-                for (Iterator<Long> it = networks.keySet().iterator(); networks.size() > cap; ) {
-                    it.next();
-                    it.remove(); // the least recent
-                }
-            }
-            LongAdder a = buckets.get(bucket);
-            if (a == null) {
-                a = buckets.computeIfAbsent(bucket, b -> new LongAdder());
-            }
-            a.increment();
-            sinceTick.increment();
-            dirty.set(true);
-            if (untilEntry.decrementAndGet() == 0) {
-                enterNow(now); // this failure used the headroom up: exactly one failure sees zero
-            }
-        }
-
-        /** Enters on this node's own count, between ticks (unless a tick has just entered or reset the headroom). */
-        private synchronized void enterNow(long now) {
-            if (on || untilEntry.get() > 0 || headroomLevel == Long.MAX_VALUE) {
-                return;
-            }
-            enter(headroomLevel, now);
-        }
-
-        private void enter(long level, long now) {
-            entryLevel = level;
-            on = true; // before the headroom is reset, so that on() never reads false in between
-            untilEntry.set(Long.MAX_VALUE);
-            headroomLevel = Long.MAX_VALUE;
-            since = now;
-            changes++; // under the lock: the tick and enterNow are the only writers
-        }
-
-        /**
-         * Under attack: as decided, or by this node's own count in the instant before the failure that used the
-         * headroom up has recorded it.
-         */
-        boolean on() {
-            return on || untilEntry.get() <= 0;
-        }
-
-        /** Drops the buckets older than any window (a count that lands in one meanwhile is outside every window). */
-        void prune(long now) {
-            long oldest = Math.floorDiv(now, BUCKET_MILLIS) - KEPT_BUCKETS;
-            buckets.keySet().removeIf(b -> b < oldest);
-        }
-
-        /** This node's tally in the published form (see {@link #FORMAT}). */
-        long[] snapshot(long now) {
-            prune(now);
-            long oldest = Math.floorDiv(now, BUCKET_MILLIS) - KEPT_BUCKETS;
-            List<long[]> pairs = new ArrayList<>();
-            buckets.forEach((b, a) -> pairs.add(new long[] {b, a.sum()}));
-            List<long[]> nets = new ArrayList<>();
-            synchronized (networks) {
-                networks.values().removeIf(b -> b < oldest);
-                networks.forEach((tag, b) -> nets.add(new long[] {tag, b}));
-            }
-            long[] tally = new long[2 + 2 * pairs.size() + 2 * nets.size()];
-            tally[0] = FORMAT;
-            tally[1] = pairs.size();
-            int i = 2;
-            for (long[] p : pairs) {
-                tally[i++] = p[0];
-                tally[i++] = p[1];
-            }
-            for (long[] n : nets) {
-                tally[i++] = n[0];
-                tally[i++] = n[1];
-            }
-            return tally;
-        }
-
-        void sync(String realm, long now) {
-            GateOptions o = options;
-            if (o == null) {
-                // no attempt has been decided in the realm yet (the realm was only counted, or its first attempt is
-                // being decided right now and counts in a moment): nothing to decide, and nothing to clear, since a
-                // clear here could drop the first attempt's count made between this read and the clear
-                prune(now);
-                return;
-            }
-            if (!o.get(RealmSettings.ENABLED)) {
-                disable(now);
-                return;
-            }
-            // read and cleared at once, before the snapshot: a failure counted before it is in the snapshot (its
-            // increment precedes its mark), one counted after it marks the tally for the next tick. (Read, then
-            // cleared, a mark set between the two was lost: its count was in the snapshot but never published, and
-            // the other nodes lacked it for good.)
-            long seen = changes; // a change made after this point (a failure entering) voids this tick's decision
-            boolean changed = dirty.getAndSet(false);
-            sinceTick.reset(); // before the snapshot: a failure in between is in both until the next tick (the state only)
-            long[] own = snapshot(now);
-            if (changed) {
-                try {
-                    tallies.publish(realm, own);
-                } catch (RuntimeException e) {
-                    dirty.set(true); // published again on the next tick
-                    onTallyFailure.accept(e);
-                }
-            }
-            Collection<long[]> others;
-            try {
-                others = tallies.others(realm);
-            } catch (RuntimeException e) {
-                others = List.of(); // fail open: this node's own count decides
-                onTallyFailure.accept(e);
-            }
-            long window = o.get(RealmSettings.WINDOW_SECONDS) * 1000;
-            long sum = inWindow(own, now, window);
-            for (long[] t : others) {
-                sum += inWindow(t, now, window);
-            }
-            List<long[]> all = new ArrayList<>(others.size() + 1);
-            all.add(own);
-            all.addAll(others);
-            int minNetworks = o.get(RealmSettings.MIN_NETWORKS);
-            int nets = networksInWindow(all, now, window, minNetworks);
-            count = sum;
-            networkCount = nets;
-            decide(o, sum, nets >= minNetworks, now, seen);
-        }
-
-        /** Off for the realm: nothing is shared and nothing kept (the count starts afresh when it is turned on). */
-        private synchronized void disable(long now) {
-            buckets.clear();
-            synchronized (networks) {
-                networks.clear();
-            }
-            dirty.set(false);
-            count = 0;
-            networkCount = 0;
-            sinceTick.reset();
-            untilEntry.set(Long.MAX_VALUE);
-            headroomLevel = Long.MAX_VALUE;
-            if (on) {
-                leave(now);
-            }
-        }
-
-        /**
-         * Decides on {@code sum} and whether its failures came from a {@code crowd} (at least {@code realm.minNetworks}
-         * networks), counted after the realm had made {@code seen} changes. If a failure has entered the realm since
-         * (between this tick's snapshot and now), the sum predates that entry and may be below half its level: nothing is
-         * decided on it (the next tick decides on a fresh count).
-         */
-        private synchronized void decide(GateOptions o, long sum, boolean crowd, long now, long seen) {
-            if (changes != seen) {
-                return;
-            }
-            if (on) {
-                if (sum * 2 < entryLevel || !crowd) {
-                    leave(now);
-                }
-                return;
-            }
-            long level = entryLevel(o, baseline);
-            if (!crowd) {
-                // too few networks: nothing enters, not this tick and not a failure before the next one
-                headroomLevel = Long.MAX_VALUE;
-                untilEntry.set(Long.MAX_VALUE);
-            }
-            while (crowd) {
-                long left = untilEntry.get();
-                // left <= 0: this node's own failures reached the level since the last tick (the count did reach it,
-                // even if older buckets have left the window since)
-                if (sum >= level || left <= 0) {
-                    enter(level, now);
-                    return;
-                }
-                // the headroom to the level; a failure counted after the snapshot and before this write is not taken
-                // off it (it is in the next tick's count), which can only make the entry later, never earlier
-                headroomLevel = level; // before the headroom: the failure that uses it up reads the level
-                if (untilEntry.compareAndSet(left, level - sum)) {
-                    break;
-                }
-            }
-            long dt = learnedAt == 0 ? 0 : Math.max(0, now - learnedAt);
-            learnedAt = now;
-            baseline += (sum - baseline) * Math.min(1.0, (double) dt / BASELINE_MILLIS);
-        }
-
-        private void leave(long now) {
-            untilEntry.set(Long.MAX_VALUE); // the next tick gives the headroom again
-            headroomLevel = Long.MAX_VALUE;
-            on = false;
-            since = now;
-            learnedAt = now;
-            changes++;
-        }
-    }
+    /** The first word of a tally in its published form (see {@link TallyForm}). */
+    static final long FORMAT = TallyForm.FORMAT;
 }

@@ -3,13 +3,16 @@ package dev.abusegate.keycloak.events;
 import dev.abusegate.engine.Decision;
 import dev.abusegate.engine.EventBudget;
 import dev.abusegate.engine.Layer;
+import dev.abusegate.engine.Outages;
 import dev.abusegate.engine.Outcome;
 import dev.abusegate.engine.keys.CounterKey;
 import dev.abusegate.engine.realm.RealmWatch;
 import dev.abusegate.engine.store.CounterStore;
 import dev.abusegate.keycloak.runtime.GateRuntime;
+import java.util.LinkedHashSet;
 import java.util.Set;
 import java.util.stream.Collectors;
+import org.jboss.logging.Logger;
 import org.keycloak.authentication.AuthenticationFlowContext;
 import org.keycloak.events.EventBuilder;
 import org.keycloak.models.RealmModel;
@@ -28,6 +31,12 @@ public final class GateEvents {
     public static final String DETAIL_OUTCOME = "abuse_gate_outcome";
     public static final String DETAIL_REASON = "abuse_gate_store_reason";
     public static final String REASON_DOWN = "unavailable";
+    /**
+     * On a {@value #EVENT_STORE_DOWN} event: why each failed layer's store call failed, the exception's class and its
+     * message (cut, with anything that could name a subject taken out, see {@link Outages.Outage#causeMessage()}), as
+     * {@code Class: message}, distinct causes joined by {@code "; "}.
+     */
+    public static final String DETAIL_CAUSE = "abuse_gate_store_cause";
     /** The fifth layer's label in events and metrics, where the four layers give theirs. */
     public static final String LAYER_REALM = "realm_under_attack";
     /** The realm entered or left "under attack" (on this node); detail {@value #DETAIL_REALM_STATE}. */
@@ -43,6 +52,8 @@ public final class GateEvents {
      * {@code events.storeFailuresPerMinute}) since the one before it; absent when none were.
      */
     public static final String DETAIL_STORE_NOT_RECORDED = "abuse_gate_store_failures_not_recorded";
+
+    private static final Logger LOG = Logger.getLogger(GateEvents.class);
 
     private final AuthenticationFlowContext ctx;
     private final GateRuntime runtime;
@@ -144,31 +155,45 @@ public final class GateEvents {
     }
 
     /**
-     * Layers whose store failed: a metric each time; a login event within the realm's budget of
-     * {@code eventsPerMinute} ({@link EventBudget}; 0: every failure), the next recorded one carrying
-     * {@value #DETAIL_STORE_NOT_RECORDED}; a WARN at most once a minute per realm and layer.
+     * Layers whose store failed, each with its cause: a metric each time (labelled with the cause's class); a login
+     * event within the realm's budget of {@code eventsPerMinute} ({@link EventBudget}; 0: every failure), with the
+     * causes in {@value #DETAIL_CAUSE}, the next recorded one carrying {@value #DETAIL_STORE_NOT_RECORDED}; a WARN with
+     * the cause's class and message at most once a minute per realm, layer and cause, its stack trace at DEBUG.
      */
-    public void storeUnavailable(Set<Layer> layers, int eventsPerMinute) {
-        if (layers.isEmpty()) {
+    public void storeUnavailable(Outages outages, int eventsPerMinute) {
+        if (outages.noneFailed()) {
             return;
         }
         RealmModel realm = ctx.getRealm();
-        for (Layer layer : layers) {
-            GateMetrics.storeFailure(realm.getName(), layer, REASON_DOWN);
-            runtime.warnEvery("store:" + realm.getId() + ':' + layer.label(), "Abuse gate: counter store unavailable for layer "
-                    + layer.label() + " in realm '" + realm.getName() + "'; its failure mode decided "
-                    + "(further warnings for this realm and layer suppressed for 60 s)");
+        Set<String> causes = new LinkedHashSet<>();
+        for (Outages.Outage o : outages.outages()) {
+            String layer = o.layer().label();
+            String cause = causeText(o);
+            causes.add(cause);
+            GateMetrics.storeFailure(realm.getName(), o.layer(), REASON_DOWN, o.causeName());
+            if (runtime.warnDue("store:" + realm.getId() + ':' + layer + ':' + o.causeName())) {
+                LOG.warnf("Abuse gate: counter store unavailable for layer %s in realm '%s' (%s); its failure mode decided "
+                        + "(further warnings for this realm, layer and cause suppressed for 60 s)", layer, realm.getName(), cause);
+                LOG.debugf(o.cause(), "Abuse gate: the counter store failure for layer %s in realm '%s'", layer, realm.getName());
+            }
         }
         long leftOut = runtime.storeFailureEvents().take(realm.getId(), eventsPerMinute);
         if (leftOut == EventBudget.LEAVE_OUT) {
             return;
         }
         EventBuilder event = ctx.getEvent().clone();
-        event.detail(DETAIL_LAYER, layers.stream().map(Layer::label).collect(Collectors.joining(",")))
-                .detail(DETAIL_REASON, REASON_DOWN);
+        event.detail(DETAIL_LAYER, outages.unavailable().stream().map(Layer::label).collect(Collectors.joining(",")))
+                .detail(DETAIL_REASON, REASON_DOWN)
+                .detail(DETAIL_CAUSE, String.join("; ", causes));
         if (leftOut > 0) {
             event.detail(DETAIL_STORE_NOT_RECORDED, Long.toString(leftOut));
         }
         event.error(EVENT_STORE_DOWN);
+    }
+
+    /** An outage's cause as operators read it: {@code Class: message}, or the class alone when it has no message. */
+    static String causeText(Outages.Outage o) {
+        String message = o.causeMessage();
+        return message.isEmpty() ? o.causeName() : o.causeName() + ": " + message;
     }
 }

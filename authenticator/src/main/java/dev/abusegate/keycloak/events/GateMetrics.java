@@ -60,13 +60,15 @@ public final class GateMetrics {
                 .increment();
     }
 
-    public static void storeFailure(String realm, Layer layer, String reason) {
+    /** {@code cause}: the simple class name of the exception the call failed with (a bounded set, never a message). */
+    public static void storeFailure(String realm, Layer layer, String reason, String cause) {
         Counter.builder("abuse_gate_store_failures")
-                .description("Counter store calls that failed (reason: unavailable, or full at the store's bound), by layer; "
-                        + "each layer's failure mode decided the attempt")
+                .description("Counter store calls that failed (reason: unavailable, or full at the store's bound), by layer "
+                        + "and cause (the exception's class); each layer's failure mode decided the attempt")
                 .tag("realm", realm)
                 .tag("layer", layer.label())
                 .tag("reason", reason)
+                .tag("cause", cause)
                 .register(Metrics.globalRegistry)
                 .increment();
     }

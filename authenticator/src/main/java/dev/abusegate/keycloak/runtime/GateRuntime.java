@@ -135,4 +135,9 @@ public final class GateRuntime {
     public void warnEvery(String topic, String message) {
         warnings.warnEvery(topic, message);
     }
+
+    /** Whether a warning about {@code topic} is due (true at most once a minute per topic): for a caller that logs more. */
+    public boolean warnDue(String topic) {
+        return warnings.due(topic);
+    }
 }

@@ -93,7 +93,7 @@ final class DeviceCookies {
 
     /** A keyed 64-bit tag of a wrong password for one identifier: never the password, never a plain hash. */
     static long passwordTag(byte[] key, Decision decision, String password) {
-        byte[] d = Hmac.sha256(key, decision.identifierTag().getBytes(StandardCharsets.UTF_8), new byte[] {0},
+        byte[] d = Hmac.sha256(key, decision.identifierTag().orElseThrow().getBytes(StandardCharsets.UTF_8), new byte[] {0},
                 password.getBytes(StandardCharsets.UTF_8));
         long tag = 0;
         for (int i = 0; i < 8; i++) {

@@ -116,7 +116,7 @@ public final class GatedAttempt implements Refusal {
                             options.ipv6PrefixLength(), scope == LayerScope.BEFORE_LOOKUP)) != null;
             d = g.evaluate(options, new Attempt(realm.getId(), address, identifier, device), check,
                     scope.realmLayer()); // identity-first: the password step applies it; HTTP Basic: never
-            events.storeUnavailable(d.unavailable(), options.storeFailureEventsPerMinute());
+            events.storeUnavailable(d.outages(), options.storeFailureEventsPerMinute());
             events.storeDegraded(d.degraded());
         } catch (RealmSecrets.NoRealmKey e) {
             // The realm's key material could not be had: no key can be derived (and none is ever derived
@@ -124,7 +124,7 @@ public final class GatedAttempt implements Refusal {
             // cookie is read or issued, and no captcha is offered (the band needs the layers' counts).
             // Without keys it is not the store that failed: the WARN says what did.
             runtime.warnNoKey(realm, e);
-            d = g.unavailable(options);
+            d = g.unavailable(options, e);
             device = null;
             verified[0] = null;
         }

@@ -1,7 +1,7 @@
 package dev.abusegate.keycloak.steps;
 
 import dev.abusegate.engine.Decision;
-import dev.abusegate.engine.Layer;
+import dev.abusegate.engine.Outages;
 import dev.abusegate.engine.Passwords;
 import dev.abusegate.engine.config.GateOptions;
 import dev.abusegate.keycloak.events.GateEvents;
@@ -39,11 +39,11 @@ final class Settlement {
 
     /** Keycloak's check ended with {@code outcome}; {@code password} is the one it checked. */
     void settle(Verification outcome, String password) {
-        Set<Layer> trouble;
+        Outages trouble;
         switch (outcome) {
             case VERIFIED:
                 trouble = runtime.gate().passwordSucceeded(decision, AccountNames.ofCheckedAccount(ctx, identifier));
-                if (browser && options.deviceCookieEnabled() && decision.identifierTag() != null && ctx.getUser() != null) {
+                if (browser && options.deviceCookieEnabled() && decision.identifierTag().isPresent() && ctx.getUser() != null) {
                     issueDeviceCookie();
                 }
                 break;
@@ -95,7 +95,7 @@ final class Settlement {
 
     /** The keyed tag of a wrong password when repeats are to be recognised, else 0. */
     private long passwordTag(String password) {
-        if (!options.ignoreRepeatedPasswords() || Passwords.missing(password) || decision.identifierTag() == null) {
+        if (!options.ignoreRepeatedPasswords() || Passwords.missing(password) || decision.identifierTag().isEmpty()) {
             return 0L;
         }
         try {

@@ -1,0 +1,114 @@
+package dev.abusegate.engine;
+
+import dev.abusegate.engine.config.GateOptions;
+import dev.abusegate.engine.config.LayerPolicy;
+import dev.abusegate.engine.keys.GateKeys;
+import dev.abusegate.engine.store.LayerOutcome;
+import java.util.function.BooleanSupplier;
+
+/**
+ * The first moment of a login, before any lookup or hash: layers 1, 2 and 4 (with an IPv6 address's network,
+ * {@link AdmissionCounts}), the fifth, realm-wide layer, and then layer 3's reservation ({@link LockoutReservation}).
+ * Answers ALLOW, CAPTCHA_REQUIRED or BLOCKED; see {@link AbuseGate} for the rules.
+ */
+final class Admission {
+
+    private final GateParts parts;
+
+    Admission(GateParts parts) {
+        this.parts = parts;
+    }
+
+    /** See {@link AbuseGate#evaluate}. */
+    Decision evaluate(GateOptions options, Attempt attempt, BooleanSupplier captchaCheck, boolean realmLayer) {
+        long now = parts.clock().millis();
+        GateKeys.Keys k = parts.keys().forAttempt(attempt, options.ipv6PrefixLength(), options.ipv6NetworkPrefixCounted());
+        StoreCall call = new StoreCall(parts.store());
+
+        // An allowlisted address skips the address layers; layer 3 applies to everyone.
+        boolean allowlisted = !options.allowlist().isEmpty() && options.allowlist().contains(attempt.address());
+        LayerPolicy p1 = allowlisted ? null : Limits.active(options, Layer.PER_IP);
+        // Layer 1 also counts an IPv6 address's network, against its own threshold, on layer 1's window and failure mode.
+        AddressPolicies policies = new AddressPolicies(p1,
+                p1 == null || k.network() == null ? null : p1.withThreshold(options.ipv6NetworkThreshold()),
+                allowlisted ? null : Limits.active(options, Layer.PER_IP_ACCOUNT),
+                allowlisted ? null : Limits.active(options, Layer.CREDENTIAL_STUFFING));
+        LayerPolicy p3 = Limits.active(options, Layer.ACCOUNT_LOCKOUT);
+        // A verified device cookie moves layer 3 to the device's own small budget: the account's lock (set by
+        // failures from elsewhere) does not apply to its owner's known browser, and a stolen cookie gives no
+        // more than that budget.
+        String verifiedDevice = Limits.verifiedDevice(options, attempt);
+        boolean device = p3 != null && verifiedDevice != null;
+        if (device) {
+            k = k.forDevice(verifiedDevice);
+            p3 = p3.withThreshold(options.deviceCookieThreshold());
+        }
+        Reservation.Scope scope = new Reservation.Scope(options, k, p3 == null ? options.policy(Layer.ACCOUNT_LOCKOUT) : p3, device);
+        Reservation nothing = Reservation.none(scope);
+        GateKeys.Keys keys = k;
+        if (p1 != null && parts.recentBlocks().filter(rb -> rb.holds(keys.address(), p1, now)
+                || policies.network() != null && rb.holds(keys.network(), policies.network(), now)).isPresent()) {
+            return Decision.block(Layer.PER_IP, call.outages(), nothing);
+        }
+        // Verified only where an answer is in the band: with the band off that is only a shared count past a
+        // threshold, which asks for a captcha instead of blocking (so even a realm without a band can pass it).
+        LazyCaptcha captcha = new LazyCaptcha(captchaCheck);
+        AdmissionStep step = new AdmissionStep(call, options, k, now);
+        AdmissionCounts a = new AdmissionCounts(step, policies);
+        long clearsBefore = parts.recentBlocks().map(RecentBlocks::clears).orElse(0L);
+
+        // Step 1: the address and the pair.
+        a.run(captcha.solved());
+        Layer blocked = a.blocked();
+        parts.recentBlocks().ifPresent(rb -> {
+            if (a.addressBlockedByCount()) {
+                rb.remember(keys.address(), p1, now, clearsBefore);
+            }
+            if (a.networkBlockedByCount()) {
+                rb.remember(keys.network(), policies.network(), now, clearsBefore);
+            }
+        });
+        if (blocked == null && a.inBand()) {
+            if (captcha.check()) {
+                a.rerunBand(); // the band's changes counted nothing: count them now, with the solution
+                blocked = a.blocked();
+            } else {
+                a.undo();
+                return Decision.captcha(a.bandLayer(), call.outages(), nothing);
+            }
+        }
+        if (blocked != null) {
+            a.countBand(); // a blocked attempt counts on layers 1, 2 and 4, also where it was in the band
+            return Decision.block(blocked, call.outages(), nothing);
+        }
+
+        // The fifth layer: while the realm is under attack every attempt needs a solved captcha, except one with a
+        // verified device cookie for the typed account or from an allowlisted address. It never blocks, and its
+        // captcha counts nothing (what step 1 counted is given back), like the band's; nor does the realm's tally count
+        // the attempt it turns away (no password was checked), so that no one holds the state for free.
+        if (realmLayer && !allowlisted && verifiedDevice == null
+                && parts.realmWatch().filter(w -> w.underAttack(attempt.realm(), options)).isPresent() && !captcha.check()) {
+            a.undo();
+            return Decision.realmCaptcha(call.outages(), nothing);
+        }
+
+        // Step 2: layer 3's reservation.
+        if (p3 == null) {
+            return Decision.allow(call.outages(), nothing);
+        }
+        LockoutReservation reservation = new LockoutReservation(step, p3);
+        LayerOutcome r = reservation.take(captcha.solved());
+        if (r == LayerOutcome.BAND) {
+            if (captcha.check()) {
+                r = reservation.take(true);
+            } else {
+                a.undo();
+                return Decision.captcha(Layer.ACCOUNT_LOCKOUT, call.outages(), nothing);
+            }
+        }
+        if (r.blocks()) {
+            return Decision.block(Layer.ACCOUNT_LOCKOUT, call.outages(), nothing);
+        }
+        return Decision.allow(call.outages(), Reservation.held(scope, reservation.hold(r)));
+    }
+}

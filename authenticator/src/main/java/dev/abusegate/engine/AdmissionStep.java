@@ -1,0 +1,15 @@
+package dev.abusegate.engine;
+
+import dev.abusegate.engine.config.GateOptions;
+import dev.abusegate.engine.keys.GateKeys;
+
+/**
+ * What each step of one attempt's admission works with.
+ *
+ * @param call    the store as this attempt uses it, with what went wrong
+ * @param options the realm's options
+ * @param keys    the attempt's keys
+ * @param now     the attempt's time
+ */
+record AdmissionStep(StoreCall call, GateOptions options, GateKeys.Keys keys, long now) {
+}
