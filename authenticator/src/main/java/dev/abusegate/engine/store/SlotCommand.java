@@ -1,5 +1,7 @@
 package dev.abusegate.engine.store;
 
+import java.util.Arrays;
+
 /**
  * One command on one slot, as a clustered store sends it to the slot's owner: a {@link Change} for a subject
  * ({@link Slots#apply}), or the removal of the subject's exact entry ({@link Slots#remove}). It travels as bytes
@@ -11,6 +13,7 @@ package dev.abusegate.engine.store;
 public record SlotCommand(Subject subject, Change change, long ttl, TableShape table) {
 
     private static final int HEADER = 6;
+    private static final Slots.Policy[] POLICIES = Slots.Policy.values();
 
     /** The removal of {@code subject}'s exact entry. */
     public static SlotCommand removal(Subject subject) {
@@ -38,8 +41,8 @@ public record SlotCommand(Subject subject, Change change, long ttl, TableShape t
             throw new StoreFormatException("not a slot command");
         }
         Subject s = new Subject(w[0], (int) (w[4] >>> 32), (int) w[3], w[1], w[2]);
-        TableShape table = new TableShape((int) w[4] & 0xFFFF, Slots.Policy.values()[(int) (w[4] >>> 16) & 0xFFFF]);
-        Change change = w.length == HEADER ? null : StoreCodec.decode(java.util.Arrays.copyOfRange(w, HEADER, w.length));
+        TableShape table = new TableShape((int) w[4] & 0xFFFF, POLICIES[(int) (w[4] >>> 16) & 0xFFFF]);
+        Change change = w.length == HEADER ? null : StoreCodec.decode(Arrays.copyOfRange(w, HEADER, w.length));
         return new SlotCommand(s, change, w[5], table);
     }
 

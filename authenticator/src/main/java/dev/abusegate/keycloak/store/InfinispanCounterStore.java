@@ -138,8 +138,8 @@ public final class InfinispanCounterStore implements CounterStore {
             }
             // The command travels as its bytes, the one value the function captures: Infinispan marshals a
             // lambda's captured byte[] (and boxed numbers), but not a captured long[], an enum or a record without a
-            // schema of ours (which Keycloak 26.4 does not load from a provider). The node that owns the slot
-            // decodes it, and refuses a change of a format it does not read.
+            // ProtoStream schema of ours, and whether Keycloak loads a provider's schema is not verified across the
+            // tested range. The node that owns the slot decodes it, and refuses a change of a format it does not read.
             byte[] command = new SlotCommand(subject, change, ttl, t.shape).toBytes();
             return t.cache.computeAsync(slot, (k, old) -> ClusterSlots.run(command, old))
                     .thenApply(v -> {
