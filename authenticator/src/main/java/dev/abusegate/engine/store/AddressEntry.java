@@ -42,7 +42,7 @@ public final class AddressEntry {
         return e;
     }
 
-    private long[] encode(long answer) {
+    long[] encode(long answer) {
         long[] v = new long[IDS + ids.length];
         v[0] = answer;
         v[ATTEMPTS] = attempts;
@@ -147,17 +147,6 @@ public final class AddressEntry {
         boolean noCount = e.attempts == 0 || e.attemptsExpiry <= now;
         boolean noIds = e.ids.length == 0 || e.idsExpiry <= now;
         return noCount && noIds ? null : e.encode(0);
-    }
-
-    /**
-     * Whether losing this entry gives its owner back at most one attempt: seen once (one attempt, at most one
-     * identifier), and its last answer was neither the captcha band nor a block.
-     */
-    static boolean worthOneAttempt(long[] value, long now) {
-        AddressEntry e = of(value);
-        AdmissionAnswer a = AdmissionAnswer.of(value);
-        return e.attempts(now) <= 1 && e.distinct(now) <= 1 && a.outcome().ordinal() < LayerOutcome.BAND.ordinal()
-                && a.identifiers().ordinal() < LayerOutcome.BAND.ordinal();
     }
 
     private static int indexOf(long[] v, long member) {

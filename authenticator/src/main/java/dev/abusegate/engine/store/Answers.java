@@ -24,4 +24,24 @@ final class Answers {
     static boolean shared(long[] value) {
         return value != null && (value[0] & SHARED) != 0;
     }
+
+    /**
+     * A layer's outcome on a shared count of a cheap subject, which never blocks: where it would, an attempt without
+     * a solved captcha is asked for one, and one with a solved captcha passes, counted.
+     */
+    static LayerOutcome capped(LayerOutcome r, boolean solved) {
+        return r.blocks() ? (solved ? LayerOutcome.COUNTED : LayerOutcome.BAND) : r;
+    }
+
+    /** The outcome of a cheap layer for a subject that found no place: nothing counted, so a captcha is asked for. */
+    static LayerOutcome homeless(LayerOutcome r, boolean solved) {
+        return r == LayerOutcome.OFF ? LayerOutcome.OFF : solved ? LayerOutcome.COUNTED : LayerOutcome.BAND;
+    }
+
+    /** A copy of value {@code v} with {@code answer} as its answer word. */
+    static long[] answered(long[] v, long answer) {
+        long[] c = v.clone();
+        c[0] = answer;
+        return c;
+    }
 }

@@ -26,7 +26,7 @@ public final class PairEntry {
         return value == null ? new PairEntry(0, 0, 0) : new PairEntry(value[ATTEMPTS], value[EXPIRY], value[PREVIOUS_EXPIRY]);
     }
 
-    private long[] encode(long answer) {
+    long[] encode(long answer) {
         return new long[] {answer, attempts, expiry, previousExpiry};
     }
 
@@ -69,10 +69,5 @@ public final class PairEntry {
         }
         long exp = e.expiry == c.expiry() ? e.previousExpiry : e.expiry;
         return exp <= now ? null : new PairEntry(e.attempts - 1, exp, e.previousExpiry).encode(0);
-    }
-
-    /** Whether losing this entry gives its owner back at most one attempt: seen once, not in the band nor blocked. */
-    static boolean worthOneAttempt(long[] value, long now) {
-        return of(value).attempts(now) <= 1 && AdmissionAnswer.of(value).outcome().ordinal() < LayerOutcome.BAND.ordinal();
     }
 }

@@ -54,8 +54,8 @@ public final class ReferenceCounterStore implements CounterStore {
         slots.compute(slotKey(key), (k, old) -> {
             // the change goes through the codec, as it travels to a cluster's owner: the store carries its words
             long[] words = StoreCodec.encode(change);
-            long[] next = Slots.apply(old, key.realmTag(), key.kind().ordinal(), key.shape(), key.hi(), key.lo(),
-                    StoreCodec.decode(words), Math.max(1, ttlMillis), ways[t], POLICIES[t]);
+            long[] next = Slots.apply(old, Subject.of(key), StoreCodec.decode(words), Math.max(1, ttlMillis),
+                    new TableShape(ways[t], POLICIES[t]));
             result[0] = Slots.result(next);
             return next;
         });
@@ -64,14 +64,12 @@ public final class ReferenceCounterStore implements CounterStore {
 
     @Override
     public long[] read(CounterKey key) {
-        return Slots.find(slots.get(slotKey(key)), key.realmTag(), key.kind().ordinal(), key.shape(), key.hi(), key.lo(),
-                clock.millis());
+        return Slots.find(slots.get(slotKey(key)), Subject.of(key), clock.millis());
     }
 
     @Override
     public void remove(CounterKey key) {
-        slots.computeIfPresent(slotKey(key), (k, old) -> Slots.remove(old, key.realmTag(), key.kind().ordinal(), key.shape(),
-                key.hi(), key.lo()));
+        slots.computeIfPresent(slotKey(key), (k, old) -> Slots.remove(old, Subject.of(key)));
     }
 
     /** The slot holding a key's entry (for tests of the layout), or null. */

@@ -21,7 +21,7 @@ class SlotsTest {
     private long[] slot;
 
     private long[] apply(CounterKey.Kind kind, long subject, Change change, Slots.Policy policy) {
-        slot = Slots.apply(slot, REALM, kind.ordinal(), 0, 7, subject, change, WINDOW, WAYS, policy);
+        slot = Slots.apply(slot, new Subject(REALM, kind.ordinal(), 0, 7, subject), change, WINDOW, new TableShape(WAYS, policy));
         return Slots.result(slot);
     }
 
@@ -42,7 +42,7 @@ class SlotsTest {
     }
 
     private long[] find(CounterKey.Kind kind, long subject) {
-        return Slots.find(slot, REALM, kind.ordinal(), 0, 7, subject, NOW);
+        return Slots.find(slot, new Subject(REALM, kind.ordinal(), 0, 7, subject), NOW);
     }
 
     private static boolean shared(long[] v) {
@@ -138,7 +138,7 @@ class SlotsTest {
             pair(i, 100, Long.MAX_VALUE, false);
         }
         assertThat(shared(pair(10, 100, Long.MAX_VALUE, false))).isTrue();
-        slot = Slots.remove(slot, REALM, CounterKey.Kind.PAIR.ordinal(), 0, 7, 0); // an operator's clear frees a way
+        slot = Slots.remove(slot, new Subject(REALM, CounterKey.Kind.PAIR.ordinal(), 0, 7, 0)); // an operator's clear frees a way
         assertThat(shared(pair(10, 100, Long.MAX_VALUE, false))).as("it was counted on the shared counter before").isTrue();
         assertThat(shared(address(11, 100, Long.MAX_VALUE, false))).as("another kind takes the free way").isFalse();
     }
@@ -187,7 +187,7 @@ class SlotsTest {
     private static final long OTHER = 0x5678;
 
     private long[] applyIn(long realm, CounterKey.Kind kind, long subject, Change change, Slots.Policy policy) {
-        slot = Slots.apply(slot, realm, kind.ordinal(), 0, 7, subject, change, WINDOW, WAYS, policy);
+        slot = Slots.apply(slot, new Subject(realm, kind.ordinal(), 0, 7, subject), change, WINDOW, new TableShape(WAYS, policy));
         return Slots.result(slot);
     }
 
@@ -232,7 +232,7 @@ class SlotsTest {
             }
         }
         assertThat(layer(reserve(300, true))).as("the flooding realm's shared count is locked").isEqualTo(LayerOutcome.BLOCKED);
-        assertThat(LockoutEntry.of(Slots.find(slot, OTHER, CounterKey.Kind.ACCOUNT.ordinal(), 0, 7, 1, NOW)).confirmed(NOW))
+        assertThat(LockoutEntry.of(Slots.find(slot, new Subject(OTHER, CounterKey.Kind.ACCOUNT.ordinal(), 0, 7, 1), NOW)).confirmed(NOW))
                 .as("the other realm's entry kept").isEqualTo(1);
         // the other realm's newcomer takes the place of one of the flooding realm's entries: its own count, from zero
         long[] fresh = reserveIn(OTHER, 2, false);
@@ -309,7 +309,7 @@ class SlotsTest {
         for (long r = 1; r <= 4; r++) {
             int held = 0;
             for (int i = 0; i < 1200; i++) {
-                held += Slots.find(slot, r, CounterKey.Kind.PAIR.ordinal(), 0, 7, i, NOW) != null ? 1 : 0;
+                held += Slots.find(slot, new Subject(r, CounterKey.Kind.PAIR.ordinal(), 0, 7, i), NOW) != null ? 1 : 0;
             }
             assertThat(held).as("realm %d keeps ways / realms present", r).isEqualTo(WAYS / 4);
         }
@@ -344,7 +344,7 @@ class SlotsTest {
         }
         assertThat(shared(last)).isTrue();
         assertThat(layer(last)).as("no place for a count: the reservation is refused").isEqualTo(LayerOutcome.BLOCKED);
-        assertThat(Slots.find(slot, WAYS + 1, CounterKey.Kind.ACCOUNT.ordinal(), 0, 7, 9000 + 2 * WAYS - 1, NOW)).isNull();
+        assertThat(Slots.find(slot, new Subject(WAYS + 1, CounterKey.Kind.ACCOUNT.ordinal(), 0, 7, 9000 + 2 * WAYS - 1), NOW)).isNull();
         assertThat(Slots.shared(slot, WAYS + 1, CounterKey.Kind.ACCOUNT.ordinal(), NOW)).isNull();
     }
 

@@ -67,16 +67,16 @@ class StoreCodecTest {
         int pair = CounterKey.Kind.PAIR.ordinal();
         long[] slot = null;
         for (int i = 0; i < 4; i++) {
-            slot = Slots.apply(slot, 1, pair, 0, 2, 3, admit, WINDOW, Slots.WAYS, Slots.Policy.CHEAP);
+            slot = Slots.apply(slot, new Subject(1, pair, 0, 2, 3), admit, WINDOW, new TableShape(Slots.WAYS, Slots.Policy.CHEAP));
         }
         assertThat(Slots.format(slot)).isEqualTo(StoreCodec.FORMAT);
-        assertThat(PairEntry.of(Slots.find(slot, 1, pair, 0, 2, 3, NOW)).attempts(NOW)).isEqualTo(4);
+        assertThat(PairEntry.of(Slots.find(slot, new Subject(1, pair, 0, 2, 3), NOW)).attempts(NOW)).isEqualTo(4);
         for (long format : new long[] {0, StoreCodec.FORMAT + 1}) {
             long[] other = slot.clone();
             other[0] = format << 32 | other[0] & 0xFFFF_FFFFL;
-            assertThat(Slots.find(other, 1, pair, 0, 2, 3, NOW)).isNull();
+            assertThat(Slots.find(other, new Subject(1, pair, 0, 2, 3), NOW)).isNull();
             assertThat(Slots.exactEntries(other, NOW)).isZero();
-            long[] next = Slots.apply(other, 1, pair, 0, 2, 3, admit, WINDOW, Slots.WAYS, Slots.Policy.CHEAP);
+            long[] next = Slots.apply(other, new Subject(1, pair, 0, 2, 3), admit, WINDOW, new TableShape(Slots.WAYS, Slots.Policy.CHEAP));
             assertThat(Slots.format(next)).isEqualTo(StoreCodec.FORMAT);
             assertThat(PairEntry.of(Slots.result(next)).attempts(NOW)).as("counted from nothing").isEqualTo(1);
             assertThat(Slots.exactEntries(next, NOW)).isEqualTo(1);
