@@ -1,5 +1,6 @@
 package dev.abusegate.captcha;
 
+import dev.abusegate.engine.config.Range;
 import dev.abusegate.engine.config.Setting;
 import java.util.Arrays;
 import java.util.List;
@@ -8,9 +9,9 @@ import java.util.List;
 public final class CaptchaSettings {
 
     public static final Setting<CaptchaProvider> PROVIDER = Setting.choice("captcha.provider", CaptchaProvider.ALTCHA.id(),
-            Arrays.stream(CaptchaProvider.values()).map(CaptchaProvider::id).toList(), CaptchaProvider::byId, "Captcha provider",
+            Arrays.stream(CaptchaProvider.values()).map(CaptchaProvider::id).toList(), CaptchaProvider::byId, Setting.about("Captcha provider",
             "altcha: self-hosted proof of work, no third party, works offline. turnstile, hcaptcha, recaptcha: the vendor's "
-                    + "widget, verified server-side with the site key and secret below.");
+                    + "widget, verified server-side with the site key and secret below."));
     public static final Setting<String> SITE_KEY = Setting.text("captcha.siteKey", "Captcha site key",
             "The public site key from the captcha vendor. Not used by altcha.");
     public static final Setting<String> SECRET = Setting.secret("captcha.secret", "Captcha secret",
@@ -21,16 +22,16 @@ public final class CaptchaSettings {
             "Optional override of the vendor's siteverify endpoint (an http or https URL), e.g. for an egress proxy or "
                     + "reCAPTCHA's www.recaptcha.net domain. Leave empty for the vendor default.");
     public static final Setting<Long> ALTCHA_MAX_NUMBER = Setting.longInteger("captcha.altcha.maxNumber", 100_000, 1_000, 10_000_000,
-            "ALTCHA difficulty", "Largest number the browser may have to try. The average work is half of it.");
+            Setting.about("ALTCHA difficulty", "Largest number the browser may have to try. The average work is half of it."));
     public static final Setting<Long> ALTCHA_EXPIRY_SECONDS = Setting.longInteger("captcha.altcha.expirySeconds", 600, 30, 86_400,
-            "ALTCHA challenge lifetime (seconds)", "How long an ALTCHA challenge can be solved and submitted.");
-    public static final Setting<Double> MIN_SCORE = Setting.decimal("captcha.recaptcha.minScore", 0.5, 0, false, 1,
-            "reCAPTCHA v3 minimum score", "When reCAPTCHA answers with a score (v3), tokens scoring below this count as unsolved.");
+            Setting.about("ALTCHA challenge lifetime (seconds)", "How long an ALTCHA challenge can be solved and submitted."));
+    public static final Setting<Double> MIN_SCORE = Setting.decimal("captcha.recaptcha.minScore", 0.5, new Range(0, 1, false),
+            Setting.about("reCAPTCHA v3 minimum score", "When reCAPTCHA answers with a score (v3), tokens scoring below this count as unsolved."));
 
     public static final Setting<Integer> VERIFY_BUDGET = Setting.integer("captcha.verifyBudget", 10, 1, 1000,
-            "Captcha verifications per address",
+            Setting.about("Captcha verifications per address",
             "How many captcha solutions one address (IPv6: its prefix) may have checked in 10 minutes on each node. Past it, "
-                    + "solutions are not sent to the vendor (or checked) and the answer stays 'captcha required'; never escalated.");
+                    + "solutions are not sent to the vendor (or checked) and the answer stays 'captcha required'; never escalated."));
 
     /** The window of {@link #VERIFY_BUDGET}: fixed, from an address's first verification. */
     public static final long VERIFY_WINDOW_SECONDS = 600;

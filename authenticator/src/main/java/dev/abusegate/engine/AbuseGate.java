@@ -1,11 +1,14 @@
 package dev.abusegate.engine;
 
+import dev.abusegate.engine.time.TimeSource;
+import dev.abusegate.engine.keys.Attempt;
+import dev.abusegate.engine.config.Layer;
 import dev.abusegate.engine.config.FailureMode;
 import dev.abusegate.engine.config.GateOptions;
 import dev.abusegate.engine.config.LayerPolicy;
 import dev.abusegate.engine.keys.GateKeys;
 import dev.abusegate.engine.keys.SecretSource;
-import dev.abusegate.engine.realm.RealmSettings;
+import dev.abusegate.engine.config.RealmSettings;
 import dev.abusegate.engine.realm.RealmWatch;
 import dev.abusegate.engine.store.AdmissionAnswer;
 import dev.abusegate.engine.store.CounterStore;

@@ -1,8 +1,10 @@
 package dev.abusegate.engine;
 
+import dev.abusegate.engine.keys.Attempt;
+import dev.abusegate.engine.config.Layer;
 import dev.abusegate.engine.config.GateOptions;
 import dev.abusegate.engine.config.LayerPolicy;
-import dev.abusegate.engine.keys.GateKeys;
+import dev.abusegate.engine.keys.AttemptKeys;
 import dev.abusegate.engine.store.LayerOutcome;
 import java.util.function.BooleanSupplier;
 
@@ -22,7 +24,7 @@ final class Admission {
     /** See {@link AbuseGate#evaluate}. */
     Decision evaluate(GateOptions options, Attempt attempt, BooleanSupplier captchaCheck, boolean realmLayer) {
         long now = parts.clock().millis();
-        GateKeys.Keys k = parts.keys().forAttempt(attempt, options.ipv6PrefixLength(), options.ipv6NetworkPrefixCounted());
+        AttemptKeys k = parts.keys().forAttempt(attempt, options.ipv6PrefixLength(), options.ipv6NetworkPrefixCounted());
         StoreCall call = new StoreCall(parts.store());
 
         // An allowlisted address skips the address layers; layer 3 applies to everyone.
@@ -45,7 +47,7 @@ final class Admission {
         }
         Reservation.Scope scope = new Reservation.Scope(options, k, p3 == null ? options.policy(Layer.ACCOUNT_LOCKOUT) : p3, device);
         Reservation nothing = Reservation.none(scope);
-        GateKeys.Keys keys = k;
+        AttemptKeys keys = k;
         if (p1 != null && parts.recentBlocks().filter(rb -> rb.holds(keys.address(), p1, now)
                 || policies.network() != null && rb.holds(keys.network(), policies.network(), now)).isPresent()) {
             return Decision.block(Layer.PER_IP, call.outages(), nothing);

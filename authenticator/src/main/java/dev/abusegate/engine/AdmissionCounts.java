@@ -1,8 +1,9 @@
 package dev.abusegate.engine;
 
+import dev.abusegate.engine.config.Layer;
 import dev.abusegate.engine.config.GateOptions;
 import dev.abusegate.engine.config.LayerPolicy;
-import dev.abusegate.engine.keys.GateKeys;
+import dev.abusegate.engine.keys.AttemptKeys;
 import dev.abusegate.engine.store.AdmissionAnswer;
 import dev.abusegate.engine.store.Change;
 import dev.abusegate.engine.store.CounterStoreFullException;
@@ -57,7 +58,7 @@ final class AdmissionCounts {
 
     private final StoreCall call;
     private final GateOptions o;
-    private final GateKeys.Keys k;
+    private final AttemptKeys k;
     private final AddressPolicies p;
     private final long now;
     private final Subject address = new Subject();
@@ -175,11 +176,12 @@ final class AdmissionCounts {
         LayerPolicy p4 = p.identifiers();
         LayerPolicy pN = p.network();
         CompletableFuture<long[]> fa = p.addressUsed() && address.exactCount
-                ? call.start(k.address(), new Change.UndoAddress(now, p1 != null, address.added, k.member(),
-                p1 == null ? 0 : now + p1.windowMillis(), p4 == null ? 0 : now + p4.windowMillis()), p.addressWindow())
+                ? call.start(k.address(), new Change.UndoAddress(now, new Change.UndoAddress.Given(p1 != null, address.added,
+                k.member()), p1 == null ? 0 : now + p1.windowMillis(), p4 == null ? 0 : now + p4.windowMillis()), p.addressWindow())
                 : null;
         CompletableFuture<long[]> fn = network.exactCount
-                ? call.start(k.network(), new Change.UndoAddress(now, true, false, k.member(), now + pN.windowMillis(), 0),
+                ? call.start(k.network(), new Change.UndoAddress(now, new Change.UndoAddress.Given(true, false, k.member()),
+                now + pN.windowMillis(), 0),
                 pN.windowMillis())
                 : null;
         CompletableFuture<long[]> fp = pair.exactCount

@@ -1,7 +1,7 @@
 package dev.abusegate.engine;
 
 import dev.abusegate.engine.config.GateOptions;
-import dev.abusegate.engine.keys.GateKeys;
+import dev.abusegate.engine.keys.AttemptKeys;
 
 /**
  * What each step of one attempt's admission works with.
@@ -11,5 +11,5 @@ import dev.abusegate.engine.keys.GateKeys;
  * @param keys    the attempt's keys
  * @param now     the attempt's time
  */
-record AdmissionStep(StoreCall call, GateOptions options, GateKeys.Keys keys, long now) {
+record AdmissionStep(StoreCall call, GateOptions options, AttemptKeys keys, long now) {
 }

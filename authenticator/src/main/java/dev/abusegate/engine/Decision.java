@@ -1,5 +1,6 @@
 package dev.abusegate.engine;
 
+import dev.abusegate.engine.config.Layer;
 import java.util.Optional;
 import java.util.Set;
 

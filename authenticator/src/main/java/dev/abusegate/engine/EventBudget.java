@@ -1,5 +1,6 @@
 package dev.abusegate.engine;
 
+import dev.abusegate.engine.time.TimeSource;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 

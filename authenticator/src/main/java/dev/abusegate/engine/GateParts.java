@@ -1,5 +1,6 @@
 package dev.abusegate.engine;
 
+import dev.abusegate.engine.time.TimeSource;
 import dev.abusegate.engine.keys.GateKeys;
 import dev.abusegate.engine.realm.RealmWatch;
 import dev.abusegate.engine.store.CounterStore;

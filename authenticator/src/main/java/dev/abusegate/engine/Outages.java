@@ -1,5 +1,6 @@
 package dev.abusegate.engine;
 
+import dev.abusegate.engine.config.Layer;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.EnumSet;

@@ -3,7 +3,7 @@ package dev.abusegate.engine;
 import dev.abusegate.engine.config.GateOptions;
 import dev.abusegate.engine.config.LayerPolicy;
 import dev.abusegate.engine.keys.CounterKey;
-import dev.abusegate.engine.realm.RealmSettings;
+import dev.abusegate.engine.config.RealmSettings;
 import dev.abusegate.engine.store.Change;
 import dev.abusegate.engine.store.FailureOutcome;
 import dev.abusegate.engine.store.LockoutEntry;
@@ -85,8 +85,9 @@ final class PasswordSettlement {
     private record FailedCheck(long now, boolean rememberTypos, double factor, long passwordTag) {
         Change change(Reservation.Scope s, boolean reserved, boolean shared) {
             LayerPolicy p3 = s.lockout();
-            return new Change.Fail(now, p3.threshold(), p3.windowMillis(), p3.lockoutMillis(), factor,
-                    s.options().maxLockoutSeconds() * 1000L, passwordTag, rememberTypos, reserved, shared);
+            Change.Fail.LockRule rule = new Change.Fail.LockRule(p3.threshold(), p3.windowMillis(), p3.lockoutMillis(), factor,
+                    s.options().maxLockoutSeconds() * 1000L);
+            return new Change.Fail(now, rule, passwordTag, new Change.Fail.Counted(rememberTypos, reserved, shared));
         }
     }
 

@@ -34,7 +34,7 @@ final class RecentBlocks {
     static final int SLOTS = 4096;
 
     /** One remembered block; immutable, so a slot is read whole or not at all. */
-    private record Slot(long realm, int shape, long hi, long lo, int threshold, long windowMillis, long since, long until) {
+    private record Slot(CounterKey address, int threshold, long windowMillis, long since, long until) {
     }
 
     private final long holdMillis;
@@ -80,7 +80,8 @@ final class RecentBlocks {
     }
 
     private static boolean same(Slot s, CounterKey address) {
-        return s.hi == address.hi() && s.lo == address.lo() && s.realm == address.realmTag() && s.shape == address.shape();
+        CounterKey a = s.address;
+        return a.hi() == address.hi() && a.lo() == address.lo() && a.realmTag() == address.realmTag() && a.shape() == address.shape();
     }
 
     /** Whether layer 1 blocked {@code address} under policy {@code p} less than the hold ago, as the store said. */
@@ -97,8 +98,7 @@ final class RecentBlocks {
      */
     void remember(CounterKey address, LayerPolicy p, long now, long clearsBefore) {
         int i = index(address);
-        Slot mine = new Slot(address.realmTag(), address.shape(), address.hi(), address.lo(), p.threshold(),
-                p.windowMillis(), now, now + hold(p));
+        Slot mine = new Slot(address, p.threshold(), p.windowMillis(), now, now + hold(p));
         slots.set(i, mine);
         // Either this sees a clear's count, or that clear's forget sees this record (both are volatile).
         if (clears.get() != clearsBefore) {

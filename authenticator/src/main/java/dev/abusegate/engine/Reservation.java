@@ -2,7 +2,7 @@ package dev.abusegate.engine;
 
 import dev.abusegate.engine.config.GateOptions;
 import dev.abusegate.engine.config.LayerPolicy;
-import dev.abusegate.engine.keys.GateKeys;
+import dev.abusegate.engine.keys.AttemptKeys;
 import java.util.Optional;
 
 /**
@@ -34,7 +34,7 @@ public final class Reservation {
      * @param lockout layer 3's policy as applied to this attempt (a device's own budget, with a device cookie)
      * @param device  whether the attempt came with a verified device cookie (its own budget, no other names)
      */
-    record Scope(GateOptions options, GateKeys.Keys keys, LayerPolicy lockout, boolean device) {
+    record Scope(GateOptions options, AttemptKeys keys, LayerPolicy lockout, boolean device) {
     }
 
     final Optional<Scope> scope;

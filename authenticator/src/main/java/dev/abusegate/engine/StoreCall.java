@@ -1,5 +1,6 @@
 package dev.abusegate.engine;
 
+import dev.abusegate.engine.config.Layer;
 import dev.abusegate.engine.config.FailureMode;
 import dev.abusegate.engine.config.LayerPolicy;
 import dev.abusegate.engine.keys.CounterKey;

@@ -1,5 +1,6 @@
 package dev.abusegate.engine;
 
+import dev.abusegate.engine.config.Layer;
 /**
  * What the gate holds about an address (and an IPv6 address's network), an identifier and their pair, for operators. Each part is null when
  * it was not asked for. Remaining times are milliseconds until that part expires (0: nothing).

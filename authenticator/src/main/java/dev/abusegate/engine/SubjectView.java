@@ -1,7 +1,7 @@
 package dev.abusegate.engine;
 
 import dev.abusegate.engine.keys.CounterKey;
-import dev.abusegate.engine.keys.GateKeys;
+import dev.abusegate.engine.keys.AttemptKeys;
 import dev.abusegate.engine.store.AddressEntry;
 import dev.abusegate.engine.store.LockoutEntry;
 import dev.abusegate.engine.store.PairEntry;
@@ -29,14 +29,14 @@ final class SubjectView {
         this.parts = parts;
     }
 
-    private GateKeys.Keys keys(Subject s) {
+    private AttemptKeys keys(Subject s) {
         return parts.keys().forAttempt(s.realm(), s.address(), s.identifier(), s.ipv6PrefixLength(), s.ipv6NetworkPrefixLength());
     }
 
     /** See {@link AbuseGate#state}. */
     SubjectState state(Subject s) {
         long now = parts.clock().millis();
-        GateKeys.Keys k = keys(s);
+        AttemptKeys k = keys(s);
         boolean address = s.address() != null;
         boolean identifier = s.identifier() != null;
         SubjectState.Network n = null;
@@ -65,7 +65,7 @@ final class SubjectView {
 
     /** See {@link AbuseGate#clear}. */
     Set<SubjectState.Part> clear(Subject s) {
-        GateKeys.Keys k = keys(s);
+        AttemptKeys k = keys(s);
         Set<SubjectState.Part> cleared = EnumSet.noneOf(SubjectState.Part.class);
         if (s.address() != null) {
             removeAddressEntry(k.address());

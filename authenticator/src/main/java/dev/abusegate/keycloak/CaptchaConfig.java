@@ -3,8 +3,9 @@ package dev.abusegate.keycloak;
 import dev.abusegate.captcha.CaptchaProvider;
 import dev.abusegate.captcha.CaptchaSettings;
 import dev.abusegate.engine.config.Setting;
+import dev.abusegate.engine.config.SettingValues;
 import dev.abusegate.engine.config.SettingReader;
-import dev.abusegate.engine.realm.RealmSettings;
+import dev.abusegate.engine.config.RealmSettings;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.StringJoiner;
@@ -35,7 +36,7 @@ public final class CaptchaConfig {
      * @param altchaMaxNumber the largest number an ALTCHA challenge offered may need
      */
     private CaptchaConfig(Map<String, Object> values, long altchaMaxNumber) {
-        this.values = Setting.checkedValues(CaptchaSettings.all(), values);
+        this.values = SettingValues.checked(CaptchaSettings.all(), values);
         this.altchaMaxNumber = altchaMaxNumber;
         long max = Math.max(MAX_RAISED_ALTCHA_NUMBER, (long) CaptchaSettings.ALTCHA_MAX_NUMBER.max());
         if (altchaMaxNumber < 1 || altchaMaxNumber > max) {

@@ -1,6 +1,6 @@
 package dev.abusegate.keycloak;
 
-import dev.abusegate.engine.TimeSource;
+import dev.abusegate.engine.time.TimeSource;
 import dev.abusegate.engine.WarnLimiter;
 import org.jboss.logging.Logger;
 import org.keycloak.models.RealmModel;

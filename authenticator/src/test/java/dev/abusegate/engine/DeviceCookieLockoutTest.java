@@ -1,5 +1,7 @@
 package dev.abusegate.engine;
 
+import dev.abusegate.engine.keys.Attempt;
+import dev.abusegate.engine.config.Layer;
 import dev.abusegate.engine.config.GateOptions;
 import dev.abusegate.engine.keys.DeviceTokens;
 import static dev.abusegate.engine.GateFixture.REALM;
@@ -29,8 +31,8 @@ class DeviceCookieLockoutTest {
 
     /** A token for the account whose only login name is {@code identifier}. */
     private String issue(String identifier) {
-        return DeviceTokens.issue(DEVICE_KEY, REALM, DeviceTokens.accountTag(DEVICE_KEY, identifier + "-id"),
-                List.of(f.gate.identifierTag(REALM, identifier)), f.clock.millis() / 1000 + 30 * 86_400, new SecureRandom());
+        return DeviceTokens.issue(DEVICE_KEY, REALM, new DeviceTokens.Binding(DeviceTokens.accountTag(DEVICE_KEY, identifier + "-id"),
+                List.of(f.gate.identifierTag(REALM, identifier))), f.clock.millis() / 1000 + 30 * 86_400, new SecureRandom());
     }
 
     private Decision withDevice(String address, String identifier, String device) {

@@ -3,19 +3,27 @@ package dev.abusegate.engine;
 import static com.tngtech.archunit.base.DescribedPredicate.describe;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.codeUnits;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaCodeUnit;
+import com.tngtech.archunit.core.domain.JavaModifier;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.ArchCondition;
 import com.tngtech.archunit.lang.ArchRule;
+import com.tngtech.archunit.lang.ConditionEvents;
+import com.tngtech.archunit.lang.SimpleConditionEvent;
 import dev.abusegate.engine.config.GateOptions;
+import dev.abusegate.engine.keys.Attempt;
 import dev.abusegate.engine.keys.DeviceTokens;
 import dev.abusegate.engine.keys.Hmac;
-import dev.abusegate.engine.realm.RealmSettings;
+import dev.abusegate.engine.config.RealmSettings;
+import dev.abusegate.engine.time.TimeSource;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -25,7 +33,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -44,17 +51,21 @@ class EngineArchitectureTest {
     static final String[] FRAMEWORKS = {"org.keycloak..", "org.infinispan..", "io.micrometer..", "jakarta..", "org.jboss.."};
 
     /**
-     * What a gated step may use of the engine: its top-level package (the gate, an attempt, the decision, layers,
-     * outcomes), the settings it is configured with ({@code config}, {@link RealmSettings}), and the device-cookie
-     * token with the keyed hash it and a wrong password's tag are built from. Nothing of the store, nothing else of
-     * {@code keys} or {@code realm}.
+     * What a gated step may use of the engine: its top-level package (the gate, the decision, outcomes), the settings
+     * it is configured with and the layers' names ({@code config}), an {@link Attempt}, the clock, and the
+     * device-cookie token with the keyed hash it and a wrong password's tag are built from. Nothing of the store,
+     * nothing else of {@code keys} or {@code realm}.
      */
-    static final Set<Class<?>> ENGINE_ENTRY_POINT_CLASSES = Set.of(RealmSettings.class, DeviceTokens.class, Hmac.class);
+    static final Set<Class<?>> ENGINE_ENTRY_POINT_CLASSES = Set.of(RealmSettings.class, DeviceTokens.class, Hmac.class, Attempt.class,
+            TimeSource.class);
     static final String[] ENGINE_ENTRY_POINTS = {"dev.abusegate.engine", GateOptions.class.getPackageName()};
 
     static final ArchRule ENGINE_IS_PLAIN_JAVA = noClasses().that().resideInAPackage("dev.abusegate.engine..")
             .should().dependOnClassesThat().resideInAnyPackage(FRAMEWORKS)
             .because("the engine knows nothing of Keycloak: the Keycloak side adapts forms, events and Infinispan to it");
+
+    static final int MAX_ENGINE_LINES = 300;
+    static final int MAX_PARAMETERS = 5;
 
     private static JavaClasses provider;
 
@@ -101,17 +112,42 @@ class EngineArchitectureTest {
         assertThat(offenders).isEmpty();
     }
 
+    /** One moment, one small class: no engine source over {@value #MAX_ENGINE_LINES} lines. */
+    @Test
+    void no_engine_class_is_over_300_lines() throws IOException {
+        Path src = Paths.get("src/main/java/dev/abusegate/engine");
+        List<String> offenders;
+        try (Stream<Path> files = Files.walk(src)) {
+            offenders = files.filter(f -> f.toString().endsWith(".java")).filter(f -> lines(f).size() > MAX_ENGINE_LINES)
+                    .map(f -> src.relativize(f) + ": " + lines(f).size() + " lines").toList();
+        }
+        assertThat(offenders).isEmpty();
+    }
+
+    /** Optional parts are objects, not positional flags: no engine constructor or method takes more than five. */
+    @Test
+    void no_engine_constructor_or_method_takes_more_than_five_parameters() {
+        codeUnits().that().areDeclaredInClassesThat().resideInAPackage("dev.abusegate.engine..")
+                .and(describe("written in the source", (JavaCodeUnit u) -> !u.getModifiers().contains(JavaModifier.SYNTHETIC)))
+                .should(new ArchCondition<JavaCodeUnit>("take at most " + MAX_PARAMETERS + " parameters") {
+                    @Override
+                    public void check(JavaCodeUnit unit, ConditionEvents events) {
+                        // an enum's constructor has its name and ordinal first, which the source does not write
+                        boolean enumConstructor = unit.isConstructor() && unit.getOwner().isEnum();
+                        int n = unit.getRawParameterTypes().size() - (enumConstructor ? 2 : 0);
+                        events.add(new SimpleConditionEvent(unit, n <= MAX_PARAMETERS,
+                                unit.getFullName() + " takes " + n + " parameters"));
+                    }
+                })
+                .check(provider);
+    }
+
     @Test
     void the_top_level_parts_form_no_cycle() {
         slices().matching("dev.abusegate.(*)..").should().beFreeOfCycles().check(provider);
     }
 
-    /*
-     * Fails today: AbuseGate and Decision import engine.config, engine.keys, engine.realm and engine.store, which
-     * import the engine back (issue 44, item 1, the engine split).
-     */
     @Test
-    @Disabled("engine <-> engine.config/keys/realm/store: breaking it is issue 44, item 1")
     void the_engine_packages_form_no_cycle() {
         slices().matching("dev.abusegate.(**)").should().beFreeOfCycles()
                 .check(provider.that(resideInAPackage("dev.abusegate.engine..")));

@@ -1,7 +1,11 @@
 package dev.abusegate.engine;
 
+import dev.abusegate.engine.time.TimeSource;
+import dev.abusegate.engine.keys.Attempt;
+import dev.abusegate.engine.config.Layer;
 import dev.abusegate.engine.config.GateOptions;
 import dev.abusegate.engine.config.TestOptions;
+import dev.abusegate.engine.keys.AttemptKeys;
 import dev.abusegate.engine.keys.GateKeys;
 import dev.abusegate.engine.keys.SecretSource;
 import dev.abusegate.engine.store.CounterStore;
@@ -78,7 +82,7 @@ public final class GateFixture {
 
     static final GateKeys KEYS = new GateKeys(SECRETS);
 
-    public GateKeys.Keys keys(GateOptions options, String address, String identifier) {
+    public AttemptKeys keys(GateOptions options, String address, String identifier) {
         return KEYS.forAttempt(attempt(address, identifier), options.ipv6PrefixLength(), options.ipv6NetworkPrefixCounted());
     }
 

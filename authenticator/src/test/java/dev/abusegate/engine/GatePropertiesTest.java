@@ -1,5 +1,7 @@
 package dev.abusegate.engine;
 
+import dev.abusegate.engine.keys.Attempt;
+import dev.abusegate.engine.config.Layer;
 import dev.abusegate.engine.config.GateOptions;
 import dev.abusegate.engine.config.TestOptions;
 import dev.abusegate.engine.keys.AddressKeys;

@@ -1,5 +1,6 @@
 package dev.abusegate.engine;
 
+import dev.abusegate.engine.config.Layer;
 import dev.abusegate.engine.config.GateOptions;
 import dev.abusegate.engine.config.TestOptions;
 import static dev.abusegate.engine.GateFixture.attempt;

@@ -1,5 +1,6 @@
 package dev.abusegate.engine;
 
+import dev.abusegate.engine.time.TimeSource;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 

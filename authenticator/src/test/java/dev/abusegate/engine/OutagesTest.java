@@ -1,5 +1,6 @@
 package dev.abusegate.engine;
 
+import dev.abusegate.engine.config.Layer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.abusegate.engine.config.GateOptions;

@@ -1,11 +1,12 @@
 package dev.abusegate.engine;
 
+import dev.abusegate.engine.keys.Attempt;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.abusegate.engine.config.GateOptions;
 import dev.abusegate.engine.config.TestOptions;
 import dev.abusegate.engine.realm.LocalRealmTallies;
-import dev.abusegate.engine.realm.RealmSettings;
+import dev.abusegate.engine.config.RealmSettings;
 import dev.abusegate.engine.realm.RealmWatch;
 import dev.abusegate.engine.store.ReferenceCounterStore;
 import java.util.ArrayList;

@@ -1,9 +1,10 @@
 package dev.abusegate.engine;
 
+import dev.abusegate.engine.config.Layer;
 import dev.abusegate.engine.config.FailureMode;
 import dev.abusegate.engine.config.GateOptions;
 import dev.abusegate.engine.config.TestOptions;
-import dev.abusegate.engine.keys.GateKeys;
+import dev.abusegate.engine.keys.AttemptKeys;
 import dev.abusegate.engine.keys.CounterKey;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
@@ -117,7 +118,7 @@ class StoreFailureTest {
 
     private static Set<CounterKey> keysOf(Layer layer, GateOptions o) {
         GateFixture probe = new GateFixture();
-        GateKeys.Keys k = probe.keys(o, IP, ID);
+        AttemptKeys k = probe.keys(o, IP, ID);
         switch (layer) {
             case PER_IP:
             case CREDENTIAL_STUFFING:

@@ -1,5 +1,6 @@
 package dev.abusegate.engine;
 
+import dev.abusegate.engine.time.TimeSource;
 import dev.abusegate.engine.keys.CounterKey;
 import dev.abusegate.engine.store.Change;
 import dev.abusegate.engine.store.CounterStore;

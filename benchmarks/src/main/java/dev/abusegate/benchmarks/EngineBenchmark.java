@@ -1,12 +1,12 @@
 package dev.abusegate.benchmarks;
 
 import dev.abusegate.engine.AbuseGate;
-import dev.abusegate.engine.Attempt;
+import dev.abusegate.engine.keys.Attempt;
 import dev.abusegate.engine.store.CounterStore;
 import dev.abusegate.engine.Decision;
 import dev.abusegate.engine.config.GateOptions;
 import dev.abusegate.engine.store.ReferenceCounterStore;
-import dev.abusegate.engine.TimeSource;
+import dev.abusegate.engine.time.TimeSource;
 import dev.abusegate.keycloak.store.CounterCacheConfiguration;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;

@@ -1,12 +1,12 @@
 package dev.abusegate.benchmarks;
 
 import dev.abusegate.engine.AbuseGate;
-import dev.abusegate.engine.Attempt;
+import dev.abusegate.engine.keys.Attempt;
 import dev.abusegate.engine.Decision;
 import dev.abusegate.engine.config.GateOptions;
 import dev.abusegate.engine.config.TestOptions;
-import dev.abusegate.engine.Layer;
-import dev.abusegate.engine.TimeSource;
+import dev.abusegate.engine.config.Layer;
+import dev.abusegate.engine.time.TimeSource;
 import dev.abusegate.keycloak.store.EmbeddedCluster;
 import dev.abusegate.keycloak.store.StoreCensus;
 import java.lang.management.ManagementFactory;

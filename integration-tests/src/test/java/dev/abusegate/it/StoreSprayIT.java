@@ -2,13 +2,13 @@ package dev.abusegate.it;
 
 import dev.abusegate.it.support.Extended;
 import dev.abusegate.engine.AbuseGate;
-import dev.abusegate.engine.Attempt;
+import dev.abusegate.engine.keys.Attempt;
 import dev.abusegate.engine.Decision;
 import dev.abusegate.engine.GateFixture;
 import dev.abusegate.engine.config.GateOptions;
-import dev.abusegate.engine.Layer;
+import dev.abusegate.engine.config.Layer;
 import dev.abusegate.engine.Outcome;
-import dev.abusegate.engine.TimeSource;
+import dev.abusegate.engine.time.TimeSource;
 import dev.abusegate.keycloak.store.CounterCacheConfiguration;
 import dev.abusegate.keycloak.store.InfinispanCounterStore;
 import dev.abusegate.keycloak.store.InfinispanGateStoreProviderFactory;

@@ -1,6 +1,5 @@
 package dev.abusegate.engine.config;
 
-import dev.abusegate.engine.Layer;
 import dev.abusegate.engine.keys.AddressKeys;
 import dev.abusegate.engine.keys.CounterKey;
 import java.util.ArrayList;

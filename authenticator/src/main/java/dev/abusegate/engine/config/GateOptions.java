@@ -1,6 +1,5 @@
 package dev.abusegate.engine.config;
 
-import dev.abusegate.engine.Layer;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
@@ -35,7 +34,7 @@ public record GateOptions(Map<Layer, LayerPolicy> policies, Map<String, Object> 
             }
             p.put(layer, policy);
         }
-        values = Setting.checkedValues(GateSettings.options(), values);
+        values = SettingValues.checked(GateSettings.options(), values);
         String why = networkPrefixProblem(values);
         if (why != null) {
             throw new InvalidOptionException(GateSettings.IPV6_NETWORK_PREFIX.key(), why);

@@ -1,6 +1,5 @@
 package dev.abusegate.engine.config;
 
-import dev.abusegate.engine.Layer;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumMap;
@@ -62,64 +61,63 @@ public final class GateSettings {
                     + "Past the threshold the answer is 'blocked', captcha or not. When off, a captcha is asked for only "
                     + "where the counter store is at its bound and a subject counted on a shared counter passes a threshold "
                     + "(blocked there only by a shared account-lockout count past its threshold)."));
-    public static final Setting<Double> CAPTCHA_FACTOR = option(Setting.decimal("captcha.factor", 0.5, 0, true, 1,
-            "Captcha factor", "Fraction of a threshold from which a captcha is required."));
+    public static final Setting<Double> CAPTCHA_FACTOR = option(Setting.decimal("captcha.factor", 0.5, new Range(0, 1, true),
+            Setting.about("Captcha factor", "Fraction of a threshold from which a captcha is required.")));
     public static final Setting<Integer> IPV6_PREFIX = option(Setting.integer("ipv6.prefixLength", 64, 1, 128,
-            "IPv6 prefix length",
+            Setting.about("IPv6 prefix length",
             "IPv6 clients are counted per network of this prefix length, so one host cannot rotate through its own subnet. "
-                    + "IPv4 clients are counted per address."));
+                    + "IPv4 clients are counted per address.")));
     public static final Setting<Integer> IPV6_NETWORK_PREFIX = option(Setting.integer("ipv6.networkPrefixLength", 48, 16, 127,
-            "IPv6 network prefix length",
+            Setting.about("IPv6 network prefix length",
             "IPv6 clients are also counted per network of this prefix length, against the per-address layer's IPv6 network "
                     + "threshold, so one host with a /48 cannot spread its attempts over 65,536 networks of the IPv6 prefix "
-                    + "length. Must be shorter than the IPv6 prefix length."));
+                    + "length. Must be shorter than the IPv6 prefix length.")));
     public static final Setting<Integer> IPV6_NETWORK_THRESHOLD = option(Setting.integer("perIp.ipv6NetworkThreshold", 1000, 0,
-            Integer.MAX_VALUE, "Per address: threshold per IPv6 network",
+            Integer.MAX_VALUE, Setting.about("Per address: threshold per IPv6 network",
             "Attempts let through per window from one IPv6 network of the IPv6 network prefix length, whichever of its "
                     + "addresses they come from; the next one is blocked, and the captcha band starts at the captcha factor of "
                     + "it. It follows the per-address layer: its window, failure mode, on/off switch and allowlist. 0: IPv6 "
-                    + "networks are not counted."));
+                    + "networks are not counted.")));
     public static final Setting<Boolean> IGNORE_REPEATED_PASSWORDS = option(Setting.bool("accountLockout.ignoreRepeatedPasswords",
             false, "Account lockout: ignore repeated wrong passwords",
             "When on, a wrong password identical to one of the username's recent wrong passwords does not count again, so a "
                     + "person retyping the same typo is not locked out. Only short-lived keyed hashes are kept, never the password."));
-    public static final Setting<Double> PROGRESSIVE_FACTOR = option(Setting.decimal("accountLockout.progressiveFactor", 1, 1, false,
-            100, "Account lockout: progressive factor",
+    public static final Setting<Double> PROGRESSIVE_FACTOR = option(Setting.decimal("accountLockout.progressiveFactor", 1, new Range(1, 100, false), Setting.about("Account lockout: progressive factor",
             "Each consecutive lock of the same username lasts this many times the previous one. 1 keeps every lock at the "
-                    + "lock duration. A successful login resets the progression."));
+                    + "lock duration. A successful login resets the progression.")));
     public static final Setting<Long> MAX_LOCKOUT_SECONDS = option(Setting.longInteger("accountLockout.maxLockoutSeconds", 86_400, 1,
-            MAX_SECONDS, "Account lockout: longest lock (seconds)", "The cap on a progressive lock's duration."));
+            MAX_SECONDS, Setting.about("Account lockout: longest lock (seconds)", "The cap on a progressive lock's duration.")));
     public static final Setting<Boolean> DEVICE_COOKIE_ENABLED = option(Setting.bool("deviceCookie.enabled", false, "Device cookies",
             "After a successful login the browser gets a signed, HttpOnly device cookie for that username. Its later attempts "
                     + "for the same username count against the device's own small lockout budget, so the owner's known browser "
                     + "still logs in while strangers have the account locked."));
     public static final Setting<Integer> DEVICE_COOKIE_DAYS = option(Setting.integer("deviceCookie.days", 90, 1, 3650,
-            "Device cookies: lifetime (days)", "How long a device cookie stays valid; each successful login renews it."));
+            Setting.about("Device cookies: lifetime (days)", "How long a device cookie stays valid; each successful login renews it.")));
     public static final Setting<Integer> DEVICE_COOKIE_THRESHOLD = option(Setting.integer("deviceCookie.threshold", 5, 1, 1000,
-            "Device cookies: failures per device",
-            "Wrong passwords one known device may make per lockout window before that device alone is locked."));
+            Setting.about("Device cookies: failures per device",
+            "Wrong passwords one known device may make per lockout window before that device alone is locked.")));
     public static final Setting<Allowlist> ALLOWLIST = option(Setting.entries(Allowlist.KEY, Allowlist::invalidReason,
             Allowlist::parse, "Allowlist (CIDRs)",
             "IPv4 and IPv6 addresses or CIDRs, separated by commas, exempt from the per-address, per-address-and-account and "
                     + "credential-stuffing layers (office NAT, monitoring). Account lockout still applies. Example: "
                     + "203.0.113.0/24, 2001:db8:1::/48"));
     public static final Setting<Integer> REFUSAL_EVENTS_PER_MINUTE = option(Setting.integer("events.refusalsPerMinute", 60, 0,
-            1_000_000, "Refusal events per minute",
+            1_000_000, Setting.about("Refusal events per minute",
             "Most 'abuse_gate_blocked' and 'abuse_gate_captcha_required' login events the realm records per minute on each "
                     + "node, so that a flood of refused attempts does not write one event per request. Refusals past it are "
                     + "not recorded as events; the next one recorded carries 'abuse_gate_refusals_not_recorded', how many "
-                    + "were left out since the last. The metrics count every refusal. 0: every refusal is recorded."));
+                    + "were left out since the last. The metrics count every refusal. 0: every refusal is recorded.")));
     public static final Setting<Integer> STORE_FAILURE_EVENTS_PER_MINUTE = option(Setting.integer("events.storeFailuresPerMinute",
-            60, 0, 1_000_000, "Store failure events per minute",
+            60, 0, 1_000_000, Setting.about("Store failure events per minute",
             "Most 'counter_store_unavailable' login events the realm records per minute on each node, so that while the "
                     + "counter store is down not every login adds one (a login whose check and whose settlement after the "
                     + "password both fail records two). Past it no such event is recorded; the next one carries "
                     + "'abuse_gate_store_failures_not_recorded', how many such events were left out since the last. The metric "
-                    + "abuse_gate_store_failures_total still counts every failed call, per layer. 0: every one is recorded."));
+                    + "abuse_gate_store_failures_total still counts every failed call, per layer. 0: every one is recorded.")));
 
     static {
-        // the fifth, realm-wide layer's keys (described in dev.abusegate.engine.realm.RealmSettings)
-        dev.abusegate.engine.realm.RealmSettings.all().forEach(GateSettings::option);
+        // the fifth, realm-wide layer's keys (described in dev.abusegate.engine.config.RealmSettings)
+        dev.abusegate.engine.config.RealmSettings.all().forEach(GateSettings::option);
     }
 
     private static final List<Setting<?>> ALL = all(OPTIONS);
@@ -202,16 +200,16 @@ public final class GateSettings {
         }
         return new LayerKeys(
                 Setting.bool(key(layer, ENABLED), true, title + ": enabled", "Counts " + counts + "."),
-                Setting.integer(key(layer, THRESHOLD), threshold, 1, Integer.MAX_VALUE, title + ": threshold",
-                        "How many are let through per window; the next one is blocked."),
-                Setting.longInteger(key(layer, WINDOW_SECONDS), window, 1, MAX_SECONDS, title + ": window (seconds)",
-                        "Sliding window: every counted attempt extends it, so this many quiet seconds reset the counter."),
+                Setting.integer(key(layer, THRESHOLD), threshold, 1, Integer.MAX_VALUE, Setting.about(title + ": threshold",
+                        "How many are let through per window; the next one is blocked.")),
+                Setting.longInteger(key(layer, WINDOW_SECONDS), window, 1, MAX_SECONDS, Setting.about(title + ": window (seconds)",
+                        "Sliding window: every counted attempt extends it, so this many quiet seconds reset the counter.")),
                 layer != Layer.ACCOUNT_LOCKOUT ? null : Setting.longInteger(key(layer, LOCKOUT_SECONDS), 900, 1, MAX_SECONDS,
-                        title + ": lock duration (seconds)",
-                        "Once failures reach the threshold, the username is locked this long, then recovers by itself."),
+                        Setting.about(title + ": lock duration (seconds)",
+                        "Once failures reach the threshold, the username is locked this long, then recovers by itself.")),
                 Setting.choice(key(layer, FAILURE_MODE), FailureMode.FAIL_OPEN.name(),
                         List.of(FailureMode.FAIL_OPEN.name(), FailureMode.FAIL_CLOSED.name()), FailureMode::valueOf,
-                        title + ": when the counter store is down",
-                        "FAIL_OPEN lets the layer pass and records 'counter_store_unavailable'; FAIL_CLOSED blocks the attempt."));
+                        Setting.about(title + ": when the counter store is down",
+                        "FAIL_OPEN lets the layer pass and records 'counter_store_unavailable'; FAIL_CLOSED blocks the attempt.")));
     }
 }

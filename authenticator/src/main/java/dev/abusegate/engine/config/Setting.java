@@ -1,10 +1,6 @@
 package dev.abusegate.engine.config;
 
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Function;
@@ -15,26 +11,29 @@ import java.util.function.Function;
  * ({@link SettingReader}), the options' checks ({@link GateOptions}, {@link LayerPolicy}) and the README's
  * tables (a test compares them). Plain data: no server framework.
  *
- * @param key          the configuration key, e.g. {@code perIp.threshold}
- * @param kind         how the value is written
- * @param label        the admin console's label
- * @param help         the admin console's help text (without the default, which is appended)
- * @param defaultValue the default as written in a configuration, or null when the key has none
- * @param min          the smallest accepted number (INTEGER, DECIMAL)
- * @param max          the largest accepted number (INTEGER, DECIMAL)
- * @param minExclusive whether {@code min} itself is refused (DECIMAL)
- * @param options      the accepted values (CHOICE), in the order offered
- * @param check        for TEXT: why a value (or, with {@code perEntry}, one entry) cannot be used, or null when it can;
- *                     null: any text
- * @param perEntry     for TEXT: the value is a list separated by commas or whitespace, and a bad entry is left out
- *                     on its own ({@link SettingReader}) rather than the whole value
- * @param parser       the typed value of a valid written value (trimmed; for CHOICE the option as declared),
- *                     or of null when the key is not set and has no default
- * @param <T>          the type of the value in the options
+ * @param key    the configuration key, e.g. {@code perIp.threshold}
+ * @param kind   how the value is written
+ * @param about  the admin console's label and help text
+ * @param values the default, the bounds, the options and the check of a written value
+ * @param parser the typed value of a valid written value (trimmed; for CHOICE the option as declared), or of null
+ *               when the key is not set and has no default
+ * @param <T>    the type of the value in the options
  */
-public record Setting<T>(String key, Kind kind, String label, String help, String defaultValue,
-                         double min, double max, boolean minExclusive, List<String> options,
-                         Function<String, String> check, boolean perEntry, Function<String, T> parser) {
+public record Setting<T>(String key, Kind kind, About about, SettingValues values, Function<String, T> parser) {
+
+    /**
+     * What the admin console shows.
+     *
+     * @param label the admin console's label
+     * @param help  the admin console's help text (without the default, which is appended)
+     */
+    public record About(String label, String help) {
+    }
+
+    /** The admin console's label and help text of a setting. */
+    public static About about(String label, String help) {
+        return new About(label, help);
+    }
 
     /** How a value is written. */
     public enum Kind {
@@ -55,8 +54,45 @@ public record Setting<T>(String key, Kind kind, String label, String help, Strin
     public Setting {
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(kind, "kind");
+        Objects.requireNonNull(about, "about");
+        Objects.requireNonNull(values, "values");
         Objects.requireNonNull(parser, "parser");
-        options = options == null ? List.of() : List.copyOf(options);
+    }
+
+    public String label() {
+        return about.label();
+    }
+
+    public String help() {
+        return about.help();
+    }
+
+    public String defaultValue() {
+        return values.defaultValue();
+    }
+
+    public double min() {
+        return values.range().min();
+    }
+
+    public double max() {
+        return values.range().max();
+    }
+
+    public boolean minExclusive() {
+        return values.range().minExclusive();
+    }
+
+    public List<String> options() {
+        return values.options();
+    }
+
+    public Function<String, String> check() {
+        return values.check();
+    }
+
+    public boolean perEntry() {
+        return values.perEntry();
     }
 
     /** A descriptor whose default lies within its own bounds. */
@@ -68,32 +104,29 @@ public record Setting<T>(String key, Kind kind, String label, String help, Strin
     }
 
     public static Setting<Boolean> bool(String key, boolean def, String label, String help) {
-        return checked(new Setting<>(key, Kind.BOOLEAN, label, help, String.valueOf(def), 0, 0, false, null, null, false,
+        return checked(new Setting<>(key, Kind.BOOLEAN, about(label, help), SettingValues.of(String.valueOf(def), null),
                 Boolean::parseBoolean));
     }
 
     /** A whole number that fits an {@code int}. */
-    public static Setting<Integer> integer(String key, int def, int min, int max, String label, String help) {
-        return checked(new Setting<>(key, Kind.INTEGER, label, help, String.valueOf(def), min, max, false, null, null, false,
+    public static Setting<Integer> integer(String key, int def, int min, int max, About about) {
+        return checked(new Setting<>(key, Kind.INTEGER, about, SettingValues.of(String.valueOf(def), new Range(min, max, false)),
                 Integer::parseInt));
     }
 
     /** A whole number that may need a {@code long} (durations, counts). */
-    public static Setting<Long> longInteger(String key, long def, long min, long max, String label, String help) {
-        return checked(new Setting<>(key, Kind.INTEGER, label, help, String.valueOf(def), min, max, false, null, null, false,
+    public static Setting<Long> longInteger(String key, long def, long min, long max, About about) {
+        return checked(new Setting<>(key, Kind.INTEGER, about, SettingValues.of(String.valueOf(def), new Range(min, max, false)),
                 Long::parseLong));
     }
 
-    public static Setting<Double> decimal(String key, double def, double min, boolean minExclusive, double max, String label,
-                                          String help) {
-        return checked(new Setting<>(key, Kind.DECIMAL, label, help, plain(def), min, max, minExclusive, null, null, false,
-                Double::parseDouble));
+    public static Setting<Double> decimal(String key, double def, Range range, About about) {
+        return checked(new Setting<>(key, Kind.DECIMAL, about, SettingValues.of(Range.plain(def), range), Double::parseDouble));
     }
 
     /** One of {@code options}; {@code parser} gets the option as declared. */
-    public static <T> Setting<T> choice(String key, String def, List<String> options, Function<String, T> parser, String label,
-                                        String help) {
-        return checked(new Setting<>(key, Kind.CHOICE, label, help, def, 0, 0, false, options, null, false, parser));
+    public static <T> Setting<T> choice(String key, String def, List<String> options, Function<String, T> parser, About about) {
+        return checked(new Setting<>(key, Kind.CHOICE, about, new SettingValues(def, null, options, null, false), parser));
     }
 
     /** Free text, no default (null when not set). */
@@ -103,7 +136,7 @@ public record Setting<T>(String key, Kind kind, String label, String help, Strin
 
     /** Free text that {@code check} accepts (see the record's {@code check}), no default (null when not set). */
     public static Setting<String> text(String key, Function<String, String> check, String label, String help) {
-        return new Setting<>(key, Kind.TEXT, label, help, null, 0, 0, false, null, check, false, Function.identity());
+        return new Setting<>(key, Kind.TEXT, about(label, help), new SettingValues(null, null, null, check, false), Function.identity());
     }
 
     /**
@@ -112,21 +145,21 @@ public record Setting<T>(String key, Kind kind, String label, String help, Strin
      */
     public static <T> Setting<T> entries(String key, Function<String, String> check, Function<String, T> parser, String label,
                                          String help) {
-        return new Setting<>(key, Kind.TEXT, label, help, null, 0, 0, false, null, check, true, parser);
+        return new Setting<>(key, Kind.TEXT, about(label, help), new SettingValues(null, null, null, check, true), parser);
     }
 
     public static Setting<String> secret(String key, String label, String help) {
-        return new Setting<>(key, Kind.SECRET, label, help, null, 0, 0, false, null, null, false, Function.identity());
+        return new Setting<>(key, Kind.SECRET, about(label, help), SettingValues.of(null, null), Function.identity());
     }
 
     /** The help text with the valid values and the default, as the admin console shows it. */
     public String fullHelp() {
-        StringBuilder b = new StringBuilder(help);
+        StringBuilder b = new StringBuilder(help());
         if (kind == Kind.INTEGER || kind == Kind.DECIMAL) {
             b.append(" Valid: ").append(validValues()).append('.');
         }
-        if (defaultValue != null) {
-            b.append(" Default ").append(defaultValue).append('.');
+        if (defaultValue() != null) {
+            b.append(" Default ").append(defaultValue()).append('.');
         }
         return b.toString();
     }
@@ -137,11 +170,10 @@ public record Setting<T>(String key, Kind kind, String label, String help, Strin
             case BOOLEAN:
                 return "true or false";
             case INTEGER:
-                return plain(min) + " to " + plain(max);
             case DECIMAL:
-                return minExclusive ? "greater than " + plain(min) + ", at most " + plain(max) : plain(min) + " to " + plain(max);
+                return values.range().words();
             case CHOICE:
-                return String.join(", ", options);
+                return String.join(", ", options());
             default:
                 return "text";
         }
@@ -159,27 +191,28 @@ public record Setting<T>(String key, Kind kind, String label, String help, Strin
             case INTEGER:
                 try {
                     long n = Long.parseLong(v);
-                    return n >= min && n <= max ? null : "expected a whole number from " + validValues();
+                    return values.range().contains(n) ? null : "expected a whole number from " + validValues();
                 } catch (NumberFormatException e) {
                     return "expected a whole number from " + validValues();
                 }
             case DECIMAL:
                 try {
                     double d = Double.parseDouble(v);
-                    return inRange(d) ? null : "expected a number " + (minExclusive ? "" : "from ") + validValues();
+                    return inRange(d) ? null : "expected a number " + (minExclusive() ? "" : "from ") + validValues();
                 } catch (NumberFormatException e) {
-                    return "expected a number " + (minExclusive ? "" : "from ") + validValues();
+                    return "expected a number " + (minExclusive() ? "" : "from ") + validValues();
                 }
             case CHOICE:
-                return choice(v) != null ? null : "expected " + String.join(" or ", options);
+                return choice(v) != null ? null : "expected " + String.join(" or ", options());
             default:
+                Function<String, String> check = check();
                 if (check == null) {
                     return null;
                 }
-                if (!perEntry) {
+                if (!perEntry()) {
                     return check.apply(v);
                 }
-                for (String entry : entries(v)) {
+                for (String entry : SettingValues.entries(v)) {
                     String why = check.apply(entry);
                     if (why != null) {
                         return why;
@@ -189,20 +222,9 @@ public record Setting<T>(String key, Kind kind, String label, String help, Strin
         }
     }
 
-    /** The entries of a list value ({@code perEntry}), without empty ones. */
-    public static List<String> entries(String raw) {
-        List<String> out = new ArrayList<>();
-        for (String entry : raw.split("[,\\s]+")) {
-            if (!entry.isEmpty()) {
-                out.add(entry);
-            }
-        }
-        return out;
-    }
-
     /** The option {@code raw} names (case-insensitive), or null. */
     public String choice(String raw) {
-        for (String o : options) {
+        for (String o : options()) {
             if (o.equalsIgnoreCase(raw.trim())) {
                 return o;
             }
@@ -218,27 +240,7 @@ public record Setting<T>(String key, Kind kind, String label, String help, Strin
         return parser.apply(kind == Kind.CHOICE ? choice(raw) : raw.trim());
     }
 
-    /**
-     * The value of each of {@code settings} in {@code values} (its default where left out), each checked against its
-     * descriptor ({@link #requireValue}), in the settings' order and unmodifiable; a key of {@code values} that is not
-     * one of {@code settings} is rejected. What a set of settings holds (read back with {@link #in}).
-     */
-    public static Map<String, Object> checkedValues(List<Setting<?>> settings, Map<String, Object> values) {
-        Map<String, Object> out = new LinkedHashMap<>();
-        for (Setting<?> s : settings) {
-            Object value = values.containsKey(s.key()) ? values.get(s.key()) : s.defaultTyped();
-            s.requireValue(value);
-            out.put(s.key(), value);
-        }
-        for (String key : values.keySet()) {
-            if (!out.containsKey(key)) {
-                throw new IllegalArgumentException("not one of these settings: " + key);
-            }
-        }
-        return Collections.unmodifiableMap(out);
-    }
-
-    /** This setting's value in {@code values}, a map {@link #checkedValues} built with it. */
+    /** This setting's value in {@code values}, a map {@link SettingValues#checked} built with it. */
     @SuppressWarnings("unchecked")
     public T in(Map<String, Object> values) {
         if (!values.containsKey(key)) {
@@ -249,25 +251,25 @@ public record Setting<T>(String key, Kind kind, String label, String help, Strin
 
     /** The typed default: the value of a key that is not set. */
     public T defaultTyped() {
-        return parse(defaultValue);
+        return parse(defaultValue());
     }
 
     /** Whether {@code d} lies within the bounds. */
     public boolean inRange(double d) {
-        return (minExclusive ? d > min : d >= min) && d <= max;
+        return values.range().contains(d);
     }
 
     /** For the options' checks: rejects a value outside the bounds, naming the key. */
     public void require(long value) {
         if (!inRange(value)) {
-            throw new InvalidOptionException(key, "must be " + bounds() + ", was " + value);
+            throw new InvalidOptionException(key, "must be " + values.range().bounds() + ", was " + value);
         }
     }
 
     /** For the options' checks: rejects a value outside the bounds (or NaN), naming the key. */
     public void require(double value) {
         if (!inRange(value)) {
-            throw new InvalidOptionException(key, "must be " + bounds() + ", was " + value);
+            throw new InvalidOptionException(key, "must be " + values.range().bounds() + ", was " + value);
         }
     }
 
@@ -277,24 +279,12 @@ public record Setting<T>(String key, Kind kind, String label, String help, Strin
             if (kind == Kind.TEXT || kind == Kind.SECRET) {
                 return;
             }
-            throw new InvalidOptionException(key, kind == Kind.CHOICE ? "must be " + String.join(" or ", options) : "must be set");
+            throw new InvalidOptionException(key, kind == Kind.CHOICE ? "must be " + String.join(" or ", options()) : "must be set");
         }
         if (value instanceof Double || value instanceof Float) {
             require(((Number) value).doubleValue());
         } else if (value instanceof Number) {
             require(((Number) value).longValue());
         }
-    }
-
-    private String bounds() {
-        return minExclusive ? "greater than " + plain(min) + " and at most " + plain(max) : "between " + plain(min) + " and " + plain(max);
-    }
-
-    /** A number without a needless fraction: 5, 0.5, 31536000. */
-    static String plain(double d) {
-        if (d == Math.rint(d) && Math.abs(d) < 1e15) {
-            return String.valueOf((long) d);
-        }
-        return String.valueOf(d).toLowerCase(Locale.ROOT);
     }
 }

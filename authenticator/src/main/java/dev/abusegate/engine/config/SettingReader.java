@@ -43,7 +43,7 @@ public final class SettingReader {
         }
         if (s.perEntry()) {
             StringBuilder good = new StringBuilder();
-            for (String entry : Setting.entries(v)) {
+            for (String entry : SettingValues.entries(v)) {
                 String why = s.check().apply(entry);
                 if (why == null) {
                     good.append(entry).append(',');

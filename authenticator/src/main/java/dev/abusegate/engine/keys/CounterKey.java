@@ -1,6 +1,6 @@
 package dev.abusegate.engine.keys;
 
-import dev.abusegate.engine.Layer;
+import dev.abusegate.engine.config.Layer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -70,21 +70,22 @@ public final class CounterKey {
     private String storeKey;
     private RealmTag tag;
 
+    /** A key whose realm's tag is looked up when needed. */
     public CounterKey(String realm, Kind kind, int shape, long hi, long lo) {
-        this(realm, null, kind, shape, hi, lo);
-    }
-
-    /** A key whose realm's tag is known already ({@code tag} may be null: looked up when needed). */
-    CounterKey(String realm, RealmTag tag, Kind kind, int shape, long hi, long lo) {
         if (realm == null || kind == null) {
             throw new IllegalArgumentException("realm and kind are required");
         }
         this.realm = realm;
-        this.tag = tag;
         this.kind = kind;
         this.shape = shape;
         this.hi = hi;
         this.lo = lo;
+    }
+
+    /** A key whose realm's tag is known already. */
+    CounterKey(RealmTag tag, Kind kind, int shape, long hi, long lo) {
+        this(tag.realm, kind, shape, hi, lo);
+        this.tag = tag;
     }
 
     private RealmTag tag() {
@@ -192,17 +193,19 @@ public final class CounterKey {
      * Computed once per realm key ({@link GateKeys}' hasher holds it) and for a key built without one.
      */
     static final class RealmTag {
+        final String realm;
         final long bits;
         final String text;
 
-        private RealmTag(long bits) {
+        private RealmTag(String realm, long bits) {
+            this.realm = realm;
             this.bits = bits;
             this.text = base64Url(bits, 0).substring(0, REALM_TAG_CHARS);
         }
 
         static RealmTag of(String realm) {
             try {
-                return new RealmTag(be64(MessageDigest.getInstance("SHA-256").digest(realm.getBytes(StandardCharsets.UTF_8)), 0));
+                return new RealmTag(realm, be64(MessageDigest.getInstance("SHA-256").digest(realm.getBytes(StandardCharsets.UTF_8)), 0));
             } catch (NoSuchAlgorithmException e) {
                 throw new IllegalStateException(e);
             }

@@ -57,21 +57,27 @@ public final class DeviceTokens {
         return B64.encodeToString(Arrays.copyOf(d, 16));
     }
 
+    /** What a token binds: the account's keyed tag ({@link #accountTag}) and its login names' keyed tags (1 to 8). */
+    public record Binding(String accountTag, List<String> nameTags) {
+        public Binding {
+            nameTags = List.copyOf(nameTags);
+            if (nameTags.isEmpty() || nameTags.size() > MAX_NAMES) {
+                throw new IllegalArgumentException("a device token names 1 to " + MAX_NAMES + " login names");
+            }
+        }
+    }
+
     /** A new token for a fresh random device id. */
-    public static String issue(byte[] key, String realmId, String accountTag, List<String> nameTags, long expiresAtSeconds,
-                               SecureRandom random) {
+    public static String issue(byte[] key, String realmId, Binding binding, long expiresAtSeconds, SecureRandom random) {
         byte[] device = new byte[16];
         random.nextBytes(device);
-        return issue(key, realmId, accountTag, nameTags, B64.encodeToString(device), expiresAtSeconds);
+        return issue(key, realmId, binding, B64.encodeToString(device), expiresAtSeconds);
     }
 
     /** A token for a known device id (re-issued after each successful login, so its lifetime slides). */
-    public static String issue(byte[] key, String realmId, String accountTag, List<String> nameTags, String deviceId,
-                               long expiresAtSeconds) {
-        if (nameTags.isEmpty() || nameTags.size() > MAX_NAMES) {
-            throw new IllegalArgumentException("a device token names 1 to " + MAX_NAMES + " login names");
-        }
-        String body = VERSION + "." + accountTag + "." + String.join("~", nameTags) + "." + deviceId + "." + expiresAtSeconds;
+    public static String issue(byte[] key, String realmId, Binding binding, String deviceId, long expiresAtSeconds) {
+        String body = VERSION + "." + binding.accountTag() + "." + String.join("~", binding.nameTags()) + "." + deviceId + "."
+                + expiresAtSeconds;
         return body + "." + sign(key, realmId, body);
     }
 

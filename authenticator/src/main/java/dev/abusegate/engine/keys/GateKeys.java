@@ -1,17 +1,11 @@
 package dev.abusegate.engine.keys;
 
-import dev.abusegate.engine.Attempt;
-import dev.abusegate.engine.Layer;
-import java.nio.charset.StandardCharsets;
-import java.security.GeneralSecurityException;
+import dev.abusegate.engine.config.Layer;
 import java.security.MessageDigest;
 import java.text.Normalizer;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 
 /**
  * Derives the counter keys for an attempt. Keys start with the realm, so realms never share a counter.
@@ -92,31 +86,31 @@ public final class GateKeys {
         return out;
     }
 
-    public Keys forAttempt(String realm, String address, String identifier, int ipv6PrefixLength) {
+    public AttemptKeys forAttempt(String realm, String address, String identifier, int ipv6PrefixLength) {
         return forAttempt(realm, address, identifier, ipv6PrefixLength, 0);
     }
 
     /** Everything the layers need for one attempt, with its IPv6 network's key ({@code ipv6NetworkPrefixLength} 0: none). */
-    public Keys forAttempt(Attempt attempt, int ipv6PrefixLength, int ipv6NetworkPrefixLength) {
+    public AttemptKeys forAttempt(Attempt attempt, int ipv6PrefixLength, int ipv6NetworkPrefixLength) {
         return forAttempt(attempt.realm(), attempt.address(), attempt.identifier(), ipv6PrefixLength, ipv6NetworkPrefixLength);
     }
 
     /**
      * As {@link #forAttempt(String, String, String, int)}, and for an IPv6 address cut to a longer prefix than
-     * {@code ipv6NetworkPrefixLength} (0: none) the key of its network ({@link Keys#network()}): an address entry
+     * {@code ipv6NetworkPrefixLength} (0: none) the key of its network ({@link AttemptKeys#network()}): an address entry
      * too, of the network's shape, so it is never the same entry as an address's.
      */
-    public Keys forAttempt(String realm, String address, String identifier, int ipv6PrefixLength, int ipv6NetworkPrefixLength) {
+    public AttemptKeys forAttempt(String realm, String address, String identifier, int ipv6PrefixLength, int ipv6NetworkPrefixLength) {
         RealmHasher h = hasher(realm);
         long[] id = h.identifier(identifier);
         AddressKeys.Parsed a = AddressKeys.parse(address, ipv6PrefixLength);
         CounterKey ip;
         CounterKey network = null;
         if (a != null) {
-            ip = new CounterKey(realm, h.tag, CounterKey.Kind.ADDRESS, a.shape(), a.hi(), a.lo());
+            ip = new CounterKey(h.tag, CounterKey.Kind.ADDRESS, a.shape(), a.hi(), a.lo());
             AddressKeys.Parsed n = ipv6NetworkPrefixLength == 0 ? null : AddressKeys.network(a, ipv6NetworkPrefixLength);
             if (n != null) {
-                network = new CounterKey(realm, h.tag, CounterKey.Kind.ADDRESS, n.shape(), n.hi(), n.lo());
+                network = new CounterKey(h.tag, CounterKey.Kind.ADDRESS, n.shape(), n.hi(), n.lo());
             }
         } else {
             // Not an IP literal: keyed as itself (hashed, so the key stays short and printable), never as "everyone".
@@ -127,7 +121,8 @@ public final class GateKeys {
             long[] t = h.hash("addr:" + raw);
             ip = h.key(CounterKey.Kind.ADDRESS, t[0], t[1]);
         }
-        return new Keys(ip, network, pairKey(h, ip, id[0]), h.key(CounterKey.Kind.ACCOUNT, id[0], id[1]), id[0], id[1], h);
+        return new AttemptKeys(ip, network, pairKey(h, ip, id[0]), h.key(CounterKey.Kind.ACCOUNT, id[0], id[1]),
+                new AttemptKeys.Identifier(id[0], id[1], h));
     }
 
     /** Layer 3's entry of an identifier (another login name of an account, say). */
@@ -148,8 +143,6 @@ public final class GateKeys {
         return CounterKey.base64Url(id[0], id[1]);
     }
 
-    /** Separates the realm layer's network tags from every other use of the realm's key; the low byte takes the shape. */
-    private static final long CROWD_DOMAIN = 0x63726f77_642f7600L; // "crowd/v" and a byte for the shape
     /** The IPv6 network the realm layer counts as one (IPv4: a /24). */
     public static final int CROWD_IPV6_PREFIX = 48;
 
@@ -184,186 +177,5 @@ public final class GateKeys {
             hashers.put(realm, h);
         }
         return h;
-    }
-
-    /**
-     * The keys of one attempt. {@link #member()} is the identifier's 64-bit tag in the distinct set,
-     * {@link #identifierTag()} its keyed 128-bit tag.
-     */
-    public static final class Keys {
-        private final CounterKey address;
-        private final CounterKey network;
-        private final CounterKey pair;
-        private final CounterKey lockout;
-        private final boolean device;
-        private final long idHi;
-        private final long idLo;
-        private final RealmHasher hasher;
-
-        Keys(CounterKey address, CounterKey network, CounterKey pair, CounterKey lockout, long idHi, long idLo, RealmHasher hasher) {
-            this(address, network, pair, lockout, false, idHi, idLo, hasher);
-        }
-
-        private Keys(CounterKey address, CounterKey network, CounterKey pair, CounterKey lockout, boolean device, long idHi,
-                     long idLo, RealmHasher hasher) {
-            this.address = address;
-            this.network = network;
-            this.pair = pair;
-            this.lockout = lockout;
-            this.device = device;
-            this.idHi = idHi;
-            this.idLo = idLo;
-            this.hasher = hasher;
-        }
-
-        /** Layers 1 and 4: the address's entry. */
-        public CounterKey address() {
-            return address;
-        }
-
-        /** Layer 1 for an IPv6 address: its network's entry; null for IPv4, or when networks are not counted. */
-        public CounterKey network() {
-            return network;
-        }
-
-        /** Layer 2: the address and identifier's entry. */
-        public CounterKey pair() {
-            return pair;
-        }
-
-        /** Layer 3: the identifier's entry, or a known device's own one (see {@link #forDevice}). */
-        public CounterKey lockout() {
-            return lockout;
-        }
-
-        /**
-         * The keyed 64-bit tag of the address's network as the realm layer counts networks: an IPv4 address's /24, an
-         * IPv6 address's /48 (or its own prefix when that is shorter). Every address that is not an IP literal has the
-         * same tag, so text that is no address never makes a network of its own. Never the address itself: a keyed
-         * hash under the realm's key, the same on every node.
-         */
-        public long crowdNetwork() {
-            int shape = address.shape();
-            long hi;
-            long lo;
-            if (shape == CounterKey.IPV4) {
-                hi = 0;
-                lo = address.lo() & ~0xFFL;
-            } else if (shape >= CounterKey.IPV6) {
-                AddressKeys.Parsed n = AddressKeys.network(new AddressKeys.Parsed(shape, address.hi(), address.lo()), CROWD_IPV6_PREFIX);
-                hi = n == null ? address.hi() : n.hi();
-                lo = n == null ? address.lo() : n.lo();
-                shape = n == null ? shape : n.shape();
-            } else {
-                shape = CounterKey.OPAQUE;
-                hi = 0;
-                lo = 0;
-            }
-            return hasher.hashWords(CROWD_DOMAIN | shape, hi, lo)[0];
-        }
-
-        /** Whether layer 3 counts against a device's own budget. */
-        public boolean device() {
-            return device;
-        }
-
-        /** The identifier's member in layer 4's set. */
-        public long member() {
-            return idHi;
-        }
-
-        /** The identifier's keyed 128-bit tag, base64url: never the identifier itself. */
-        public String identifierTag() {
-            return CounterKey.base64Url(idHi, idLo);
-        }
-
-        /**
-         * Layer 3 counted against a device's own budget instead of the account's shared one: one budget per
-         * device, whichever of the account's names is typed.
-         */
-        public Keys forDevice(String deviceId) {
-            long[] t = hasher.hash("device:" + deviceId);
-            return new Keys(address, network, pair, hasher.key(CounterKey.Kind.DEVICE, t[0], t[1]), true, idHi, idLo, hasher);
-        }
-
-        @Override
-        public boolean equals(Object o) {
-            if (!(o instanceof Keys)) {
-                return false;
-            }
-            Keys k = (Keys) o;
-            return idHi == k.idHi && idLo == k.idLo && address.equals(k.address) && Objects.equals(network, k.network)
-                    && pair.equals(k.pair) && lockout.equals(k.lockout);
-        }
-
-        @Override
-        public int hashCode() {
-            return pair.hashCode() * 31 + lockout.hashCode();
-        }
-
-        @Override
-        public String toString() {
-            return "Keys[" + address + (network == null ? "" : ", " + network) + ", " + pair + ", " + lockout + "]";
-        }
-    }
-
-    /** One realm's hashing key, derived once from its secret. */
-    static final class RealmHasher {
-        final String realm;
-        final CounterKey.RealmTag tag;
-        final byte[] secret;
-        /** The array the secret came in: the same array again means the same secret, without comparing. */
-        final byte[] source;
-        /** A Mac per thread (a Mac is not thread-safe), initialised once with this realm's key. */
-        private final ThreadLocal<Mac> mac;
-
-        RealmHasher(String realm, byte[] secret) {
-            this.realm = realm;
-            this.tag = CounterKey.RealmTag.of(realm);
-            this.secret = secret.clone();
-            this.source = secret;
-            SecretKeySpec key = new SecretKeySpec(Hmac.sha256(secret, "abuse-gate/identifier-key/v2".getBytes(StandardCharsets.UTF_8)),
-                    "HmacSHA256");
-            this.mac = ThreadLocal.withInitial(() -> {
-                try {
-                    Mac m = Mac.getInstance("HmacSHA256");
-                    m.init(key);
-                    return m;
-                } catch (GeneralSecurityException e) {
-                    throw new IllegalStateException("HmacSHA256 unavailable", e);
-                }
-            });
-        }
-
-        CounterKey key(CounterKey.Kind kind, long hi, long lo) {
-            return new CounterKey(realm, tag, kind, CounterKey.OPAQUE, hi, lo);
-        }
-
-        /** The keyed tag of the normalized identifier in UTF-8. */
-        long[] identifier(String raw) {
-            byte[] ascii = normalizedAscii(raw);
-            return tag(ascii != null ? ascii : normalizeIdentifier(raw).getBytes(StandardCharsets.UTF_8));
-        }
-
-        long[] hash(String value) {
-            return tag(value.getBytes(StandardCharsets.UTF_8));
-        }
-
-        /** The tag of 64-bit words, big-endian. */
-        long[] hashWords(long... words) {
-            byte[] b = new byte[words.length * 8];
-            for (int i = 0; i < words.length; i++) {
-                for (int j = 0; j < 8; j++) {
-                    b[i * 8 + j] = (byte) (words[i] >>> (56 - 8 * j));
-                }
-            }
-            return tag(b);
-        }
-
-        /** HMAC-SHA256 of {@code bytes}, its first 128 bits as two big-endian words. */
-        private long[] tag(byte[] bytes) {
-            byte[] d = mac.get().doFinal(bytes);
-            return new long[] {CounterKey.be64(d, 0), CounterKey.be64(d, 8)};
-        }
     }
 }

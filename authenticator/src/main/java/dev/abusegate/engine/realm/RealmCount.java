@@ -1,5 +1,6 @@
 package dev.abusegate.engine.realm;
 
+import dev.abusegate.engine.config.RealmSettings;
 import dev.abusegate.engine.config.GateOptions;
 import java.util.ArrayList;
 import java.util.Collection;

@@ -1,6 +1,8 @@
 package dev.abusegate.engine.realm;
 
-import dev.abusegate.engine.TimeSource;
+import dev.abusegate.engine.keys.AttemptKeys;
+import dev.abusegate.engine.config.RealmSettings;
+import dev.abusegate.engine.time.TimeSource;
 import dev.abusegate.engine.config.GateOptions;
 import java.util.Map;
 import java.util.Objects;
@@ -71,8 +73,27 @@ public final class RealmWatch {
      * @param baseline    the learned baseline (a count per window)
      * @param sinceMillis when the state last changed (0: never on this node)
      */
-    public record State(boolean enabled, boolean underAttack, long count, int networks, long entryLevel, double baseline,
-                        long sinceMillis) {
+    public record State(boolean enabled, boolean underAttack, Window window, long sinceMillis) {
+
+        /** The window's figures: {@code count}, {@code networks}, {@code entryLevel} and {@code baseline} above. */
+        public record Window(long count, int networks, long entryLevel, double baseline) {
+        }
+
+        public long count() {
+            return window.count();
+        }
+
+        public int networks() {
+            return window.networks();
+        }
+
+        public long entryLevel() {
+            return window.entryLevel();
+        }
+
+        public double baseline() {
+            return window.baseline();
+        }
     }
 
     private final RealmTallies tallies;
@@ -89,7 +110,7 @@ public final class RealmWatch {
 
     /**
      * Counts one failed password check in the realm, from the network {@code network} (its keyed tag, see {@code
-     * GateKeys.Keys#crowdNetwork}); {@code minNetworks} is the realm's {@code realm.minNetworks} (how many recent
+     * AttemptKeys#crowdNetwork}); {@code minNetworks} is the realm's {@code realm.minNetworks} (how many recent
      * networks it keeps).
      */
     public void failed(String realm, long network, int minNetworks) {
@@ -145,13 +166,14 @@ public final class RealmWatch {
     public State state(String realm) {
         RealmCount r = realms.get(realm);
         if (r == null) {
-            return new State(false, false, 0, 0, 0, 0, 0);
+            return new State(false, false, new State.Window(0, 0, 0, 0), 0);
         }
         GateOptions o = r.options;
         boolean decided = r.on;
         // the tick's count plus this node's failures since
-        return new State(o != null && o.get(RealmSettings.ENABLED), r.on(), r.count + r.sinceTick.sum(), r.networkCount,
-                decided ? r.entryLevel : entryLevel(o, r.baseline), r.baseline, r.since);
+        State.Window window = new State.Window(r.count + r.sinceTick.sum(), r.networkCount,
+                decided ? r.entryLevel : entryLevel(o, r.baseline), r.baseline);
+        return new State(o != null && o.get(RealmSettings.ENABLED), r.on(), window, r.since);
     }
 
     /** Publishes, reads and decides every realm this node knows. Run once a second; never throws. */

@@ -47,8 +47,24 @@ public sealed interface Change permits Change.AdmitAddress, Change.UndoAddress, 
      * ({@code removeMember}). The expiries are those the admission set: while nothing wrote after it, the ones
      * before it come back.
      */
-    record UndoAddress(long now, boolean attempt, boolean removeMember, long member, long attemptsExpiry, long idsExpiry)
-            implements Change {
+    record UndoAddress(long now, Given given, long attemptsExpiry, long idsExpiry) implements Change {
+
+        /** What the admission counted: an attempt, and the identifier {@code member} when it added it. */
+        public record Given(boolean attempt, boolean removeMember, long member) {
+        }
+
+        public boolean attempt() {
+            return given.attempt();
+        }
+
+        public boolean removeMember() {
+            return given.removeMember();
+        }
+
+        public long member() {
+            return given.member();
+        }
+
         @Override
         public long[] next(boolean create, long[] old) {
             return AddressEntry.undo(this, old);
@@ -93,8 +109,49 @@ public sealed interface Change permits Change.AdmitAddress, Change.UndoAddress, 
      * {@code rememberTypos}, so that the same wrong password does not count twice. {@code progressiveFactor} above 1
      * makes each lock in a run longer, up to {@code lockMaxMillis}.
      */
-    record Fail(long now, long threshold, long windowMillis, long lockBaseMillis, double progressiveFactor, long lockMaxMillis,
-                long passwordTag, boolean rememberTypos, boolean reserved, boolean shared) implements Settle {
+    record Fail(long now, LockRule rule, long passwordTag, Counted counted) implements Settle {
+
+        /** Layer 3's rule: how many failures in what window lock, for how long, and how a run of locks grows. */
+        public record LockRule(long threshold, long windowMillis, long lockBaseMillis, double progressiveFactor,
+                               long lockMaxMillis) {
+        }
+
+        /** How this failure counts: its typo remembered, confirming its own reservation, on a shared counter. */
+        public record Counted(boolean rememberTypos, boolean reserved, boolean shared) {
+        }
+
+        public long threshold() {
+            return rule.threshold();
+        }
+
+        public long windowMillis() {
+            return rule.windowMillis();
+        }
+
+        public long lockBaseMillis() {
+            return rule.lockBaseMillis();
+        }
+
+        public double progressiveFactor() {
+            return rule.progressiveFactor();
+        }
+
+        public long lockMaxMillis() {
+            return rule.lockMaxMillis();
+        }
+
+        public boolean rememberTypos() {
+            return counted.rememberTypos();
+        }
+
+        public boolean reserved() {
+            return counted.reserved();
+        }
+
+        public boolean shared() {
+            return counted.shared();
+        }
+
         @Override
         public long[] next(boolean create, long[] old) {
             return LockoutEntry.fail(this, create, old);

@@ -18,7 +18,7 @@ enum ChangeType {
     UNDO_ADDRESS(2, 6, Change.UndoAddress.class, c -> {
         Change.UndoAddress u = (Change.UndoAddress) c;
         return new long[] {u.now(), flags(u.attempt(), u.removeMember()), u.member(), u.attemptsExpiry(), u.idsExpiry()};
-    }, w -> new Change.UndoAddress(w[1], flag(w[2], 0), flag(w[2], 1), w[3], w[4], w[5])),
+    }, w -> new Change.UndoAddress(w[1], new Change.UndoAddress.Given(flag(w[2], 0), flag(w[2], 1), w[3]), w[4], w[5])),
     ADMIT_PAIR(3, 6, Change.AdmitPair.class, c -> {
         Change.AdmitPair a = (Change.AdmitPair) c;
         return admission(a.now(), a.solved(), a.limit());
@@ -36,8 +36,8 @@ enum ChangeType {
         return new long[] {f.now(), f.threshold(), f.windowMillis(), f.lockBaseMillis(),
                 Double.doubleToLongBits(f.progressiveFactor()), f.lockMaxMillis(), f.passwordTag(),
                 flags(f.rememberTypos(), f.reserved(), f.shared())};
-    }, w -> new Change.Fail(w[1], w[2], w[3], w[4], Double.longBitsToDouble(w[5]), w[6], w[7], flag(w[8], 0),
-            flag(w[8], 1), flag(w[8], 2))),
+    }, w -> new Change.Fail(w[1], new Change.Fail.LockRule(w[2], w[3], w[4], Double.longBitsToDouble(w[5]), w[6]), w[7],
+            new Change.Fail.Counted(flag(w[8], 0), flag(w[8], 1), flag(w[8], 2)))),
     SUCCEED(8, 3, Change.Succeed.class, c -> {
         Change.Succeed s = (Change.Succeed) c;
         return new long[] {s.now(), flags(s.reserved(), s.clearRun(), s.shared())};

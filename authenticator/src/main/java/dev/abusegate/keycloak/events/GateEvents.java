@@ -2,7 +2,7 @@ package dev.abusegate.keycloak.events;
 
 import dev.abusegate.engine.Decision;
 import dev.abusegate.engine.EventBudget;
-import dev.abusegate.engine.Layer;
+import dev.abusegate.engine.config.Layer;
 import dev.abusegate.engine.Outages;
 import dev.abusegate.engine.Outcome;
 import dev.abusegate.engine.keys.CounterKey;

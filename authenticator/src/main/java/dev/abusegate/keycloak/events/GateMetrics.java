@@ -1,6 +1,6 @@
 package dev.abusegate.keycloak.events;
 
-import dev.abusegate.engine.Layer;
+import dev.abusegate.engine.config.Layer;
 import dev.abusegate.engine.Outcome;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;

@@ -3,7 +3,7 @@ package dev.abusegate.keycloak.runtime;
 import dev.abusegate.engine.AbuseGate;
 import dev.abusegate.engine.EventBudget;
 import dev.abusegate.engine.store.CounterStore;
-import dev.abusegate.engine.TimeSource;
+import dev.abusegate.engine.time.TimeSource;
 import dev.abusegate.engine.realm.RealmTallies;
 import dev.abusegate.engine.realm.RealmWatch;
 import dev.abusegate.keycloak.GateConfig;

@@ -74,11 +74,11 @@ final class DeviceCookies {
         for (String name : names) {
             tags.add(gate.identifierTag(realm.getId(), name));
         }
-        String account = DeviceTokens.accountTag(key, user.getId());
+        DeviceTokens.Binding binding = new DeviceTokens.Binding(DeviceTokens.accountTag(key, user.getId()), tags);
         long expires = System.currentTimeMillis() / 1000 + days * 86_400L;
         String token = device == null
-                ? DeviceTokens.issue(key, realm.getId(), account, tags, expires, new SecureRandom())
-                : DeviceTokens.issue(key, realm.getId(), account, tags, device, expires);
+                ? DeviceTokens.issue(key, realm.getId(), binding, expires, new SecureRandom())
+                : DeviceTokens.issue(key, realm.getId(), binding, device, expires);
         NewCookie cookie = new NewCookie.Builder(NAME)
                 .value(token)
                 .path(ctx.getSession().getContext().getUri().getBaseUriBuilder().path("realms").path(realm.getName())

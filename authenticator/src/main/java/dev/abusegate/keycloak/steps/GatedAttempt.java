@@ -1,12 +1,12 @@
 package dev.abusegate.keycloak.steps;
 
 import dev.abusegate.engine.AbuseGate;
-import dev.abusegate.engine.Attempt;
+import dev.abusegate.engine.keys.Attempt;
 import dev.abusegate.engine.Decision;
-import dev.abusegate.engine.Layer;
+import dev.abusegate.engine.config.Layer;
 import dev.abusegate.engine.Outcome;
 import dev.abusegate.engine.config.GateOptions;
-import dev.abusegate.engine.realm.RealmSettings;
+import dev.abusegate.engine.config.RealmSettings;
 import dev.abusegate.keycloak.CaptchaConfig;
 import dev.abusegate.keycloak.GateConfig;
 import dev.abusegate.keycloak.answer.Refusal;

@@ -3,7 +3,7 @@ package dev.abusegate.keycloak.steps;
 import dev.abusegate.keycloak.answer.LoginThemeMessages;
 import dev.abusegate.keycloak.runtime.GateRuntime;
 import dev.abusegate.engine.config.GateOptions;
-import dev.abusegate.engine.Layer;
+import dev.abusegate.engine.config.Layer;
 import dev.abusegate.engine.Passwords;
 import dev.abusegate.engine.config.LayerPolicy;
 import jakarta.ws.rs.core.HttpHeaders;

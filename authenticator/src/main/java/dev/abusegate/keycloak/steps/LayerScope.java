@@ -1,6 +1,6 @@
 package dev.abusegate.keycloak.steps;
 
-import dev.abusegate.engine.Layer;
+import dev.abusegate.engine.config.Layer;
 import dev.abusegate.engine.config.GateOptions;
 
 /**

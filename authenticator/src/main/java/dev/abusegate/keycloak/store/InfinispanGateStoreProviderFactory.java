@@ -1,6 +1,6 @@
 package dev.abusegate.keycloak.store;
 
-import dev.abusegate.engine.TimeSource;
+import dev.abusegate.engine.time.TimeSource;
 import dev.abusegate.engine.realm.LocalRealmTallies;
 import dev.abusegate.engine.store.Slots;
 import dev.abusegate.keycloak.runtime.GateRuntime;

@@ -1,6 +1,6 @@
 package dev.abusegate.keycloak.store;
 
-import dev.abusegate.engine.realm.RealmSettings;
+import dev.abusegate.engine.config.RealmSettings;
 import dev.abusegate.engine.realm.RealmTallies;
 import dev.abusegate.engine.store.StoreCodec;
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package dev.abusegate.keycloak.store;
 
-import dev.abusegate.engine.TimeSource;
+import dev.abusegate.engine.time.TimeSource;
 import dev.abusegate.keycloak.runtime.GateRuntime;
 import java.util.function.Supplier;
 import org.jboss.logging.Logger;

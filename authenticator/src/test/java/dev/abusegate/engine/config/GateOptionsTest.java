@@ -1,7 +1,6 @@
 package dev.abusegate.engine.config;
 
 import dev.abusegate.engine.GateFixture;
-import dev.abusegate.engine.Layer;
 import dev.abusegate.engine.Outcome;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -148,7 +147,7 @@ class GateOptionsTest {
     @Test
     void a_per_address_block_lasts_its_window_whatever_its_lockout_seconds_say() {
         for (long lockoutSeconds : new long[] {0, 1, GateSettings.MAX_SECONDS * 10}) {
-            LayerPolicy perIp = new LayerPolicy(Layer.PER_IP, true, 3, 60, lockoutSeconds, FailureMode.FAIL_OPEN);
+            LayerPolicy perIp = new LayerPolicy(Layer.PER_IP, true, new LayerPolicy.Counting(3, 60, lockoutSeconds), FailureMode.FAIL_OPEN);
             GateOptions o = GateFixture.only(Layer.PER_IP, 3, 60).policy(perIp).build();
             GateFixture f = new GateFixture();
             for (int i = 0; i < 3; i++) {

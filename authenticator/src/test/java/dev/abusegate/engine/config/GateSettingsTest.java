@@ -1,6 +1,5 @@
 package dev.abusegate.engine.config;
 
-import dev.abusegate.engine.Layer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -82,7 +81,7 @@ class GateSettingsTest {
     }
 
     private static LayerPolicy withWindow(LayerPolicy p, long seconds) {
-        return new LayerPolicy(p.layer(), p.enabled(), p.threshold(), seconds, p.lockoutSeconds(), p.failureMode());
+        return p.withWindowSeconds(seconds);
     }
 
     @Test

@@ -1,6 +1,5 @@
 package dev.abusegate.engine.config;
 
-import dev.abusegate.engine.Layer;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -43,7 +42,7 @@ public final class TestOptions {
     /** Shorthand: enabled, with this threshold and window (and the lockout duration kept). */
     public TestOptions layer(Layer layer, int threshold, long windowSeconds) {
         LayerPolicy p = policies.get(layer);
-        return policy(new LayerPolicy(layer, true, threshold, windowSeconds, p.lockoutSeconds(), p.failureMode()));
+        return policy(p.withEnabled(true).withThreshold(threshold).withWindowSeconds(windowSeconds));
     }
 
     public TestOptions disable(Layer layer) {
@@ -52,12 +51,12 @@ public final class TestOptions {
 
     public TestOptions failureMode(Layer layer, FailureMode mode) {
         LayerPolicy p = policies.get(layer);
-        return policy(new LayerPolicy(layer, p.enabled(), p.threshold(), p.windowSeconds(), p.lockoutSeconds(), mode));
+        return policy(p.withFailureMode(mode));
     }
 
     public TestOptions lockoutSeconds(long seconds) {
         LayerPolicy p = policies.get(Layer.ACCOUNT_LOCKOUT);
-        return policy(new LayerPolicy(p.layer(), p.enabled(), p.threshold(), p.windowSeconds(), seconds, p.failureMode()));
+        return policy(p.withLockoutSeconds(seconds));
     }
 
     public TestOptions captchaEnabled(boolean enabled) {

@@ -1,7 +1,7 @@
 package dev.abusegate.engine.keys;
 
 import dev.abusegate.engine.GateFixture;
-import dev.abusegate.engine.Layer;
+import dev.abusegate.engine.config.Layer;
 import dev.abusegate.engine.Outcome;
 import dev.abusegate.engine.config.GateOptions;
 import dev.abusegate.engine.config.TestOptions;
@@ -106,7 +106,7 @@ class AddressKeysTest {
         assertThat(shareACounter(oneEach, "1.2.3.256", "1.2.3.255")).isFalse();
         assertThat(shareACounter(oneEach, "1.2.3.256", "1.2.3.25")).isFalse();
         assertThat(shareACounter(oneEach, "", "0.0.0.0")).isFalse();
-        GateKeys.Keys k = f.keys(oneEach, "attacker-controlled-text", "u");
+        AttemptKeys k = f.keys(oneEach, "attacker-controlled-text", "u");
         assertThat(k.address().toString()).doesNotContain("attacker");
     }
 

@@ -26,7 +26,7 @@ class DeviceTokensTest {
     }
 
     private static String token() {
-        return DeviceTokens.issue(KEY, REALM, ACCOUNT, List.of(USERNAME_TAG, EMAIL_TAG), DEVICE, NOW + 3600);
+        return DeviceTokens.issue(KEY, REALM, new DeviceTokens.Binding(ACCOUNT, List.of(USERNAME_TAG, EMAIL_TAG)), DEVICE, NOW + 3600);
     }
 
     @Test
@@ -97,11 +97,11 @@ class DeviceTokensTest {
 
     @Test
     void a_token_names_one_or_two_login_names() {
-        assertThat(DeviceTokens.verify(KEY, REALM, DeviceTokens.issue(KEY, REALM, ACCOUNT, List.of(USERNAME_TAG), DEVICE, NOW + 60),
+        assertThat(DeviceTokens.verify(KEY, REALM, DeviceTokens.issue(KEY, REALM, new DeviceTokens.Binding(ACCOUNT, List.of(USERNAME_TAG)), DEVICE, NOW + 60),
                 USERNAME_TAG, NOW)).isNotNull();
-        assertThatThrownBy(() -> DeviceTokens.issue(KEY, REALM, ACCOUNT, List.of(), DEVICE, NOW + 60))
+        assertThatThrownBy(() -> DeviceTokens.issue(KEY, REALM, new DeviceTokens.Binding(ACCOUNT, List.of()), DEVICE, NOW + 60))
                 .isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> DeviceTokens.issue(KEY, REALM, ACCOUNT, List.of(USERNAME_TAG, EMAIL_TAG, tag(3)), DEVICE, NOW + 60))
+        assertThatThrownBy(() -> DeviceTokens.issue(KEY, REALM, new DeviceTokens.Binding(ACCOUNT, List.of(USERNAME_TAG, EMAIL_TAG, tag(3))), DEVICE, NOW + 60))
                 .isInstanceOf(IllegalArgumentException.class);
     }
 }

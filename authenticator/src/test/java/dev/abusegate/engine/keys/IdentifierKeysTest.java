@@ -1,9 +1,8 @@
 package dev.abusegate.engine.keys;
 
-import dev.abusegate.engine.Attempt;
 import dev.abusegate.engine.Decision;
 import dev.abusegate.engine.GateFixture;
-import dev.abusegate.engine.Layer;
+import dev.abusegate.engine.config.Layer;
 import dev.abusegate.engine.Outcome;
 import dev.abusegate.engine.config.GateOptions;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -71,9 +70,9 @@ class IdentifierKeysTest {
             assertThat(GateKeys.normalizeIdentifier("ADMIN")).isEqualTo("admin");
             assertThat(GateKeys.normalizeIdentifier("TITLE")).isEqualTo("title");
             GateKeys keys = new GateKeys(GateFixture.SECRETS);
-            GateKeys.Keys turkish = keys.forAttempt(GateFixture.REALM, "192.0.2.1", "ADMIN", P64);
+            AttemptKeys turkish = keys.forAttempt(GateFixture.REALM, "192.0.2.1", "ADMIN", P64);
             Locale.setDefault(Locale.ROOT);
-            GateKeys.Keys root = keys.forAttempt(GateFixture.REALM, "192.0.2.1", "admin", P64);
+            AttemptKeys root = keys.forAttempt(GateFixture.REALM, "192.0.2.1", "admin", P64);
             assertThat(turkish).isEqualTo(root);
         } finally {
             Locale.setDefault(saved);
@@ -104,7 +103,7 @@ class IdentifierKeysTest {
         String huge = "Ｘ".repeat(100 * 1024); // fullwidth: every char needs NFKC work
         long start = System.nanoTime();
         String n = GateKeys.normalizeIdentifier(huge);
-        GateKeys.Keys k = new GateKeys(GateFixture.SECRETS).forAttempt("r", "192.0.2.1", huge, P64);
+        AttemptKeys k = new GateKeys(GateFixture.SECRETS).forAttempt("r", "192.0.2.1", huge, P64);
         Duration took = Duration.ofNanos(System.nanoTime() - start);
         assertThat(n).hasSize(GateKeys.MAX_IDENTIFIER_LENGTH).matches("x+");
         assertThat(k.lockout().toString().length()).isLessThan(100);
@@ -116,7 +115,7 @@ class IdentifierKeysTest {
         // Keycloak trims the submitted username before looking the user up, so padded and plain name the
         // same account and must share the same counters, however much padding is sent.
         GateKeys keys = new GateKeys(GateFixture.SECRETS);
-        GateKeys.Keys plain = keys.forAttempt("r", "192.0.2.1", "alice", P64);
+        AttemptKeys plain = keys.forAttempt("r", "192.0.2.1", "alice", P64);
         for (int pad : new int[] {1, 1000, GateKeys.MAX_RAW_LENGTH - 3, GateKeys.MAX_RAW_LENGTH, 100 * 1024}) {
             assertThat(keys.forAttempt("r", "192.0.2.1", " ".repeat(pad) + "alice", P64))
                     .as("%d leading spaces", pad).isEqualTo(plain);
@@ -129,14 +128,14 @@ class IdentifierKeysTest {
     void keys_never_contain_the_raw_identifier() {
         GateKeys keys = new GateKeys(GateFixture.SECRETS);
         for (String id : List.of("alice", "Alice.Smith@Example.com", "root", "x")) {
-            GateKeys.Keys k = keys.forAttempt("realm", "203.0.113.5", id, P64);
+            AttemptKeys k = keys.forAttempt("realm", "203.0.113.5", id, P64);
             for (CounterKey ck : List.of(k.address(), k.pair(), k.lockout(), k.forDevice("device-1").lockout())) {
                 String key = ck.toString();
                 assertThat(key.toLowerCase(Locale.ROOT)).as(key)
                         .doesNotContain(id.toLowerCase(Locale.ROOT).length() > 1 ? id.toLowerCase(Locale.ROOT) : "/x/");
             }
         }
-        GateKeys.Keys k = keys.forAttempt("realm", "203.0.113.5", "alice.smith@example.com", P64);
+        AttemptKeys k = keys.forAttempt("realm", "203.0.113.5", "alice.smith@example.com", P64);
         assertThat(k.pair() + "|" + k.lockout() + "|" + k.forDevice("device-1").lockout() + "|" + k.identifierTag())
                 .doesNotContain("alice").doesNotContain("smith").doesNotContain("example");
     }
@@ -145,8 +144,8 @@ class IdentifierKeysTest {
     void different_realm_secrets_give_different_keys() {
         GateKeys a = new GateKeys(r -> "secret-one".getBytes(StandardCharsets.UTF_8));
         GateKeys b = new GateKeys(r -> "secret-two".getBytes(StandardCharsets.UTF_8));
-        GateKeys.Keys ka = a.forAttempt("realm", "203.0.113.5", "alice", P64);
-        GateKeys.Keys kb = b.forAttempt("realm", "203.0.113.5", "alice", P64);
+        AttemptKeys ka = a.forAttempt("realm", "203.0.113.5", "alice", P64);
+        AttemptKeys kb = b.forAttempt("realm", "203.0.113.5", "alice", P64);
         assertThat(ka.lockout()).isNotEqualTo(kb.lockout());
         assertThat(ka.forDevice("d").lockout()).isNotEqualTo(kb.forDevice("d").lockout());
         assertThat(ka.identifierTag()).isNotEqualTo(kb.identifierTag());
@@ -162,7 +161,7 @@ class IdentifierKeysTest {
     void a_rotated_secret_is_picked_up() {
         byte[][] secret = {"first".getBytes(StandardCharsets.UTF_8)};
         GateKeys keys = new GateKeys(r -> secret[0]);
-        GateKeys.Keys before = keys.forAttempt("realm", "203.0.113.5", "alice", P64);
+        AttemptKeys before = keys.forAttempt("realm", "203.0.113.5", "alice", P64);
         secret[0] = "second".getBytes(StandardCharsets.UTF_8);
         assertThat(keys.forAttempt("realm", "203.0.113.5", "alice", P64).lockout()).isNotEqualTo(before.lockout());
     }
@@ -191,7 +190,7 @@ class IdentifierKeysTest {
         java.util.Set<String> seen = new java.util.HashSet<>();
         for (String realm : realms) {
             for (String addr : List.of("198.51.100.1", "2001:db8::1", "garbage")) {
-                GateKeys.Keys k = keys.forAttempt(realm, addr, "alice", P64);
+                AttemptKeys k = keys.forAttempt(realm, addr, "alice", P64);
                 for (CounterKey key : new java.util.LinkedHashSet<>(List.of(k.address(), k.pair(), k.lockout(), k.forDevice("d").lockout(),
                         GateKeys.used(realm, new byte[16])))) {
                     seen.add(realm + "\u0000" + key);
@@ -220,7 +219,7 @@ class IdentifierKeysTest {
             String id = (i % 2 == 0 ? "Üser-" : "User-") + Long.toHexString(r.nextLong()) + "@Example.com";
             byte[] digest = java.util.Arrays.copyOf(mac.doFinal(GateKeys.normalizeIdentifier(id).getBytes(StandardCharsets.UTF_8)), 16);
             String tag = java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(digest);
-            GateKeys.Keys k = keys.forAttempt("realm", "192.0.2.1", id, P64);
+            AttemptKeys k = keys.forAttempt("realm", "192.0.2.1", id, P64);
             assertThat(k.lockout()).hasToString("realm/acct/" + tag);
             assertThat(keys.account("realm", id)).isEqualTo(k.lockout());
             assertThat(k.identifierTag()).isEqualTo(tag);
@@ -241,7 +240,7 @@ class IdentifierKeysTest {
     void the_same_subject_under_another_kind_or_realm_is_another_entry() {
         GateKeys keys = new GateKeys(r -> "secret".getBytes(StandardCharsets.UTF_8));
         for (String addr : List.of("198.51.100.1", "2001:db8::1", "garbage")) {
-            GateKeys.Keys k = keys.forAttempt("realm-a", addr, "alice", P64);
+            AttemptKeys k = keys.forAttempt("realm-a", addr, "alice", P64);
             List<CounterKey> built = List.of(k.address(), k.pair(), k.lockout(), k.forDevice("d").lockout(),
                     GateKeys.used("realm-a", new byte[16]));
             assertThat(built.stream().map(CounterKey::kind)).containsExactly(CounterKey.Kind.ADDRESS, CounterKey.Kind.PAIR,
@@ -284,7 +283,7 @@ class IdentifierKeysTest {
             java.util.Map<CounterKey, String> ipOwner = new java.util.HashMap<>();
             for (String address : addresses) {
                 for (String identifier : List.of("alice", "bob", "Alice")) {
-                    GateKeys.Keys k = keys.forAttempt("realm-a", address, identifier, prefix);
+                    AttemptKeys k = keys.forAttempt("realm-a", address, identifier, prefix);
                     String who = k.address() + " " + GateKeys.normalizeIdentifier(identifier);
                     String before = owner.putIfAbsent(k.pair(), who);
                     assertThat(before == null || before.equals(who)).as("/%d: %s and %s share a pair key", prefix, before, who).isTrue();

@@ -2,7 +2,7 @@ package dev.abusegate.engine.keys;
 
 import dev.abusegate.engine.AbuseGate;
 import dev.abusegate.engine.GateFixture;
-import dev.abusegate.engine.Layer;
+import dev.abusegate.engine.config.Layer;
 import dev.abusegate.engine.Outcome;
 import dev.abusegate.engine.SubjectState;
 import dev.abusegate.engine.config.GateOptions;
@@ -40,7 +40,7 @@ class PairKeysTest {
         for (int prefix = -1; prefix <= 130; prefix++) {
             for (String address : ADDRESSES) {
                 for (String identifier : IDENTIFIERS) {
-                    GateKeys.Keys k = KEYS.forAttempt("realm", address, identifier, prefix);
+                    AttemptKeys k = KEYS.forAttempt("realm", address, identifier, prefix);
                     String who = k.address() + " " + GateKeys.normalizeIdentifier(identifier);
                     String before = owner.putIfAbsent(k.pair(), who);
                     assertThat(before == null || before.equals(who))
@@ -83,7 +83,7 @@ class PairKeysTest {
     void the_short_key_is_the_address_word_and_the_tag_with_the_shape_byte_and_reads_as_an_opaque_tag() {
         for (String address : List.of("203.0.113.7", "2001:db8:1:2::9")) {
             for (int prefix : new int[] {1, 48, 64}) {
-                GateKeys.Keys k = KEYS.forAttempt("realm", address, "alice", prefix);
+                AttemptKeys k = KEYS.forAttempt("realm", address, "alice", prefix);
                 CounterKey ip = k.address();
                 long word = ip.shape() == CounterKey.IPV4 ? ip.lo() : ip.hi();
                 CounterKey pair = k.pair();
@@ -96,7 +96,7 @@ class PairKeysTest {
         }
         // a longer prefix, or an address that is not one, keeps the keyed hash: the address is not in it
         for (String address : List.of("2001:db8:1:2::9", "garbage")) {
-            GateKeys.Keys k = KEYS.forAttempt("realm", address, "alice", 96);
+            AttemptKeys k = KEYS.forAttempt("realm", address, "alice", 96);
             assertThat(k.pair().hi()).isNotEqualTo(k.address().hi());
             assertThat(k.pair().lo() >>> 8).isNotEqualTo(k.member() >>> 8);
         }

@@ -1,15 +1,16 @@
 package dev.abusegate.engine.realm;
 
+import dev.abusegate.engine.config.RealmSettings;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.abusegate.engine.AbuseGate;
-import dev.abusegate.engine.Attempt;
+import dev.abusegate.engine.keys.Attempt;
 import dev.abusegate.engine.Decision;
 import dev.abusegate.engine.GateFixture;
-import dev.abusegate.engine.Layer;
+import dev.abusegate.engine.config.Layer;
 import dev.abusegate.engine.MutableClock;
 import dev.abusegate.engine.Outcome;
 import dev.abusegate.engine.config.Allowlist;

@@ -11,7 +11,7 @@ class LockoutEntryTest {
     private static final long WINDOW = 60_000;
 
     private static Change.Fail fail(long now, long threshold, double factor, long tag, boolean reserved) {
-        return new Change.Fail(now, threshold, WINDOW, 30_000, factor, 600_000, tag, tag != 0, reserved, false);
+        return TestChanges.fail(now, threshold, WINDOW, 30_000, factor, 600_000, tag, tag != 0, reserved, false);
     }
 
     @Test

@@ -1,7 +1,7 @@
 package dev.abusegate.engine.store;
 
 import dev.abusegate.engine.keys.CounterKey;
-import dev.abusegate.engine.TimeSource;
+import dev.abusegate.engine.time.TimeSource;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;

@@ -38,7 +38,7 @@ class SlotsTest {
     }
 
     private long[] fail(long subject, boolean shared) {
-        return apply(CounterKey.Kind.ACCOUNT, subject, new Change.Fail(NOW, 3, WINDOW, 60_000, 1.0, 0, 0, false, true, shared), Slots.Policy.PROTECTIVE);
+        return apply(CounterKey.Kind.ACCOUNT, subject, TestChanges.fail(NOW, 3, WINDOW, 60_000, 1.0, 0, 0, false, true, shared), Slots.Policy.PROTECTIVE);
     }
 
     private long[] find(CounterKey.Kind kind, long subject) {
@@ -196,7 +196,7 @@ class SlotsTest {
     }
 
     private long[] failIn(long realm, long subject, boolean shared) {
-        return applyIn(realm, CounterKey.Kind.ACCOUNT, subject, new Change.Fail(NOW, 3, WINDOW, 60_000, 1.0, 0, 0, false, true, shared), Slots.Policy.PROTECTIVE);
+        return applyIn(realm, CounterKey.Kind.ACCOUNT, subject, TestChanges.fail(NOW, 3, WINDOW, 60_000, 1.0, 0, 0, false, true, shared), Slots.Policy.PROTECTIVE);
     }
 
     @Test

@@ -19,12 +19,12 @@ class StoreCodecTest {
         Limit l = new Limit(r.nextLong(1, 1000), r.nextBoolean() ? Long.MAX_VALUE : r.nextLong(0, 1000), r.nextLong(1, 1L << 40));
         return List.of(
                 new Change.AdmitAddress(now, r.nextBoolean(), l, r.nextBoolean() ? Limit.OFF : l, r.nextLong()),
-                new Change.UndoAddress(now, r.nextBoolean(), r.nextBoolean(), r.nextLong(), r.nextLong(), r.nextLong()),
+                TestChanges.undoAddress(now, r.nextBoolean(), r.nextBoolean(), r.nextLong(), r.nextLong(), r.nextLong()),
                 new Change.AdmitPair(now, r.nextBoolean(), l),
                 new Change.UndoPair(now, r.nextLong()),
                 new Change.Reserve(now, r.nextBoolean(), l),
                 new Change.GiveBack(now, r.nextBoolean()),
-                new Change.Fail(now, r.nextLong(1, 100), r.nextLong(1, 1L << 40), r.nextLong(1, 1L << 40), 1 + r.nextDouble() * 3,
+                TestChanges.fail(now, r.nextLong(1, 100), r.nextLong(1, 1L << 40), r.nextLong(1, 1L << 40), 1 + r.nextDouble() * 3,
                         r.nextLong(0, 1L << 40), r.nextLong(), r.nextBoolean(), r.nextBoolean(), r.nextBoolean()),
                 new Change.Succeed(now, r.nextBoolean(), r.nextBoolean(), r.nextBoolean()),
                 new Change.Lock(now, r.nextLong()),

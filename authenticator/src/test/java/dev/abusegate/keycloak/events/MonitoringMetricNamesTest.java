@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.abusegate.engine.Layer;
+import dev.abusegate.engine.config.Layer;
 import dev.abusegate.engine.Outcome;
 import dev.abusegate.engine.store.CounterStore;
 import io.micrometer.core.instrument.Meter;

@@ -2,7 +2,7 @@ package dev.abusegate.keycloak.events;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.abusegate.engine.Layer;
+import dev.abusegate.engine.config.Layer;
 import dev.abusegate.engine.Outages;
 import dev.abusegate.engine.store.CounterStoreException;
 import io.micrometer.core.instrument.Counter;

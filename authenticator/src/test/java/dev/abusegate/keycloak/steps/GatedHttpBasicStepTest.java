@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.abusegate.engine.config.GateOptions;
 import dev.abusegate.engine.config.TestOptions;
-import dev.abusegate.engine.Layer;
+import dev.abusegate.engine.config.Layer;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.List;

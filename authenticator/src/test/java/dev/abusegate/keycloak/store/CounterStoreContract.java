@@ -7,6 +7,7 @@ import dev.abusegate.engine.store.CounterStore;
 import dev.abusegate.engine.store.AddressEntry;
 import dev.abusegate.engine.store.AdmissionAnswer;
 import dev.abusegate.engine.store.Change;
+import dev.abusegate.engine.store.TestChanges;
 import dev.abusegate.engine.store.FailureOutcome;
 import dev.abusegate.engine.store.LayerOutcome;
 import dev.abusegate.engine.store.Limit;
@@ -72,7 +73,7 @@ abstract class CounterStoreContract {
     }
 
     static Change fail(long threshold, long lockMillis) {
-        return new Change.Fail(now(), threshold, WINDOW, lockMillis, 1.0, 0, 0, false, true, false);
+        return TestChanges.fail(now(), threshold, WINDOW, lockMillis, 1.0, 0, 0, false, true, false);
     }
 
     LayerOutcome answer(int node, CounterKey key, Change change) {
@@ -105,7 +106,7 @@ abstract class CounterStoreContract {
             round.add(node(i % nodes()).apply(account, fail(4, 60_000), WINDOW).join());
             round.add(node(i % nodes()).apply(address, new Change.AdmitAddress(t, true, new Limit(10, 5, WINDOW), new Limit(3, 2, WINDOW), 1_000 + i), WINDOW).join());
             round.add(node(i % nodes()).apply(address, new Change.AdmitAddress(t, false, new Limit(10, 5, WINDOW), new Limit(3, 2, WINDOW), 2_000 + i), WINDOW).join());
-            round.add(node(i % nodes()).apply(address, new Change.UndoAddress(t, true, true, 1_000 + i, t + WINDOW, t + WINDOW), WINDOW).join());
+            round.add(node(i % nodes()).apply(address, TestChanges.undoAddress(t, true, true, 1_000 + i, t + WINDOW, t + WINDOW), WINDOW).join());
             round.add(node(0).read(pair));
             round.add(node(0).read(account));
             round.add(node(0).read(address));
@@ -374,7 +375,7 @@ abstract class CounterStoreContract {
             }
             if (shared(v)) {
                 sharedReservations++;
-                long[] f = store.apply(k, new Change.Fail(now(), 3, WINDOW, 60_000, 1.0, 0, 0, false, true, true), WINDOW).join();
+                long[] f = store.apply(k, TestChanges.fail(now(), 3, WINDOW, 60_000, 1.0, 0, 0, false, true, true), WINDOW).join();
                 assertThat(FailureOutcome.of(f)).as("a failure on a shared count never locks").isNotEqualTo(FailureOutcome.LOCKED);
             } else {
                 store.apply(k, fail(3, 60_000), WINDOW).join();
@@ -464,7 +465,7 @@ abstract class CounterStoreContract {
             }
             long[] r = store.apply(acct, reserve(3, Long.MAX_VALUE), WINDOW).join();
             if (layer(r) == LayerOutcome.COUNTED) {
-                store.apply(acct, new Change.Fail(now(), 3, WINDOW, 60_000, 1.0, 0, 0, false, true, shared(r)), WINDOW).join();
+                store.apply(acct, TestChanges.fail(now(), 3, WINDOW, 60_000, 1.0, 0, 0, false, true, shared(r)), WINDOW).join();
             }
             sharedInFlood += shared(r) ? 1 : 0;
             refusedInFlood += store.apply(CounterKey.of(flooder, CounterKey.Kind.USED, 0x5eed, i),
@@ -513,7 +514,7 @@ abstract class CounterStoreContract {
         for (int i = 0; i < 20 * BOUND; i++) {
             CounterKey k = CounterKey.of(flooder, CounterKey.Kind.ACCOUNT, 0x5eed, i);
             long[] r = store.apply(k, reserve(1000, Long.MAX_VALUE), WINDOW).join();
-            store.apply(k, new Change.Fail(now(), 1000, WINDOW, 60_000, 1.0, 0, 0, false, true, shared(r)), WINDOW).join();
+            store.apply(k, TestChanges.fail(now(), 1000, WINDOW, 60_000, 1.0, 0, 0, false, true, shared(r)), WINDOW).join();
         }
         for (int i = 0; i < 3; i++) {
             store.apply(key(CounterKey.Kind.ACCOUNT, i), reserve(1000, Long.MAX_VALUE), WINDOW).join();

@@ -3,17 +3,18 @@ package dev.abusegate.keycloak.store;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.abusegate.engine.AbuseGate;
-import dev.abusegate.engine.Attempt;
+import dev.abusegate.engine.keys.Attempt;
 import dev.abusegate.engine.GateFixture;
 import dev.abusegate.engine.keys.CounterKey;
 import dev.abusegate.engine.Decision;
+import dev.abusegate.engine.keys.AttemptKeys;
 import dev.abusegate.engine.keys.GateKeys;
 import dev.abusegate.engine.config.GateOptions;
 import dev.abusegate.engine.config.TestOptions;
-import dev.abusegate.engine.Layer;
+import dev.abusegate.engine.config.Layer;
 import dev.abusegate.engine.Outcome;
 import dev.abusegate.engine.keys.SecretSource;
-import dev.abusegate.engine.TimeSource;
+import dev.abusegate.engine.time.TimeSource;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.UUID;
@@ -142,7 +143,7 @@ class GateOnClusterTest {
     }
 
     private static boolean ownsNone(int node, String realm, String address, String user, GateOptions o) {
-        GateKeys.Keys keys = new GateKeys(SECRET).forAttempt(realm, address, user, o.ipv6PrefixLength());
+        AttemptKeys keys = new GateKeys(SECRET).forAttempt(realm, address, user, o.ipv6PrefixLength());
         for (CounterKey k : List.of(keys.address(), keys.pair(), keys.lockout())) {
             Cache<Object, Object> c = k.kind().protective() ? cluster.protective(node) : cluster.cheap(node);
             if (c.getAdvancedCache().getDistributionManager().getCacheTopology().isWriteOwner(cluster.store(node, Long.MAX_VALUE,

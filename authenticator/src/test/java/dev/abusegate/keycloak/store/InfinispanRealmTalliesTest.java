@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.abusegate.engine.MutableClock;
 import dev.abusegate.engine.config.GateOptions;
 import dev.abusegate.engine.config.TestOptions;
-import dev.abusegate.engine.realm.RealmSettings;
+import dev.abusegate.engine.config.RealmSettings;
 import dev.abusegate.engine.realm.RealmWatch;
 import java.util.ArrayList;
 import java.util.Collection;

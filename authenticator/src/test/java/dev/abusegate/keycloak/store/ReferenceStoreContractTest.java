@@ -2,7 +2,7 @@ package dev.abusegate.keycloak.store;
 
 import dev.abusegate.engine.store.CounterStore;
 import dev.abusegate.engine.store.ReferenceCounterStore;
-import dev.abusegate.engine.TimeSource;
+import dev.abusegate.engine.time.TimeSource;
 import dev.abusegate.engine.keys.CounterKey;
 import java.util.function.UnaryOperator;
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.abusegate.engine.keys.CounterKey;
 import dev.abusegate.engine.store.AdmissionAnswer;
 import dev.abusegate.engine.store.Change;
+import dev.abusegate.engine.store.TestChanges;
 import dev.abusegate.engine.store.FailureOutcome;
 import dev.abusegate.engine.store.LayerOutcome;
 import dev.abusegate.engine.store.Limit;
@@ -63,7 +64,7 @@ class StoreUpgradeTest {
     }
 
     private static Change fail(long threshold) {
-        return new Change.Fail(now(), threshold, WINDOW, 60_000, 1.0, 0, 0, false, false, false);
+        return TestChanges.fail(now(), threshold, WINDOW, 60_000, 1.0, 0, 0, false, false, false);
     }
 
     @Test

@@ -1,4 +1,4 @@
-package dev.abusegate.engine;
+package dev.abusegate.engine.time;
 
 /** The gate's clock, in milliseconds. Tests pass one they can move. */
 @FunctionalInterface

@@ -1,4 +1,4 @@
-package dev.abusegate.engine;
+package dev.abusegate.engine.keys;
 
 /**
  * One login attempt as the gate sees it, before any user lookup. Its captcha solution, if any, is not part of it:

@@ -1,4 +1,4 @@
-package dev.abusegate.engine;
+package dev.abusegate.engine.config;
 
 /** The four layers, in the order the gate evaluates them. */
 public enum Layer {
