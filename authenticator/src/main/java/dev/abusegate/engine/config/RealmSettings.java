@@ -9,11 +9,12 @@ import java.util.List;
  */
 public final class RealmSettings {
 
-    public static final Setting<Boolean> ENABLED = Setting.bool("realm.enabled", false, "Realm under attack",
+    public static final Setting<Boolean> ENABLED = Setting.bool("realm.enabled", true, "Realm under attack",
             "When on, the realm's failed password checks (unknown usernames included) are counted over a sliding window, with "
                     + "the networks they come from. Past the entry level, with failures from enough networks, every attempt in the realm must carry a solved captcha, except one with a "
                     + "valid device cookie for the account of the typed name or from an allowlisted address. It never blocks, and "
-                    + "goes back to normal by itself once the rate falls below half the entry level.");
+                    + "goes back to normal by itself once the rate falls below half the entry level. Turn it off for a realm whose "
+                    + "direct-grant clients are machines that cannot solve a captcha.");
     public static final Setting<Integer> THRESHOLD = Setting.integer("realm.threshold", 100, 1, 100_000_000,
             Setting.about("Realm under attack: failures per window",
             "Failed password checks in the realm per window at which it enters the state (the floor of the entry level)."));

@@ -263,9 +263,9 @@ class RealmUnderAttackTest {
     }
 
     @Test
-    void off_by_default_and_off_when_disabled() {
-        GateOptions defaults = GateOptions.defaults();
-        assertFalse(defaults.get(RealmSettings.ENABLED));
+    void on_by_default_and_off_when_disabled() {
+        assertTrue(GateOptions.defaults().get(RealmSettings.ENABLED));
+        GateOptions defaults = TestOptions.builder().set(RealmSettings.ENABLED, false).build();
         spray(defaults, REALM, 500);
         tick();
         assertFalse(watch.underAttack(REALM));
