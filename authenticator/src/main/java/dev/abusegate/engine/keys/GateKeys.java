@@ -3,7 +3,6 @@ package dev.abusegate.engine.keys;
 import dev.abusegate.engine.Attempt;
 import dev.abusegate.engine.Layer;
 import java.nio.charset.StandardCharsets;
-import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.text.Normalizer;
 import java.util.Locale;
@@ -11,7 +10,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 
 /**
  * Derives the counter keys for an attempt. Keys start with the realm, so realms never share a counter.
@@ -153,6 +151,9 @@ public final class GateKeys {
     /** The IPv6 network the realm layer counts as one (IPv4: a /24). */
     public static final int CROWD_IPV6_PREFIX = 48;
 
+    /** The high word of a password bucket's key ({@link Keys#passwordBucket}): "spray/v1". */
+    private static final long SPRAY_DOMAIN = 0x73707261_792f7631L;
+
     /** Separates pair tags from every other use of the realm's key; the low byte takes the address shape. */
     private static final long PAIR_DOMAIN = 0x70616972_2f763100L; // "pair/v1" and a byte for the shape
 
@@ -262,6 +263,14 @@ public final class GateKeys {
             return hasher.hashWords(CROWD_DOMAIN | shape, hi, lo)[0];
         }
 
+        /**
+         * The password-spray layer's entry of a password bucket in this realm: an address entry whose subject is the
+         * bucket (at most 20 bits) under a fixed word, of the keyed shape, so it is never an address's entry.
+         */
+        public CounterKey passwordBucket(long bucket) {
+            return hasher.key(CounterKey.Kind.ADDRESS, SPRAY_DOMAIN, bucket);
+        }
+
         /** Whether layer 3 counts against a device's own budget. */
         public boolean device() {
             return device;
@@ -322,17 +331,7 @@ public final class GateKeys {
             this.tag = CounterKey.RealmTag.of(realm);
             this.secret = secret.clone();
             this.source = secret;
-            SecretKeySpec key = new SecretKeySpec(Hmac.sha256(secret, "abuse-gate/identifier-key/v2".getBytes(StandardCharsets.UTF_8)),
-                    "HmacSHA256");
-            this.mac = ThreadLocal.withInitial(() -> {
-                try {
-                    Mac m = Mac.getInstance("HmacSHA256");
-                    m.init(key);
-                    return m;
-                } catch (GeneralSecurityException e) {
-                    throw new IllegalStateException("HmacSHA256 unavailable", e);
-                }
-            });
+            this.mac = Hmac.perThread(Hmac.sha256(secret, "abuse-gate/identifier-key/v2".getBytes(StandardCharsets.UTF_8)));
         }
 
         CounterKey key(CounterKey.Kind kind, long hi, long lo) {
