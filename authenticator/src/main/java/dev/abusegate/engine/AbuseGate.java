@@ -10,6 +10,8 @@ import dev.abusegate.engine.keys.GateKeys;
 import dev.abusegate.engine.keys.SecretSource;
 import dev.abusegate.engine.config.RealmSettings;
 import dev.abusegate.engine.realm.RealmWatch;
+import dev.abusegate.engine.spray.PasswordBuckets;
+import dev.abusegate.engine.spray.SprayLayer;
 import dev.abusegate.engine.store.AdmissionAnswer;
 import dev.abusegate.engine.store.CounterStore;
 import java.util.Collection;
@@ -19,6 +21,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 /**
  * The four-layer gate, read along a login's timeline: {@link Admission} before any user lookup or password hash
@@ -62,6 +65,7 @@ public final class AbuseGate {
     private final PasswordSettlement settlement;
     private final CaptchaRecords captchas;
     private final SubjectView subjects;
+    private final SprayLayer spray;
 
     /**
      * A gate that, for {@code blockedHoldMillis} (0: never) after the store blocked an address on layer 1,
@@ -81,8 +85,9 @@ public final class AbuseGate {
                 new GateKeys(Objects.requireNonNull(secrets, "secrets")),
                 blockedHoldMillis == 0 ? Optional.empty() : Optional.of(new RecentBlocks(blockedHoldMillis)),
                 Optional.ofNullable(realmWatch));
-        this.admission = new Admission(parts);
-        this.settlement = new PasswordSettlement(parts);
+        this.spray = new SprayLayer(parts.store());
+        this.admission = new Admission(parts, spray);
+        this.settlement = new PasswordSettlement(parts, spray);
         this.captchas = new CaptchaRecords(parts);
         this.subjects = new SubjectView(parts);
     }
@@ -96,7 +101,31 @@ public final class AbuseGate {
      * applies (the identity-first username step: the password step that follows applies it, with the device cookie).
      */
     public Decision evaluate(GateOptions options, Attempt attempt, BooleanSupplier captchaCheck, boolean realmLayer) {
-        return admission.evaluate(options, attempt, captchaCheck, realmLayer);
+        return evaluate(options, attempt, captchaCheck, realmLayer, NO_PASSWORD_BUCKET);
+    }
+
+    /**
+     * As above, with the bucket of the attempt's password ({@link #passwordBucket}; {@link #NO_PASSWORD_BUCKET}: none)
+     * for the password-spray layer: where {@code realmLayer} (a step that can carry a captcha), an attempt whose bucket
+     * is at or past the layer's threshold needs a solved captcha; a failed check counts the bucket
+     * ({@link #passwordFailed}).
+     */
+    public Decision evaluate(GateOptions options, Attempt attempt, BooleanSupplier captchaCheck, boolean realmLayer,
+                             long passwordBucket) {
+        return admission.evaluate(options, attempt, captchaCheck, realmLayer, passwordBucket);
+    }
+
+    /** No password bucket: no password came, or the password-spray layer is off. */
+    public static final long NO_PASSWORD_BUCKET = PasswordBuckets.NONE;
+
+    /**
+     * The password-spray layer's bucket of {@code password} in {@code realm} (one HMAC under the realm's spray key,
+     * which {@code key} gives only when needed); {@link #NO_PASSWORD_BUCKET} when the layer is off or the password is
+     * missing. Never the password or a full-length hash of it (see {@link PasswordBuckets}).
+     */
+    public long passwordBucket(GateOptions options, String realm, Supplier<byte[]> key, String password) {
+        return !SprayLayer.on(options) || Passwords.missing(password) ? NO_PASSWORD_BUCKET
+                : spray.buckets().bucket(realm, key.get(), password);
     }
 
     /**
@@ -140,7 +169,8 @@ public final class AbuseGate {
         Layer closed = null;
         for (Layer layer : Layer.values()) {
             LayerPolicy p = options.policy(layer);
-            if (p.enabled()) {
+            // a layer that never blocks (the password-spray layer) asks for a captcha, which is not offered without keys
+            if (p.enabled() && layer.blocks()) {
                 down.put(layer, new Outages.Outage(layer, cause));
                 if (closed == null && p.failureMode() == FailureMode.FAIL_CLOSED) {
                     closed = layer;

@@ -5,24 +5,27 @@ import dev.abusegate.engine.config.Layer;
 import dev.abusegate.engine.config.GateOptions;
 import dev.abusegate.engine.config.LayerPolicy;
 import dev.abusegate.engine.keys.AttemptKeys;
+import dev.abusegate.engine.spray.SprayLayer;
 import dev.abusegate.engine.store.LayerOutcome;
 import java.util.function.BooleanSupplier;
 
 /**
  * The first moment of a login, before any lookup or hash: layers 1, 2 and 4 (with an IPv6 address's network,
- * {@link AdmissionCounts}), the fifth, realm-wide layer, and then layer 3's reservation ({@link LockoutReservation}).
+ * {@link AdmissionCounts}), the fifth, realm-wide layer, the password-spray layer ({@link SprayLayer}), and then layer 3's reservation ({@link LockoutReservation}).
  * Answers ALLOW, CAPTCHA_REQUIRED or BLOCKED; see {@link AbuseGate} for the rules.
  */
 final class Admission {
 
     private final GateParts parts;
+    private final SprayLayer spray;
 
-    Admission(GateParts parts) {
+    Admission(GateParts parts, SprayLayer spray) {
         this.parts = parts;
+        this.spray = spray;
     }
 
     /** See {@link AbuseGate#evaluate}. */
-    Decision evaluate(GateOptions options, Attempt attempt, BooleanSupplier captchaCheck, boolean realmLayer) {
+    Decision evaluate(GateOptions options, Attempt attempt, BooleanSupplier captchaCheck, boolean realmLayer, long passwordBucket) {
         long now = parts.clock().millis();
         AttemptKeys k = parts.keys().forAttempt(attempt, options.ipv6PrefixLength(), options.ipv6NetworkPrefixCounted());
         StoreCall call = new StoreCall(parts.store());
@@ -45,7 +48,8 @@ final class Admission {
             k = k.forDevice(verifiedDevice);
             p3 = p3.withThreshold(options.deviceCookieThreshold());
         }
-        Reservation.Scope scope = new Reservation.Scope(options, k, p3 == null ? options.policy(Layer.ACCOUNT_LOCKOUT) : p3, device);
+        Reservation.Scope scope = new Reservation.Scope(options, k, p3 == null ? options.policy(Layer.ACCOUNT_LOCKOUT) : p3, device,
+                passwordBucket);
         Reservation nothing = Reservation.none(scope);
         AttemptKeys keys = k;
         if (p1 != null && parts.recentBlocks().filter(rb -> rb.holds(keys.address(), p1, now)
@@ -55,6 +59,9 @@ final class Admission {
         // Verified only where an answer is in the band: with the band off that is only a shared count past a
         // threshold, which asks for a captcha instead of blocking (so even a realm without a band can pass it).
         LazyCaptcha captcha = new LazyCaptcha(captchaCheck);
+        // the password-spray layer's read of its bucket, sent with step 1's changes (no wait of its own); only where the
+        // fifth layer applies: a step that can carry a captcha, with the password
+        SprayLayer.Probe sprayProbe = realmLayer ? spray.probe(options, k, passwordBucket, now) : null;
         AdmissionStep step = new AdmissionStep(call, options, k, now);
         AdmissionCounts a = new AdmissionCounts(step, policies);
         long clearsBefore = parts.recentBlocks().map(RecentBlocks::clears).orElse(0L);
@@ -94,9 +101,19 @@ final class Admission {
             return Decision.realmCaptcha(call.outages(), nothing);
         }
 
+        // The password-spray layer: a sprayed bucket needs a solved captcha. It never blocks, and its captcha counts
+        // nothing (what step 1 counted is given back).
+        boolean sprayed = sprayProbe != null && sprayed(sprayProbe, call);
+        if (sprayed && !captcha.check()) {
+            a.undo();
+            return Decision.captcha(Layer.PASSWORD_SPRAY, call.outages(), nothing);
+        }
+        // a sprayed bucket read from the store (not a failure mode) marks the attempt, for the settlement's event
+        Reservation passed = sprayed && sprayProbe.failure() == null ? nothing.sprayed() : nothing;
+
         // Step 2: layer 3's reservation.
         if (p3 == null) {
-            return Decision.allow(call.outages(), nothing);
+            return Decision.allow(call.outages(), passed);
         }
         LockoutReservation reservation = new LockoutReservation(step, p3);
         LayerOutcome r = reservation.take(captcha.solved());
@@ -111,6 +128,18 @@ final class Admission {
         if (r.blocks()) {
             return Decision.block(Layer.ACCOUNT_LOCKOUT, call.outages(), nothing);
         }
-        return Decision.allow(call.outages(), Reservation.held(scope, reservation.hold(r)));
+        Reservation held = Reservation.held(scope, reservation.hold(r));
+        return Decision.allow(call.outages(), passed == nothing ? held : held.sprayed());
+    }
+
+    /** The spray layer's answer for one attempt, its store's failure or shared count recorded. */
+    private static boolean sprayed(SprayLayer.Probe probe, StoreCall call) {
+        boolean sprayed = probe.sprayed();
+        if (probe.failure() != null) {
+            call.failed(probe.policy(), probe.failure());
+        } else if (probe.shared()) {
+            call.degrade(probe.policy());
+        }
+        return sprayed;
     }
 }

@@ -60,6 +60,15 @@ public record Decision(Outcome outcome, Optional<Layer> decidedBy, boolean realm
         return outages.degraded();
     }
 
+    /**
+     * Whether the attempt was let through with a solved captcha although its password's bucket is being sprayed: a
+     * right password then means that account's password is among those sprayed (for an operator's event only; never
+     * shown to the person logging in).
+     */
+    public boolean passwordSprayed() {
+        return reservation.sprayed;
+    }
+
     /** The keyed tag of the attempt's identifier (what device cookies and password tags bind to), when it has keys. */
     public Optional<String> identifierTag() {
         return reservation.identifierTag();

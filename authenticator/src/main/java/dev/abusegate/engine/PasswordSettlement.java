@@ -1,43 +1,56 @@
 package dev.abusegate.engine;
 
+import dev.abusegate.engine.config.Layer;
 import dev.abusegate.engine.config.GateOptions;
 import dev.abusegate.engine.config.LayerPolicy;
 import dev.abusegate.engine.keys.CounterKey;
 import dev.abusegate.engine.config.RealmSettings;
+import dev.abusegate.engine.spray.SprayLayer;
 import dev.abusegate.engine.store.Change;
 import dev.abusegate.engine.store.FailureOutcome;
 import dev.abusegate.engine.store.LockoutEntry;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /**
  * The last moment of a login, after the password check: settles the attempt's {@link Reservation} on layer 3 (a
  * failure, a success, or nothing verified), for every login name of the account, and counts a failed check for the
- * fifth, realm-wide layer. Each call answers what went wrong with the store ({@link Outages}); it never throws
- * because of the store.
+ * fifth, realm-wide layer and the password-spray layer ({@link SprayLayer}). Each call answers what went wrong with the
+ * store ({@link Outages}); it never throws because of the store.
  */
 final class PasswordSettlement {
 
     private final GateParts parts;
+    private final SprayLayer spray;
 
-    PasswordSettlement(GateParts parts) {
+    PasswordSettlement(GateParts parts, SprayLayer spray) {
         this.parts = parts;
+        this.spray = spray;
     }
 
     /** See {@link AbuseGate#passwordFailed}. */
     Outages failed(Decision d, long passwordTag, Collection<String> otherNames) {
         StoreCall call = new StoreCall(parts.store());
         Reservation r = d.reservation();
-        if (d.allowed()) {
-            // every failed check of an attempt the layers let through, unknown usernames included, with its network
-            r.scope.ifPresent(s -> parts.realmWatch().ifPresent(w -> w.failed(s.keys().lockout().realm(), s.keys().crowdNetwork(),
-                    s.options().get(RealmSettings.MIN_NETWORKS))));
+        Optional<Reservation.Scope> checked = d.allowed() ? r.scope : Optional.empty();
+        // every failed check of an attempt the layers let through, unknown usernames included, with its network
+        checked.ifPresent(s -> parts.realmWatch().ifPresent(w -> w.failed(s.keys().lockout().realm(), s.keys().crowdNetwork(),
+                s.options().get(RealmSettings.MIN_NETWORKS))));
+        // the password-spray layer: the account joins its password's bucket, sent with layer 3's change (no wait of its own)
+        long now = parts.clock().millis();
+        Optional<CompletableFuture<long[]>> sprayCount = checked.map(s -> spray.failed(s.options(), s.keys(), s.passwordBucket(), now));
+        if (r.taken()) {
+            lockoutFailed(r, passwordTag, otherNames, call);
         }
-        if (!r.taken()) {
-            return call.outages();
-        }
+        checked.ifPresent(s -> sprayCount.ifPresent(f -> call.join(f, s.options().policy(Layer.PASSWORD_SPRAY))));
+        return call.outages();
+    }
+
+    /** Layer 3's part of a failed check: the reservation confirmed as a failure, for every name; at the threshold, lock. */
+    private void lockoutFailed(Reservation r, long passwordTag, Collection<String> otherNames, StoreCall call) {
         Reservation.Scope s = r.scope.orElseThrow();
         LayerPolicy p3 = s.lockout();
         GateOptions o = s.options();
@@ -71,7 +84,6 @@ final class PasswordSettlement {
             }
             locks.forEach(f -> call.join(f, p3));
         }
-        return call.outages();
     }
 
     /**

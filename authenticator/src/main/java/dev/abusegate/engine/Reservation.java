@@ -3,18 +3,19 @@ package dev.abusegate.engine;
 import dev.abusegate.engine.config.GateOptions;
 import dev.abusegate.engine.config.LayerPolicy;
 import dev.abusegate.engine.keys.AttemptKeys;
+import dev.abusegate.engine.spray.PasswordBuckets;
 import java.util.Optional;
 
 /**
  * What an attempt holds on layer 3 after admission, opaque to everyone but the settlement ({@link PasswordSettlement}):
  * the attempt's keys and layer-3 policy ({@link Scope}), and whether it took a slot of the identifier's failure
- * budget that the password check's outcome must settle ({@link Hold}). {@link #NONE} when the gate could not even
- * derive the attempt's keys.
+ * budget that the password check's outcome must settle ({@link Hold}), and whether its password's bucket is being
+ * sprayed. {@link #NONE} when the gate could not even derive the attempt's keys.
  */
 public final class Reservation {
 
     /** No keys, nothing held: nothing to settle and nothing to count. */
-    static final Reservation NONE = new Reservation(Optional.empty(), Hold.NONE);
+    static final Reservation NONE = new Reservation(Optional.empty(), Hold.NONE, false);
 
     /** Whether, and where, the attempt took a slot of the identifier's failure budget. */
     enum Hold {
@@ -33,26 +34,36 @@ public final class Reservation {
      * @param keys    the attempt's keys
      * @param lockout layer 3's policy as applied to this attempt (a device's own budget, with a device cookie)
      * @param device  whether the attempt came with a verified device cookie (its own budget, no other names)
+     * @param passwordBucket the password-spray layer's bucket of the attempt's password ({@link PasswordBuckets#NONE}:
+     *                none), which a failed check counts
      */
-    record Scope(GateOptions options, AttemptKeys keys, LayerPolicy lockout, boolean device) {
+    record Scope(GateOptions options, AttemptKeys keys, LayerPolicy lockout, boolean device, long passwordBucket) {
     }
 
     final Optional<Scope> scope;
     final Hold hold;
+    /** Whether the attempt's password bucket was at or past the spray threshold (it passed with a solved captcha). */
+    final boolean sprayed;
 
-    private Reservation(Optional<Scope> scope, Hold hold) {
+    private Reservation(Optional<Scope> scope, Hold hold, boolean sprayed) {
         this.scope = scope;
         this.hold = hold;
+        this.sprayed = sprayed;
     }
 
     /** An attempt's scope holding nothing (an answer other than ALLOW, or nothing taken). */
     static Reservation none(Scope scope) {
-        return new Reservation(Optional.of(scope), Hold.NONE);
+        return new Reservation(Optional.of(scope), Hold.NONE, false);
     }
 
     /** An attempt's scope holding {@code hold}. */
     static Reservation held(Scope scope, Hold hold) {
-        return new Reservation(Optional.of(scope), hold);
+        return new Reservation(Optional.of(scope), hold, false);
+    }
+
+    /** The same, its password's bucket being sprayed (see {@link Decision#passwordSprayed()}). */
+    Reservation sprayed() {
+        return new Reservation(scope, hold, true);
     }
 
     /** Whether a slot was taken that the settlement must settle. */

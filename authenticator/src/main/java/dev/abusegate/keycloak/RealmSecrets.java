@@ -38,11 +38,13 @@ public final class RealmSecrets implements SecretSource {
     private static final byte[] ALTCHA_LABEL = "keycloak-abuse-gate altcha key v1".getBytes(StandardCharsets.UTF_8);
     private static final byte[] DEVICE_LABEL = "keycloak-abuse-gate device cookie key v1".getBytes(StandardCharsets.UTF_8);
     private static final byte[] TYPO_LABEL = "keycloak-abuse-gate wrong password tag key v1".getBytes(StandardCharsets.UTF_8);
+    private static final byte[] SPRAY_LABEL = "keycloak-abuse-gate password spray bucket key v1".getBytes(StandardCharsets.UTF_8);
 
     private final Map<String, Derived> byRealm = new ConcurrentHashMap<>();
     private final Map<String, Derived> altchaByRealm = new ConcurrentHashMap<>();
     private final Map<String, Derived> deviceByRealm = new ConcurrentHashMap<>();
     private final Map<String, Derived> typoByRealm = new ConcurrentHashMap<>();
+    private final Map<String, Derived> sprayByRealm = new ConcurrentHashMap<>();
 
     private record Derived(String kid, byte[] secret) {
     }
@@ -60,6 +62,14 @@ public final class RealmSecrets implements SecretSource {
     /** The key that tags wrong passwords (so repeats can be recognised without keeping the password). */
     public byte[] typoKey(KeycloakSession session, RealmModel realm) {
         return derived(session, realm, typoByRealm, TYPO_LABEL);
+    }
+
+    /**
+     * The key that buckets passwords for the password-spray layer: never leaves the server; rotating the realm's HMAC key
+     * starts every bucket afresh.
+     */
+    public byte[] sprayKey(KeycloakSession session, RealmModel realm) {
+        return derived(session, realm, sprayByRealm, SPRAY_LABEL);
     }
 
     private static byte[] derived(KeycloakSession session, RealmModel realm, Map<String, Derived> cache, byte[] label) {

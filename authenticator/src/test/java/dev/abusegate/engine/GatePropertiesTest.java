@@ -204,6 +204,7 @@ class GatePropertiesTest {
                         case PER_IP, CREDENTIAL_STUFFING -> "a" + addr[i][k];
                         case PER_IP_ACCOUNT -> "a" + addr[i][k] + "/u" + id[i][k];
                         case ACCOUNT_LOCKOUT -> "u" + id[i][k];
+                        case PASSWORD_SPRAY -> throw new IllegalStateException("not drawn: it counts passwords");
                     };
                     planned.merge(key, 1, Integer::sum);
                     plannedIds.computeIfAbsent(key, x -> new TreeSet<>()).add(id[i][k]);

@@ -36,6 +36,11 @@ final class TestStores {
         }
 
         @Override
+        public CompletableFuture<long[]> peek(CounterKey key) {
+            return delegate.peek(key);
+        }
+
+        @Override
         public void remove(CounterKey key) {
             delegate.remove(key);
         }

@@ -88,6 +88,17 @@ public class EngineBenchmark {
 
     private ReferenceCounterStore map;
 
+    /**
+     * {@code off}: attempts carry no password bucket, so the password-spray layer does nothing (the headline).
+     * {@code on}: each attempt hands the gate its password's bucket ({@link AbuseGate#passwordBucket}: one HMAC), so
+     * the layer reads the bucket with the admission's first changes and a wrong password counts it with layer 3's
+     * failure. Passwords are drawn from 65,536, built afresh per attempt.
+     */
+    @Param({"off"})
+    public String spray;
+
+    private final Map<String, byte[]> sprayKeys = new HashMap<>();
+
     @Setup(Level.Trial)
     public void setUp() {
         TimeSource clock = () -> now[0];
@@ -103,6 +114,9 @@ public class EngineBenchmark {
         Map<String, byte[]> secrets = new HashMap<>();
         for (String realm : REALMS) {
             secrets.put(realm, ("benchmark-secret-" + realm).getBytes(StandardCharsets.UTF_8));
+        }
+        for (String realm : REALMS) {
+            sprayKeys.put(realm, ("benchmark-spray-key-" + realm).getBytes(StandardCharsets.UTF_8));
         }
         gate = new AbuseGate(counters, clock, secrets::get, 0);
         options = GateOptions.defaults();
@@ -243,7 +257,7 @@ public class EngineBenchmark {
         for (int i = 0; i < BATCH; i++) {
             long bits = nextRandom();
             now[0] += PACE_MILLIS;
-            Decision d = gate.evaluate(options, nextAttempt(bits), solved(bits), true);
+            Decision d = evaluate(bits);
             gate.notVerified(d);
             bh.consume(d);
         }
@@ -252,7 +266,7 @@ public class EngineBenchmark {
     private Decision settleOne() {
         long bits = nextRandom();
         now[0] += PACE_MILLIS;
-        Decision d = gate.evaluate(options, nextAttempt(bits), solved(bits), true);
+        Decision d = evaluate(bits);
         if (d.allowed()) {
             if (((bits >>> 56) & 3) == 0) {
                 gate.passwordFailed(d, 0L, java.util.List.of());
@@ -261,5 +275,14 @@ public class EngineBenchmark {
             }
         }
         return d;
+    }
+
+    /** The attempt a draw stands for, decided; with {@code spray=on} with its password's bucket. */
+    private Decision evaluate(long bits) {
+        Attempt a = nextAttempt(bits);
+        long bucket = "on".equals(spray)
+                ? gate.passwordBucket(options, a.realm(), () -> sprayKeys.get(a.realm()), "Winter" + (mix(bits) & 0xFFFF) + "!")
+                : AbuseGate.NO_PASSWORD_BUCKET;
+        return gate.evaluate(options, a, solved(bits), true, bucket);
     }
 }

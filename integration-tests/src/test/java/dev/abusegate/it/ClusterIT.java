@@ -289,6 +289,27 @@ class ClusterIT {
 
     @Test
     @Order(4)
+    void a_password_sprayed_through_both_nodes_is_counted_once_for_the_cluster() {
+        String realm = importRealm("cluster-password-spray", Map.of("passwordSpray.threshold", "10"));
+        String sprayed = "Spring2026!";
+        // ten names (known and unknown), one password, alternating between the nodes, each from an address of its own
+        for (int i = 0; i < 10; i++) {
+            KeycloakServer node = i % 2 == 0 ? nodeA : nodeB;
+            String name = i < 4 ? List.of("alice", "bob", "carol", "dave").get(i) : "nobody-" + i;
+            GateIt.assertWrongPassword(node.newBrowser().login(realm, name, sprayed, "10.46.6." + (i + 1)));
+        }
+        // the bucket holds the ten accounts whichever node counted them: the next attempt with it needs a captcha on both
+        for (KeycloakServer node : List.of(nodeA, nodeB)) {
+            BrowserLogin.LoginResult r = node.newBrowser().login(realm, "erin", sprayed, "10.46.7." + (node == nodeA ? 1 : 2));
+            GateIt.assertCaptchaRequired(r);
+        }
+        // another password goes in at once on either node
+        assertThat(nodeB.newBrowser().login(realm, "erin", PASSWORD, "10.46.7.3").loginSucceeded()).isTrue();
+        assertThat(nodeA.newBrowser().login(realm, "alice", PASSWORD, "10.46.7.4").loginSucceeded()).isTrue();
+    }
+
+    @Test
+    @Order(4)
     void a_spray_through_node_a_puts_the_realm_under_attack_on_node_b_within_the_stated_bound() {
         int threshold = 20;
         String realm = importRealm("cluster-realm", Map.of(

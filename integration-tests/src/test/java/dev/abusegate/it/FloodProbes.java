@@ -186,12 +186,15 @@ final class FloodProbes {
 
     /**
      * Up to {@code attempts} wrong passwords from {@code address}, the i-th for {@code username.apply(i)}, until one
-     * is blocked; captchas solved when asked.
+     * is blocked; captchas solved when asked. The wrong password is the run's own: one password failing for the
+     * accounts of many runs would be a spray, which the password-spray layer answers with a captcha before the
+     * layers a probe measures.
      */
     private List<String> run(String realm, String address, int attempts, IntFunction<String> username) {
         List<String> seen = new ArrayList<>();
+        String wrong = "wrong-run-" + NEXT.incrementAndGet();
         for (int i = 0; i < attempts && !seen.contains(BLOCKED); i++) {
-            seen.addAll(attempt(realm, username.apply(i), "wrong", address));
+            seen.addAll(attempt(realm, username.apply(i), wrong, address));
         }
         return seen;
     }

@@ -195,6 +195,8 @@ public final class GateSettings {
                 threshold = 20;
                 window = 600;
                 break;
+            case PASSWORD_SPRAY:
+                return sprayKeys();
             default:
                 throw new IllegalArgumentException(String.valueOf(layer));
         }
@@ -207,9 +209,30 @@ public final class GateSettings {
                 layer != Layer.ACCOUNT_LOCKOUT ? null : Setting.longInteger(key(layer, LOCKOUT_SECONDS), 900, 1, MAX_SECONDS,
                         Setting.about(title + ": lock duration (seconds)",
                         "Once failures reach the threshold, the username is locked this long, then recovers by itself.")),
-                Setting.choice(key(layer, FAILURE_MODE), FailureMode.FAIL_OPEN.name(),
-                        List.of(FailureMode.FAIL_OPEN.name(), FailureMode.FAIL_CLOSED.name()), FailureMode::valueOf,
-                        Setting.about(title + ": when the counter store is down",
-                        "FAIL_OPEN lets the layer pass and records 'counter_store_unavailable'; FAIL_CLOSED blocks the attempt.")));
+                failureMode(layer, title, "blocks the attempt"));
+    }
+
+    /** The password-spray layer's keys: it asks for a captcha past its threshold and never blocks. */
+    private static LayerKeys sprayKeys() {
+        Layer layer = Layer.PASSWORD_SPRAY;
+        String title = "Password spraying";
+        return new LayerKeys(
+                Setting.bool(key(layer, ENABLED), true, title + ": enabled",
+                        "Counts, per realm, the distinct usernames (known or not) each password failed for, as a 20-bit keyed "
+                                + "bucket of the password: never the password or a full hash of it."),
+                Setting.integer(key(layer, THRESHOLD), 10, 1, Integer.MAX_VALUE, Setting.about(title + ": threshold",
+                        "Distinct usernames a password's bucket may fail for per window; from then on every attempt whose "
+                                + "password falls in that bucket must solve a captcha first. Never blocks.")),
+                Setting.longInteger(key(layer, WINDOW_SECONDS), 3600, 1, MAX_SECONDS, Setting.about(title + ": window (seconds)",
+                        "Sliding window: every failure counted in a bucket extends it, so this many quiet seconds reset the bucket.")),
+                null,
+                failureMode(layer, title, "asks for a captcha (this layer never blocks)"));
+    }
+
+    private static Setting<FailureMode> failureMode(Layer layer, String title, String closed) {
+        return Setting.choice(key(layer, FAILURE_MODE), FailureMode.FAIL_OPEN.name(),
+                List.of(FailureMode.FAIL_OPEN.name(), FailureMode.FAIL_CLOSED.name()), FailureMode::valueOf,
+                Setting.about(title + ": when the counter store is down",
+                "FAIL_OPEN lets the layer pass and records 'counter_store_unavailable'; FAIL_CLOSED " + closed + "."));
     }
 }

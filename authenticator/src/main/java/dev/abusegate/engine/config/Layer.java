@@ -1,6 +1,9 @@
 package dev.abusegate.engine.config;
 
-/** The four layers, in the order the gate evaluates them. */
+/**
+ * The per-subject layers, in the order the gate evaluates them, and the password-spray layer, which counts a bucket of
+ * the password (see {@code dev.abusegate.engine.spray}).
+ */
 public enum Layer {
     /** Every attempt from one address, any account. */
     PER_IP("perIp", "per_ip"),
@@ -9,7 +12,9 @@ public enum Layer {
     /** Failed password verifications for one identifier, from any address. */
     ACCOUNT_LOCKOUT("accountLockout", "account_lockout"),
     /** Distinct identifiers tried from one address. */
-    CREDENTIAL_STUFFING("credentialStuffing", "credential_stuffing");
+    CREDENTIAL_STUFFING("credentialStuffing", "credential_stuffing"),
+    /** Distinct accounts one password (a 20-bit keyed bucket of it) failed for, in the realm. Never blocks. */
+    PASSWORD_SPRAY("passwordSpray", "password_spray");
 
     private final String configPrefix;
     private final String label;
@@ -22,6 +27,11 @@ public enum Layer {
     /** The prefix of this layer's configuration keys, e.g. {@code perIp} in {@code perIp.threshold}. */
     public String configPrefix() {
         return configPrefix;
+    }
+
+    /** Whether the layer may block an attempt: every layer but the password-spray layer, which only asks for a captcha. */
+    public boolean blocks() {
+        return this != PASSWORD_SPRAY;
     }
 
     /** A short label for events and metrics. Never shown to the person logging in. */

@@ -10,6 +10,8 @@ public final class AttemptKeys {
 
     /** Separates the realm layer's network tags from every other use of the realm's key; the low byte takes the shape. */
     private static final long CROWD_DOMAIN = 0x63726f77_642f7600L; // "crowd/v" and a byte for the shape
+    /** The high word of a password bucket's key ({@link #passwordBucket}): "spray/v1". */
+    private static final long SPRAY_DOMAIN = 0x73707261_792f7631L;
 
     private final CounterKey address;
     private final CounterKey network;
@@ -85,6 +87,14 @@ public final class AttemptKeys {
             lo = 0;
         }
         return id.hasher().hashWords(CROWD_DOMAIN | shape, hi, lo)[0];
+    }
+
+    /**
+     * The password-spray layer's entry of a password bucket in this realm: an address entry whose subject is the
+     * bucket (at most 20 bits) under a fixed word, of the keyed shape, so it is never an address's entry.
+     */
+    public CounterKey passwordBucket(long bucket) {
+        return id.hasher().key(CounterKey.Kind.ADDRESS, SPRAY_DOMAIN, bucket);
     }
 
     /** Whether layer 3 counts against a device's own budget. */

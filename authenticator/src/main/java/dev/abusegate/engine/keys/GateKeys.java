@@ -146,6 +146,9 @@ public final class GateKeys {
     /** The IPv6 network the realm layer counts as one (IPv4: a /24). */
     public static final int CROWD_IPV6_PREFIX = 48;
 
+    /** The high word of a password bucket's key ({@link Keys#passwordBucket}): "spray/v1". */
+    private static final long SPRAY_DOMAIN = 0x73707261_792f7631L;
+
     /** Separates pair tags from every other use of the realm's key; the low byte takes the address shape. */
     private static final long PAIR_DOMAIN = 0x70616972_2f763100L; // "pair/v1" and a byte for the shape
 

@@ -10,6 +10,20 @@ public final class Hmac {
     private Hmac() {
     }
 
+    /** A {@link Mac} per thread (a Mac is not thread-safe), each initialised once with {@code key}. */
+    public static ThreadLocal<Mac> perThread(byte[] key) {
+        SecretKeySpec spec = new SecretKeySpec(key, "HmacSHA256");
+        return ThreadLocal.withInitial(() -> {
+            try {
+                Mac m = Mac.getInstance("HmacSHA256");
+                m.init(spec);
+                return m;
+            } catch (GeneralSecurityException e) {
+                throw new IllegalStateException("HmacSHA256 unavailable", e);
+            }
+        });
+    }
+
     /** HMAC-SHA256 of the concatenated parts under {@code key}. */
     public static byte[] sha256(byte[] key, byte[]... parts) {
         try {

@@ -1,9 +1,7 @@
 package dev.abusegate.engine.keys;
 
 import java.nio.charset.StandardCharsets;
-import java.security.GeneralSecurityException;
 import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 
 /** One realm's hashing key, derived once from its secret. */
 final class RealmHasher {
@@ -20,17 +18,7 @@ final class RealmHasher {
         this.tag = CounterKey.RealmTag.of(realm);
         this.secret = secret.clone();
         this.source = secret;
-        SecretKeySpec key = new SecretKeySpec(Hmac.sha256(secret, "abuse-gate/identifier-key/v2".getBytes(StandardCharsets.UTF_8)),
-                "HmacSHA256");
-        this.mac = ThreadLocal.withInitial(() -> {
-            try {
-                Mac m = Mac.getInstance("HmacSHA256");
-                m.init(key);
-                return m;
-            } catch (GeneralSecurityException e) {
-                throw new IllegalStateException("HmacSHA256 unavailable", e);
-            }
-        });
+        this.mac = Hmac.perThread(Hmac.sha256(secret, "abuse-gate/identifier-key/v2".getBytes(StandardCharsets.UTF_8)));
     }
 
     CounterKey key(CounterKey.Kind kind, long hi, long lo) {

@@ -32,6 +32,19 @@ public interface CounterStore {
     /** The key's value, or null. For operators' lookups and tests; the layers never read without writing. */
     long[] read(CounterKey key);
 
+    /**
+     * For a layer that decides on a count it does not write (the password-spray layer): the key's exact value, else
+     * its realm's shared counter of its kind in its slot (its answer word marked {@link AdmissionAnswer#shared()}: every
+     * sharer's count, so it only over-counts), else null. A read, sent with other changes without an extra wait.
+     */
+    default CompletableFuture<long[]> peek(CounterKey key) {
+        try {
+            return CompletableFuture.completedFuture(read(key));
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
     /** Removes the key's entry. */
     void remove(CounterKey key);
 

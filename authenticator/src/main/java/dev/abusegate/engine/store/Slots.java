@@ -146,6 +146,23 @@ public final class Slots {
     }
 
     /**
+     * A subject's exact value as of {@code now}, else its realm's shared counter of its kind's shared kind
+     * ({@link EntryCodec#sharedKind}) in the slot, marked {@link Answers#SHARED} (what {@link CounterStore#peek}
+     * answers), else null. A used-captcha record has no shared counter.
+     */
+    public static long[] findOrShared(long[] slot, Subject subject, long now, Policy policy) {
+        long[] v = find(slot, subject, now);
+        if (v != null || policy == Policy.USED) {
+            return v;
+        }
+        long[] s = shared(slot, subject.realm(), EntryCodec.of(subject.kind()).sharedKind(), now);
+        if (s != null) {
+            s[0] |= Answers.SHARED;
+        }
+        return s;
+    }
+
+    /**
      * The slot without the subject's exact entry (null when nothing is left, or the slot is of a format this node
      * does not read); the same array when it had none.
      */

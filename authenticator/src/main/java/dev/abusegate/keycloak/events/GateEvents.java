@@ -55,6 +55,12 @@ public final class GateEvents {
 
     private static final Logger LOG = Logger.getLogger(GateEvents.class);
 
+    /**
+     * On a successful login's event: the password was right, and its bucket is being sprayed (the password-spray layer
+     * asked for a captcha, which was solved), so that account's password is among those sprayed. Value {@code true}.
+     */
+    public static final String DETAIL_PASSWORD_SPRAYED = "abuse_gate_password_sprayed";
+
     private final AuthenticationFlowContext ctx;
     private final GateRuntime runtime;
 
@@ -87,6 +93,16 @@ public final class GateEvents {
             event.detail(DETAIL_NOT_RECORDED, Long.toString(leftOut));
         }
         event.error(d.outcome() == Outcome.BLOCKED ? EVENT_BLOCKED : EVENT_CAPTCHA);
+    }
+
+    /**
+     * A right password whose bucket is being sprayed logged in: the login's own event carries
+     * {@value #DETAIL_PASSWORD_SPRAYED} (with the layer), for operators; the person logging in sees nothing of it. A
+     * metric counts it per realm.
+     */
+    public void passwordSprayed() {
+        ctx.getEvent().detail(DETAIL_PASSWORD_SPRAYED, "true").detail(DETAIL_LAYER, Layer.PASSWORD_SPRAY.label());
+        GateMetrics.sprayedLogin(ctx.getRealm().getName());
     }
 
     /**

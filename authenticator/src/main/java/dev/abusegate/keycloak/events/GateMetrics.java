@@ -50,6 +50,16 @@ public final class GateMetrics {
                 .register(Metrics.globalRegistry);
     }
 
+    /** A right password logged in although its bucket is being sprayed (label: the realm only). */
+    public static void sprayedLogin(String realm) {
+        Counter.builder("abuse_gate_sprayed_logins")
+                .description("Logins with a right password whose password bucket is being sprayed (the password-spray layer "
+                        + "asked for a captcha, which was solved): that account's password is among those sprayed")
+                .tag("realm", realm)
+                .register(Metrics.globalRegistry)
+                .increment();
+    }
+
     public static void storeDegraded(String realm, Layer layer) {
         Counter.builder("abuse_gate_store_degraded")
                 .description("Attempts counted on a shared counter because the counter store was at its bound "

@@ -48,7 +48,7 @@ public class AbuseGateDirectGrant extends GatedRequestStep {
         // an attempt that will check no password (none, or no username) spends no captcha solution (it is not even verified)
         boolean checksNone = missing || identifier == null;
         GatedAttempt attempt = GatedAttempt.evaluate(runtime, context, identifier, captcha -> checksNone ? null : params.getFirst(CAPTCHA_TOKEN),
-                false, LayerScope.ALL, !checksNone);
+                false, LayerScope.ALL, !checksNone, pw);
         if (!attempt.allowed()) {
             context.forceChallenge(TooManyAttemptsJson.of(context, attempt));
             return;
@@ -66,7 +66,7 @@ public class AbuseGateDirectGrant extends GatedRequestStep {
         if (!attempt.spend(attempt.verifiedCaptcha())) {
             // the solution was spent elsewhere meanwhile (or cannot be recorded): evaluated again without it
             settlement.abandon();
-            attempt = GatedAttempt.evaluate(runtime, context, identifier, captcha -> null, false, LayerScope.ALL);
+            attempt = GatedAttempt.evaluate(runtime, context, identifier, captcha -> null, false, LayerScope.ALL, true, pw);
             if (!attempt.allowed()) {
                 context.forceChallenge(TooManyAttemptsJson.of(context, attempt));
                 return;

@@ -88,6 +88,16 @@ public final class GatedAttempt implements Refusal {
     static GatedAttempt evaluate(GateRuntime runtime, AuthenticationFlowContext ctx, String identifier,
                                  Function<CaptchaConfig, String> captchaToken, boolean browser, LayerScope scope,
                                  boolean checksPassword) {
+        return evaluate(runtime, ctx, identifier, captchaToken, browser, scope, checksPassword, null);
+    }
+
+    /**
+     * As above, with the submitted {@code password} (null: none, or a step before the lookup) for the password-spray
+     * layer: its bucket is computed here, once, and a missing one ({@code Passwords#missing}) has none.
+     */
+    static GatedAttempt evaluate(GateRuntime runtime, AuthenticationFlowContext ctx, String identifier,
+                                 Function<CaptchaConfig, String> captchaToken, boolean browser, LayerScope scope,
+                                 boolean checksPassword, String password) {
         KeycloakSession session = ctx.getSession();
         RealmModel realm = ctx.getRealm();
         GateConfig.Effective settings = runtime.config().effective(realm, ctx.getAuthenticatorConfig());
@@ -114,8 +124,10 @@ public final class GatedAttempt implements Refusal {
             BooleanSupplier check = !submitted ? null
                     : () -> (verified[0] = runtime.captcha().verifiedUnspent(session, realm, captcha, token, address,
                             options.ipv6PrefixLength(), scope == LayerScope.BEFORE_LOOKUP)) != null;
+            // the password-spray layer's bucket of the password: one HMAC, under a key that never leaves the server
+            long bucket = g.passwordBucket(options, realm.getId(), () -> secrets.sprayKey(session, realm), password);
             d = g.evaluate(options, new Attempt(realm.getId(), address, identifier, device), check,
-                    scope.realmLayer()); // identity-first: the password step applies it; HTTP Basic: never
+                    scope.realmLayer(), bucket); // identity-first: the password step applies it; HTTP Basic: never
             events.storeUnavailable(d.outages(), options.storeFailureEventsPerMinute());
             events.storeDegraded(d.degraded());
         } catch (RealmSecrets.NoRealmKey e) {

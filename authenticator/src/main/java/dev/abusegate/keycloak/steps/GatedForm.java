@@ -95,7 +95,7 @@ public interface GatedForm {
         // spends no captcha solution (it is not even verified) and counts no failure
         boolean missing = checksPassword && Passwords.missing(password);
         boolean noName = checksPassword && name == null;
-        GatedAttempt attempt = evaluate(context, formData, name, missing || noName, scope);
+        GatedAttempt attempt = evaluate(context, formData, name, missing || noName, scope, password);
         if (attempt == null) {
             return false;
         }
@@ -119,7 +119,7 @@ public interface GatedForm {
             // recorded: the pass does not hold. The attempt runs every layer again, without a solution, as on a
             // password page reached on its own (what it counted stays counted).
             settlement.abandon();
-            attempt = evaluate(context, formData, name, true, LayerScope.ALL);
+            attempt = evaluate(context, formData, name, true, LayerScope.ALL, password);
             if (attempt == null) {
                 return false;
             }
@@ -139,10 +139,10 @@ public interface GatedForm {
 
     /** Runs the gate for this attempt; null when it did not let it through (the 429 page is then the answer). */
     private GatedAttempt evaluate(AuthenticationFlowContext context, MultivaluedMap<String, String> formData, String name,
-                                  boolean passwordMissing, LayerScope scope) {
+                                  boolean passwordMissing, LayerScope scope, String password) {
         GatedAttempt attempt = GatedAttempt.evaluate(runtime(), context, name,
                 captcha -> formData == null || passwordMissing ? null : formData.getFirst(captcha.formField()), true, scope,
-                !passwordMissing);
+                !passwordMissing, password);
         if (attempt.allowed()) {
             return attempt;
         }

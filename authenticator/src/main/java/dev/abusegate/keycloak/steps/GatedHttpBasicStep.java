@@ -78,7 +78,7 @@ abstract class GatedHttpBasicStep extends GatedRequestStep {
             return;
         }
         GatedAttempt attempt = GatedAttempt.evaluate(runtime, context, credentials.username, captcha -> null, false,
-                LayerScope.ALL_WITHOUT_CAPTCHA, !Passwords.missing(credentials.password));
+                LayerScope.ALL_WITHOUT_CAPTCHA, !Passwords.missing(credentials.password), credentials.password);
         if (!attempt.allowed()) {
             String message = LoginThemeMessages.message(context.getSession(), context.getRealm(), LoginThemeMessages.BLOCKED);
             Response.ResponseBuilder status429 = Response.status(Response.Status.TOO_MANY_REQUESTS)
@@ -133,7 +133,7 @@ abstract class GatedHttpBasicStep extends GatedRequestStep {
         long seconds = 1;
         for (Layer layer : Layer.values()) {
             LayerPolicy p = options.policy(layer);
-            if (p.enabled()) {
+            if (p.enabled() && layer.blocks()) { // a layer that never blocks never refuses
                 seconds = Math.max(seconds, layer == Layer.ACCOUNT_LOCKOUT ? Math.max(p.windowSeconds(), p.lockoutSeconds()) : p.windowSeconds());
             }
         }

@@ -43,6 +43,9 @@ final class Settlement {
         switch (outcome) {
             case VERIFIED:
                 trouble = runtime.gate().passwordSucceeded(decision, AccountNames.ofCheckedAccount(ctx, identifier));
+                if (decision.passwordSprayed()) {
+                    new GateEvents(ctx, runtime).passwordSprayed(); // the password-spray layer: for operators only
+                }
                 if (browser && options.deviceCookieEnabled() && decision.identifierTag().isPresent() && ctx.getUser() != null) {
                     issueDeviceCookie();
                 }

@@ -250,6 +250,18 @@ public final class InfinispanCounterStore implements CounterStore {
     }
 
     @Override
+    public CompletableFuture<long[]> peek(CounterKey key) {
+        try {
+            Table t = of(key);
+            Subject subject = Subject.of(key);
+            return t.cache.getAsync(slotKey(key)).thenApply(stored -> Slots.findOrShared(unreadable.check(t.value(stored)),
+                    subject, t.time.wallClockTime(), t.shape.policy()));
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(new CounterStoreException("read failed", e));
+        }
+    }
+
+    @Override
     public void remove(CounterKey key) {
         try {
             Table t = of(key);

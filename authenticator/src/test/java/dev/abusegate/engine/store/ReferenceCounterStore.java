@@ -68,6 +68,13 @@ public final class ReferenceCounterStore implements CounterStore {
     }
 
     @Override
+    public CompletableFuture<long[]> peek(CounterKey key) {
+        int t = table(key);
+        return CompletableFuture.completedFuture(Slots.findOrShared(slots.get(slotKey(key)), Subject.of(key), clock.millis(),
+                POLICIES[t]));
+    }
+
+    @Override
     public void remove(CounterKey key) {
         slots.computeIfPresent(slotKey(key), (k, old) -> Slots.remove(old, Subject.of(key)));
     }

@@ -56,12 +56,6 @@ class MonitoringMetricNamesTest {
     /** Labels Prometheus adds to every scraped series. */
     private static final Set<String> TARGET_LABELS = Set.of("job", "instance");
 
-    /**
-     * Layer labels the dashboard charts before this code exports them: the password-spray layer (issue 46) adds
-     * {@code password_spray} to {@code abuse_gate_decisions_total}. Drop it here once that layer is merged.
-     */
-    private static final Set<String> PENDING_LAYERS = Set.of("password_spray");
-
     private static final Set<String> PROMQL_KEYWORDS = Set.of("by", "without", "on", "ignoring", "group_left",
             "group_right", "and", "or", "unless", "bool", "offset", "sum", "min", "max", "avg", "count", "group",
             "stddev", "stdvar", "topk", "bottomk", "quantile", "count_values", "inf", "nan");
@@ -116,7 +110,6 @@ class MonitoringMetricNamesTest {
         values.put("outcome", codes(Arrays.stream(Outcome.values()).map(Outcome::code).toList()));
         Set<String> layers = new TreeSet<>(List.of("none", GateEvents.LAYER_REALM));
         Arrays.stream(Layer.values()).map(Layer::label).forEach(layers::add);
-        layers.addAll(PENDING_LAYERS);
         values.put("layer", layers);
         values.put("table", codes(CounterStore.TABLES));
         List<String> problems = new ArrayList<>();

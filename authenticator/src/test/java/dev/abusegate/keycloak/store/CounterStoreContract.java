@@ -317,6 +317,37 @@ abstract class CounterStoreContract {
         assertThat(layer(store.apply(steady, admit(3, Long.MAX_VALUE, false), WINDOW).join())).isEqualTo(LayerOutcome.BLOCKED);
     }
 
+    /** The password-spray layer's read: a subject's exact entry from every node, else its realm's shared counter, marked. */
+    @Test
+    void a_peek_reads_the_exact_entry_else_the_realms_shared_counter() {
+        CounterKey bucket = key(CounterKey.Kind.ADDRESS, 77);
+        assertThat(node(0).peek(bucket).join()).isNull();
+        for (int i = 0; i < 3; i++) {
+            node(i % nodes()).apply(bucket, new Change.AdmitAddress(now(), true, Limit.OFF, new Limit(10, Long.MAX_VALUE, WINDOW), 500 + i),
+                    WINDOW).join();
+        }
+        for (int n = 0; n < nodes(); n++) {
+            long[] v = node(n).peek(bucket).join();
+            assertThat(AddressEntry.of(v).distinct(now())).as("node %d", n).isEqualTo(3);
+            assertThat(shared(v)).isFalse();
+        }
+        CounterStore store = bounded(BOUND, BOUND);
+        fillWithAddressesSeenTwice(store, 11_000);
+        int onShared = 0;
+        for (int i = 0; i < 4 * BOUND; i++) {
+            CounterKey fresh = key(CounterKey.Kind.ADDRESS, 12_000 + i);
+            long[] written = store.apply(fresh, new Change.AdmitAddress(now(), true, Limit.OFF, new Limit(10, Long.MAX_VALUE, WINDOW),
+                    600 + i), WINDOW).join();
+            if (shared(written)) {
+                onShared++;
+                long[] seen = store.peek(fresh).join();
+                assertThat(shared(seen)).as("read from the shared counter").isTrue();
+                assertThat(AddressEntry.of(seen).distinct(now())).isGreaterThanOrEqualTo(1);
+            }
+        }
+        assertThat(onShared).isPositive();
+    }
+
     @Test
     void a_shared_count_never_under_counts_and_never_blocks() {
         CounterStore store = bounded(BOUND, BOUND);
