@@ -10,7 +10,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -19,22 +18,13 @@ import java.util.stream.Stream;
 import org.opentest4j.TestAbortedException;
 
 /**
- * The container backend of {@link KeycloakServer} ({@code -Dkeycloak.it.backend=container}): the official
- * image {@code quay.io/keycloak/keycloak:<keycloak.it.version>} (or {@code -Dkeycloak.it.image=…}) through
- * testcontainers-keycloak, with the JAR the reactor built (every {@code *.jar} in the unpacked
- * distribution's {@code providers/}, where the pom copies it) deployed as a provider library.
- *
- * <p>The server is configured as the process backend's is (start-dev, {@code --proxy-headers=xforwarded},
- * metrics and health, {@code dev.abusegate} at debug, no console colours) through {@code KC_*} variables;
- * a builder's extra options are appended to start-dev. Without a Docker engine, starting one aborts the
- * calling test or class (JUnit assumption: reported as skipped, never as failed).
- *
- * <p>Ports are published on 127.0.0.1 only. Containers carry the label {@value #LABEL}, are recorded in
- * {@link RunningServers} and are removed by {@link #close()} or, for those still running, by a JVM shutdown
- * hook (Ryuk, testcontainers' own reaper, may be disabled where its image cannot be pulled).
- * {@code -Dkeycloak.it.pullImage=false} (CI) never pulls: the image must already be on the engine.
+ * The container backend of {@link KeycloakServer} ({@code -Dkeycloak.it.backend=container}): the image
+ * {@code quay.io/keycloak/keycloak:<keycloak.it.version>} (or {@code -Dkeycloak.it.image}) through
+ * testcontainers-keycloak, with the process backend's provider JARs and settings (as {@code KC_*} variables); ports on
+ * 127.0.0.1 only, containers labelled {@value #LABEL}. Without a Docker engine the caller is skipped, never failed.
+ * {@code -Dkeycloak.it.pullImage=false} (CI) never pulls.
  */
-final class KeycloakContainerServer extends KeycloakServerBase {
+final class KeycloakContainerServer extends KeycloakServer {
 
     /** Every container the harness starts carries this label (docker ps --filter label=dev.abusegate.it). */
     static final String LABEL = "dev.abusegate.it";
@@ -137,11 +127,7 @@ final class KeycloakContainerServer extends KeycloakServerBase {
 
     /** The JAR(s) the pom copied into the unpacked distribution's providers/ (the same ones the process backend runs). */
     private static List<Path> providerJars() {
-        String dist = System.getProperty("keycloak.dist", "");
-        if (dist.isBlank()) {
-            throw new IllegalStateException("System property keycloak.dist is not set (run the ITs with `mvn verify`)");
-        }
-        Path dir = Paths.get(dist, "providers");
+        Path dir = KeycloakProcess.distribution().resolve("providers");
         try (Stream<Path> files = Files.list(dir)) {
             List<Path> jars = files.filter(f -> f.getFileName().toString().endsWith(".jar")).sorted().toList();
             if (jars.isEmpty()) {

@@ -24,27 +24,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
- * The process backend of {@link KeycloakServer} (the default, {@code -Dkeycloak.it.backend=process}): a real
- * Keycloak distribution started as an operating-system process ({@code bin/kc.sh start-dev}).
- *
- * <p>Every server gets its own home directory ({@code target/keycloak-servers/<name>}: a copy of the
- * distribution with the read-only {@code lib/lib} linked, so H2 data and the Quarkus build output are
- * never shared), free random ports on 127.0.0.1 for HTTP and management, and a log file
- * {@code target/keycloak-<name>.log}.
- *
- * <h2>Lifecycle</h2>
- * Servers are stopped (whole process tree: SIGTERM, then SIGKILL after a grace period) by
- * {@link #close()} or by a JVM shutdown hook. A small watchdog in the launcher script also stops the
- * server if the test JVM disappears without running shutdown hooks (e.g. SIGKILL).
- *
- * <p>Configuration (system properties, set by the failsafe configuration in the pom):
- * <ul>
- *   <li>{@code keycloak.dist}: the unpacked distribution (required; contains {@code bin/kc.sh})</li>
- *   <li>{@code keycloak.it.workDir}: where homes and logs go (default: parent of {@code keycloak.dist})</li>
- * </ul>
- * Instances are thread-safe.
+ * The process backend of {@link KeycloakServer} (the default): the distribution ({@code -Dkeycloak.dist}) started with
+ * {@code bin/kc.sh}, in a home of its own ({@code <keycloak.it.workDir>/keycloak-servers/<name>}, a copy with the
+ * read-only {@code lib/lib} linked), on free ports of 127.0.0.1, logging to {@code keycloak-<name>.log}. Stopped as a
+ * whole process tree; a watchdog in the launcher stops it too if the test JVM vanishes without its shutdown hooks.
  */
-public final class KeycloakProcess extends KeycloakServerBase {
+public final class KeycloakProcess extends KeycloakServer {
 
     private static final Duration STOP_GRACE = Duration.ofSeconds(30);
     private static final int TAIL_LINES = 100;
@@ -182,13 +167,13 @@ public final class KeycloakProcess extends KeycloakServerBase {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException("Interrupted while waiting for Keycloak", e);
             }
-            sleep(1000);
+            GateIt.sleep(1000);
         }
         throw new IllegalStateException("Keycloak '" + name() + "' not ready within " + timeout.toSeconds() + " s (" + last
                 + "). Last " + TAIL_LINES + " log lines (" + logFile + "):\n" + tail(TAIL_LINES));
     }
 
-    private static Path distribution() {
+    static Path distribution() {
         String prop = System.getProperty("keycloak.dist");
         if (prop == null || prop.isBlank()) {
             throw new IllegalStateException("System property keycloak.dist is not set (run the ITs with `mvn verify`, "
@@ -316,7 +301,7 @@ public final class KeycloakProcess extends KeycloakServerBase {
                 tree.stream().filter(ProcessHandle::isAlive).forEach(ProcessHandle::destroy);
                 termSent = true;
             }
-            sleep(200);
+            GateIt.sleep(200);
         }
         for (ProcessHandle h : tree) {
             if (h.isAlive()) {
@@ -364,17 +349,6 @@ public final class KeycloakProcess extends KeycloakServerBase {
             return Files.exists(logFile) ? new String(Files.readAllBytes(logFile), StandardCharsets.UTF_8) : "";
         } catch (IOException e) {
             throw new UncheckedIOException(e);
-        }
-    }
-
-    // ------------------------------------------------------------------------------------------
-
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("Interrupted", e);
         }
     }
 }
