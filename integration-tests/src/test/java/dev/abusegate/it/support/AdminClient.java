@@ -11,7 +11,6 @@ import org.keycloak.representations.idm.EventRepresentation;
 import org.keycloak.representations.idm.RealmRepresentation;
 import org.keycloak.representations.idm.UserRepresentation;
 
-import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -24,18 +23,10 @@ import java.util.function.Consumer;
 import java.util.function.Predicate;
 
 /**
- * The admin side of a server: Keycloak's own admin client ({@link #keycloak()}, logged in to master as the bootstrap
- * admin with admin-cli; it renews its token itself) for everything the admin API offers typed, plus raw requests
- * for the gate's own endpoints ({@code /admin/realms/{r}/abuse-gate/...}) and for tests that assert on status codes
- * and bodies. Thread-safe.
- *
- * <pre>{@code
- * AdminClient admin = KeycloakServer.shared().admin();
- * String realm = admin.importRealm(RealmBuilder.named(RealmBuilder.uniqueName("smoke")).user("alice", "pw"));
- * admin.realm(realm).flows().getExecutions("browser");       // typed: org.keycloak.admin.client.resource.*
- * admin.getMap("/admin/realms/" + AdminClient.seg(realm) + "/abuse-gate/state?identifier=alice");  // raw
- * }</pre>
- * Raw paths are relative to the server root; {@link #seg(String)} encodes path segments that may contain spaces.
+ * The admin side of a server: Keycloak's own admin client ({@link #keycloak()}, {@link #realm}; logged in to master as
+ * the bootstrap admin, it renews its token itself), one-line shorthands for what many tests do, and raw requests (paths
+ * from the server root, {@link #seg} for segments with spaces) for the gate's own endpoints and for tests that assert on
+ * status codes and bodies. Thread-safe.
  */
 public final class AdminClient {
 
@@ -214,9 +205,7 @@ public final class AdminClient {
     // ------------------------------------------------------------------------------------------
 
     private Response sendAs(String method, String path, Object body, String bearer) {
-        HttpRequest.Builder rb = HttpRequest.newBuilder(URI.create(baseUrl + path))
-                .timeout(Duration.ofSeconds(60))
-                .header("Accept", "application/json");
+        HttpRequest.Builder rb = Http.request(baseUrl + path, null).header("Accept", "application/json");
         if (bearer != null) {
             rb.header("Authorization", "Bearer " + bearer);
         }

@@ -7,15 +7,9 @@ import org.junit.platform.commons.support.AnnotationSupport;
 import org.testcontainers.DockerClientFactory;
 
 /**
- * Decides, before anything of a test class runs, whether the selected backend can run it. Registered for
- * every class by JUnit's extension auto-detection ({@code junit-platform.properties},
- * {@code META-INF/services}).
- * <ul>
- *   <li>Process backend: everything runs.</li>
- *   <li>Container backend without a Docker engine: every {@code *IT} is skipped (reported as skipped, with
- *       the reason), never failed.</li>
- *   <li>Container backend: {@link ProcessBackendOnly} classes and methods are skipped with their reason.</li>
- * </ul>
+ * Whether the selected backend can run a test class, decided before anything of it runs (registered for every class
+ * by extension auto-detection): on the container backend, every IT is skipped without a Docker engine, and
+ * {@link ProcessBackendOnly} classes and methods always, each with its reason.
  */
 public final class BackendCondition implements ExecutionCondition {
 

@@ -9,7 +9,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,21 +17,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * One simulated browser without JavaScript: its own cookie jar, no automatic redirects.
- *
- * <pre>{@code
- * BrowserLogin browser = server.newBrowser();
- * BrowserLogin.LoginResult r = browser.login(realm, "alice", "secret", "192.0.2.10");
- * assertThat(r.loginSucceeded()).isTrue();
- * // step by step, e.g. several attempts in one authentication session:
- * BrowserLogin.LoginPage page = browser.openLoginPage(realm, "192.0.2.10");
- * BrowserLogin.LoginResult first = browser.submit(page, "alice", "wrong", "192.0.2.10", Map.of());
- * BrowserLogin.LoginResult second = browser.submit(first.nextPage(), "alice", "wrong", "192.0.2.10", Map.of());
- * assertThat(second.gateCode()).contains("blocked");
- * }</pre>
- * Thread-safe: methods keep no state but the (synchronised) cookie jar, so one instance can be used
- * from many threads; create one instance per simulated browser/user agent. Only talks to the server's
- * base URL (127.0.0.1).
+ * One simulated browser without JavaScript: its own cookie jar, no automatic redirects, X-Forwarded-For per request;
+ * {@link #login} for one attempt, {@link #openLoginPage} and {@link #submit} for several in one authentication session
+ * (docs/integration-tests.md, "Writing an IT"). Thread-safe; only talks to the server's base URL.
  */
 public final class BrowserLogin {
 
@@ -272,15 +259,8 @@ public final class BrowserLogin {
     }
 
     private HttpRequest.Builder request(String url, String forwardedFor) {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url))
-                .timeout(Duration.ofSeconds(60))
-                .header("Accept", "text/html,application/xhtml+xml")
-                .header("Accept-Language", "en")
-                .header("User-Agent", "abuse-gate-it-browser");
-        if (forwardedFor != null) {
-            b.header("X-Forwarded-For", forwardedFor);
-        }
-        return b;
+        return Http.request(onThisServer(url), forwardedFor).header("Accept", "text/html,application/xhtml+xml")
+                .header("Accept-Language", "en").header("User-Agent", "abuse-gate-it-browser");
     }
 
 
@@ -340,7 +320,7 @@ public final class BrowserLogin {
 
     /** GET {@code url} (must be on this server) with this browser's cookies; the whole response, headers included. */
     public HttpResponse<String> rawGet(String url, String forwardedFor) {
-        return Http.send(http, request(onThisServer(url), forwardedFor).GET().build());
+        return Http.send(http, request(url, forwardedFor).GET().build());
     }
 
     /** The authorization endpoint URL of {@code realm} for this browser's client and redirect URI. */
@@ -355,10 +335,8 @@ public final class BrowserLogin {
     }
 
     private HttpResponse<String> postBody(String actionUrl, byte[] formBody, String forwardedFor) {
-        return Http.send(http, request(onThisServer(actionUrl), forwardedFor)
-                .header("Content-Type", "application/x-www-form-urlencoded")
-                .POST(HttpRequest.BodyPublishers.ofByteArray(formBody))
-                .build());
+        return Http.send(http, request(actionUrl, forwardedFor).header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofByteArray(formBody)).build());
     }
 
     private String onThisServer(String url) {

@@ -23,19 +23,8 @@ import org.openqa.selenium.logging.LogType;
 import org.openqa.selenium.logging.LoggingPreferences;
 
 /**
- * A real headless Chromium driven by Selenium, from the operating system's packages only
- * ({@code /usr/bin/chromium}, {@code /usr/bin/chromedriver}; Debian: {@code apt-get install chromium
- * chromium-driver}). Selenium Manager is never asked for anything: the driver and the browser binary are
- * given explicitly. Each instance has a fresh profile directory, deleted on {@link #close()}.
- * <pre>{@code
- * try (HeadlessChromium chromium = HeadlessChromium.start()) {
- *     ChromeDriver driver = chromium.driver();
- *     driver.get(server.baseUrl() + "/realms/" + realm + "/account");
- *     chromium.screenshot(path);
- * }
- * }</pre>
- * A test using it carries {@link NeedsChromium}: where the packages are missing it is skipped with the install
- * command as its reason, except under {@code CI=true}, where {@link #start()} fails with that command.
+ * A headless Chromium driven by Selenium from the system's {@code /usr/bin/chromium} and {@code /usr/bin/chromedriver}
+ * (never Selenium Manager), with a fresh profile deleted on {@link #close()}. Tests using it carry {@link NeedsChromium}.
  */
 public final class HeadlessChromium implements AutoCloseable {
 
@@ -82,7 +71,7 @@ public final class HeadlessChromium implements AutoCloseable {
         try {
             driver = new ChromeDriver(service, options);
         } catch (RuntimeException e) {
-            deleteQuietly(profile);
+            KeycloakProcess.deleteQuietly(profile);
             throw e;
         }
         driver.manage().window().setSize(new Dimension(1280, 900));
@@ -148,15 +137,7 @@ public final class HeadlessChromium implements AutoCloseable {
         try {
             driver.quit();
         } finally {
-            deleteQuietly(profile);
-        }
-    }
-
-    private static void deleteQuietly(Path dir) {
-        try {
-            KeycloakProcess.deleteTree(dir);
-        } catch (IOException ignored) {
-            // a leftover temp profile is harmless
+            KeycloakProcess.deleteQuietly(profile);
         }
     }
 }

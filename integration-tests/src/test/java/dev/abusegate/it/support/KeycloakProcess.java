@@ -16,6 +16,7 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -155,17 +156,13 @@ public final class KeycloakProcess extends KeycloakServer {
                         + " before it was ready. Last " + TAIL_LINES + " log lines (" + logFile + "):\n" + tail(TAIL_LINES));
             }
             try {
-                HttpResponse<String> r = http.send(HttpRequest.newBuilder(ready).timeout(Duration.ofSeconds(5)).GET().build(),
-                        HttpResponse.BodyHandlers.ofString());
+                HttpResponse<String> r = Http.send(http, HttpRequest.newBuilder(ready).timeout(Duration.ofSeconds(5)).build());
                 if (r.statusCode() == 200) {
                     return;
                 }
                 last = "HTTP " + r.statusCode() + " " + r.body();
-            } catch (IOException e) {
-                last = e.toString();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("Interrupted while waiting for Keycloak", e);
+            } catch (IllegalStateException e) {
+                last = e.getMessage();
             }
             GateIt.sleep(1000);
         }
@@ -240,33 +237,24 @@ public final class KeycloakProcess extends KeycloakServer {
         }
     }
 
-    /** Deletes a directory tree; symbolic links are deleted themselves, never followed. No error if it is absent. */
+    /** Deletes a directory tree: symbolic links themselves, never their targets (walk follows none). No error if absent. */
     static void deleteTree(Path dir) throws IOException {
-        if (!Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
-            return;
-        }
-        Files.walkFileTree(dir, new SimpleFileVisitor<>() {
-            @Override
-            public FileVisitResult preVisitDirectory(Path d, BasicFileAttributes attrs) throws IOException {
-                if (Files.isSymbolicLink(d)) {
-                    Files.delete(d);
-                    return FileVisitResult.SKIP_SUBTREE;
+        if (Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
+            try (Stream<Path> paths = Files.walk(dir)) {
+                for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+                    Files.delete(p);
                 }
-                return FileVisitResult.CONTINUE;
             }
+        }
+    }
 
-            @Override
-            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-                Files.delete(file); // also deletes symbolic links themselves, never their targets
-                return FileVisitResult.CONTINUE;
-            }
-
-            @Override
-            public FileVisitResult postVisitDirectory(Path d, IOException exc) throws IOException {
-                Files.delete(d);
-                return FileVisitResult.CONTINUE;
-            }
-        });
+    /** {@link #deleteTree}, saying on the console what it could not delete instead of failing. */
+    static void deleteQuietly(Path dir) {
+        try {
+            deleteTree(dir);
+        } catch (IOException e) {
+            log("cannot delete " + dir + ": " + e);
+        }
     }
 
     /**

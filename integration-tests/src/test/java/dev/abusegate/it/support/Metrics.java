@@ -1,10 +1,7 @@
 package dev.abusegate.it.support;
 
-import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -26,7 +23,7 @@ public final class Metrics {
     }
 
     static String fetch(HttpClient http, String url) {
-        HttpResponse<String> r = Http.send(http, HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30)).GET().build());
+        HttpResponse<String> r = Http.send(http, Http.request(url, null).GET().build());
         if (r.statusCode() != 200) {
             throw new IllegalStateException("GET " + url + " -> " + r.statusCode() + ": " + Json.abbreviate(r.body()));
         }

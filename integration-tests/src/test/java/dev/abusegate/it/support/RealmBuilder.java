@@ -8,23 +8,11 @@ import java.util.Map;
 import java.util.UUID;
 
 /**
- * Builds a realm representation for {@link AdminClient#importRealm(RealmBuilder)}:
- * <ul>
- *   <li>{@code sslRequired: none} (tests send documentation-range X-Forwarded-For addresses over HTTP)</li>
- *   <li>a public client {@value #CLIENT_ID}: standard flow and direct access grants on, redirect URI
- *       {@value #REDIRECT_URI} (never contacted: the harness does not follow redirects)</li>
- *   <li>users with passwords and a complete profile (no "update profile" step on login)</li>
- *   <li>events stored: LOGIN and LOGIN_ERROR by default (see {@link #eventTypes})</li>
- *   <li>optionally a gated browser flow {@value #GATED_BROWSER_FLOW} (cookie ALTERNATIVE, then a forms
- *       sub-flow with the given authenticator REQUIRED and its config) bound as {@code browserFlow}, and/or a
- *       gated direct grant flow {@value #GATED_DIRECT_GRANT_FLOW}. Without them the realm keeps the stock flows.</li>
- * </ul>
- * <pre>{@code
- * RealmBuilder realm = RealmBuilder.named(RealmBuilder.uniqueName("lockout"))
- *         .user("alice", "correct horse")
- *         .gatedBrowserFlow("abuse-gate-username-password-form",
- *                 Map.of("accountLockout.threshold", "3", "perIp.enabled", "false"));
- * }</pre>
+ * A realm for {@link AdminClient#importRealm(RealmBuilder)}: {@code sslRequired: none}, the public client
+ * {@value #CLIENT_ID} (standard flow and direct grants, redirect URI {@value #REDIRECT_URI}, never contacted), users
+ * with a complete profile, LOGIN and LOGIN_ERROR events stored, and optionally a gated browser flow
+ * {@value #GATED_BROWSER_FLOW} (cookie, then a forms sub-flow with the gated step) and a gated direct grant flow
+ * {@value #GATED_DIRECT_GRANT_FLOW}, bound to the realm. Without them the realm keeps the stock flows.
  */
 public final class RealmBuilder {
 

@@ -10,16 +10,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * What the harness started, written down so that something outside the test JVM can stop exactly that
- * and nothing else: one file per running server in {@code <keycloak.it.workDir>/running/}, deleted when
- * the server is stopped. {@code .ci/stop-recorded-servers} reads these files (instead of killing processes
- * by name, which would hit other people's servers on a shared machine).
- * <ul>
- *   <li>{@code process-<name>.pid}: line 1 a marker that every process of the server has on its command
- *       line (the server's home directory), then one PID per line (the launcher, kc.sh, java).</li>
- *   <li>{@code container-<name>.id}: the Docker container id.</li>
- * </ul>
- * Recording is best effort: a failure to write is reported on the console, never fails a test.
+ * What the harness started, one file per running server in {@code <keycloak.it.workDir>/running/}, so that
+ * {@code .ci/stop-recorded-servers} stops exactly that and nothing else: {@code process-<name>.pid} (a marker on every
+ * process's command line, then one PID a line) or {@code container-<name>.id}. Best effort: a failure to write is
+ * reported on the console, never fails a test.
  */
 final class RunningServers {
 

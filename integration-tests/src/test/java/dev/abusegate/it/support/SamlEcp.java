@@ -1,11 +1,9 @@
 package dev.abusegate.it.support;
 
-import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.LinkedHashMap;
@@ -44,13 +42,9 @@ public final class SamlEcp {
                 + " ID=\"_" + UUID.randomUUID() + "\" Version=\"2.0\" IssueInstant=\"" + Instant.now() + "\""
                 + " AssertionConsumerServiceURL=\"" + ACS + "\" ProtocolBinding=\"urn:oasis:names:tc:SAML:2.0:bindings:PAOS\">"
                 + "<saml:Issuer>" + sp + "</saml:Issuer></samlp:AuthnRequest></S:Body></S:Envelope>";
-        HttpRequest req = HttpRequest.newBuilder(URI.create(baseUrl + "/realms/" + realm + "/protocol/saml"))
-                .timeout(Duration.ofSeconds(30))
-                .header("Content-Type", "text/xml; charset=utf-8")
-                .header("Authorization", "Basic " + credentials)
-                .header("X-Forwarded-For", address)
-                .POST(HttpRequest.BodyPublishers.ofString(envelope))
-                .build();
+        HttpRequest req = Http.request(baseUrl + "/realms/" + realm + "/protocol/saml", address)
+                .header("Content-Type", "text/xml; charset=utf-8").header("Authorization", "Basic " + credentials)
+                .POST(HttpRequest.BodyPublishers.ofString(envelope)).build();
         return Http.send(http, req);
     }
 

@@ -15,23 +15,10 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
 /**
- * A local stand-in for a captcha vendor's siteverify API (Turnstile, hCaptcha, reCAPTCHA all take the
- * same form POST: {@code secret}, {@code response}, {@code remoteip}) on 127.0.0.1 and a random port, in
- * the test JVM. The token decides the answer:
- * <ul>
- *   <li>{@code ok-…}: {@code {"success":true}}</li>
- *   <li>{@code bad-…}: {@code {"success":false,"error-codes":["invalid-input-response"]}}</li>
- *   <li>{@code slow-…}: waits {@link #SLOW_MILLIS}, then {@code {"success":true}} (a timeout must not pass)</li>
- *   <li>{@code html-…}: HTTP 200 with an HTML error page (garbage)</li>
- * </ul>
- * Every request is recorded with its form fields.
- * <pre>{@code
- * try (SiteVerifyStub stub = SiteVerifyStub.start()) {
- *     config.put("captcha.verifyUrl", stub.url());
- *     ...
- *     assertThat(stub.requestsWithToken(token)).singleElement().satisfies(r -> ...);
- * }
- * }</pre>
+ * A captcha vendor's siteverify API (Turnstile, hCaptcha and reCAPTCHA take the same form POST: {@code secret},
+ * {@code response}, {@code remoteip}) on 127.0.0.1, in the test JVM; every request is recorded. The token decides the
+ * answer: {@code ok-…} success, {@code bad-…} {@code invalid-input-response}, {@code slow-…} success after
+ * {@link #SLOW_MILLIS} (a timeout must not pass), {@code html-…} an HTML error page.
  */
 public final class SiteVerifyStub implements AutoCloseable {
 

@@ -1,27 +1,17 @@
 package dev.abusegate.it.support;
 
-import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpHeaders;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 
 /**
- * The token endpoint's password grant ({@code POST /realms/{realm}/protocol/openid-connect/token},
- * {@code grant_type=password}, public client {@link RealmBuilder#CLIENT_ID}), as an API client would call it.
- *
- * <pre>{@code
- * TokenClient tokens = new TokenClient(server.baseUrl());
- * TokenClient.TokenResponse r = tokens.passwordGrant(realm, "alice", "secret", null, "192.0.2.10");
- * assertThat(r.status()).isEqualTo(200);
- * String accessToken = r.accessToken();
- * }</pre>
- * Only talks to the server's base URL (127.0.0.1). Thread-safe.
+ * The token endpoint's password grant ({@code grant_type=password}, public client {@link RealmBuilder#CLIENT_ID}), as
+ * an API client calls it. Thread-safe; only talks to the server's base URL.
  */
 public final class TokenClient {
 
@@ -98,15 +88,8 @@ public final class TokenClient {
 
     /** POSTs a raw {@code application/x-www-form-urlencoded} body (any bytes, e.g. invalid UTF-8) to the token endpoint. */
     public TokenResponse postRaw(String realm, byte[] formBody, String forwardedFor) {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(baseUrl + "/realms/" + AdminClient.seg(realm) + "/protocol/openid-connect/token"))
-                .timeout(Duration.ofSeconds(60))
-                .header("Content-Type", "application/x-www-form-urlencoded")
-                .header("Accept", "application/json")
-                .header("Accept-Language", "en")
-                .POST(HttpRequest.BodyPublishers.ofByteArray(formBody));
-        if (forwardedFor != null) {
-            b.header("X-Forwarded-For", forwardedFor);
-        }
+        HttpRequest.Builder b = Http.formPost(baseUrl + "/realms/" + AdminClient.seg(realm) + "/protocol/openid-connect/token",
+                formBody, forwardedFor).header("Accept", "application/json").header("Accept-Language", "en");
         HttpResponse<String> r = Http.send(http, b.build());
         return new TokenResponse(r.statusCode(), r.body(), r.headers());
     }
