@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.abusegate.it.support.AdminClient;
 import dev.abusegate.it.support.BrowserLogin;
 import dev.abusegate.it.support.GateIt;
-import dev.abusegate.it.support.GatedFlows;
 import dev.abusegate.it.support.RealmBuilder;
 import dev.abusegate.it.support.ServerTest;
 import dev.abusegate.it.support.TokenClient;
@@ -41,7 +40,7 @@ class FirstBrokerLoginIT extends ServerTest {
     @BeforeEach
     void realms() {
         consumer = RealmBuilder.uniqueName("fbl");
-        provider = importRealm(RealmBuilder.named(RealmBuilder.uniqueName("fbl-idp"))
+        provider = importRealm(RealmBuilder.unique("fbl-idp")
                 .user("alice", ATTACKER_PW)
                 .set("clients", List.of(brokerClient())));
         Map<String, Object> idp = new LinkedHashMap<>();
@@ -57,14 +56,14 @@ class FirstBrokerLoginIT extends ServerTest {
                         "IDENTITY_PROVIDER_LINK_ACCOUNT_ERROR", "FEDERATED_IDENTITY_LINK")
                 .gatedDirectGrantFlow("abuse-gate-direct-grant", LOCKOUT_3)
                 .set("identityProviders", List.of(idp)));
-        assertThat(GatedFlows.ungatedFlows(admin, consumer)).as("the stock first broker login flow checks passwords ungated")
+        assertThat(admin.ungatedFlows(consumer)).as("the stock first broker login flow checks passwords ungated")
                 .contains("first broker login");
-        GatedFlows.copyWithGatedStep(admin, consumer, "first broker login", FLOW, "idp-username-password-form",
+        admin.copyWithGatedStep(consumer, "first broker login", FLOW, "idp-username-password-form",
                 "abuse-gate-idp-username-password", LOCKOUT_3);
         IdentityProviderRepresentation rep = admin.realm(consumer).identityProviders().get(IDP).toRepresentation();
         rep.setFirstBrokerLoginFlowAlias(FLOW);
         admin.realm(consumer).identityProviders().get(IDP).update(rep);
-        assertThat(GatedFlows.ungatedFlows(admin, consumer)).as("the identity provider's flow is gated now")
+        assertThat(admin.ungatedFlows(consumer)).as("the identity provider's flow is gated now")
                 .doesNotContain(FLOW, "first broker login");
     }
 
@@ -87,8 +86,8 @@ class FirstBrokerLoginIT extends ServerTest {
         BrowserLogin.LoginResult blocked = browser.submit(link, "alice", VICTIM_PW, address, Map.of());
         assertThat(blocked.status()).as(blocked.toString()).isEqualTo(429);
         assertThat(blocked.gateCode()).contains("blocked");
-        assertThat(GateIt.eventsWithError(admin, consumer, "IDENTITY_PROVIDER_FIRST_LOGIN_ERROR", "abuse_gate_blocked")
-                .size() + GateIt.eventsWithError(admin, consumer, "LOGIN_ERROR", "abuse_gate_blocked").size())
+        assertThat(admin.eventsWithError(consumer, "IDENTITY_PROVIDER_FIRST_LOGIN_ERROR", "abuse_gate_blocked")
+                .size() + admin.eventsWithError(consumer, "LOGIN_ERROR", "abuse_gate_blocked").size())
                 .as("the gate's event").isPositive();
         // and from anywhere else, in a new login at the identity provider
         BrowserLogin other = server.newBrowser();
@@ -98,7 +97,7 @@ class FirstBrokerLoginIT extends ServerTest {
         assertThat(linked()).as("the attacker's identity is not linked to the locked account").isFalse();
 
         // Control: once an operator clears the lock, the right password links the account.
-        admin.delete("/admin/realms/" + AdminClient.seg(consumer) + "/abuse-gate/state?identifier=alice");
+        admin.clearGateState(consumer, null, "alice");
         BrowserLogin again = server.newBrowser();
         BrowserLogin.LoginPage page = linkPage(again, address);
         HttpResponse<String> ok = follow(again, again.rawPost(page.requireFormAction(),
@@ -110,11 +109,10 @@ class FirstBrokerLoginIT extends ServerTest {
 
     @Test
     void an_account_the_gate_locked_on_another_path_cannot_be_linked() {
-        TokenClient tokens = new TokenClient(server.baseUrl());
         for (int i = 1; i <= 3; i++) {
             assertThat(tokens.passwordGrant(consumer, "alice", "guess-" + i, null, "192.0.2.6" + i).isKeycloakInvalidGrant()).isTrue();
         }
-        assertThat(GateIt.stateValue(GateIt.state(admin, consumer, null, "alice"), "identifier", "locked")).isEqualTo(true);
+        assertThat(GateIt.stateValue(admin.gateState(consumer, null, "alice"), "identifier", "locked")).isEqualTo(true);
         long checked = awaitPasswordChecks(3);
 
         BrowserLogin browser = server.newBrowser();

@@ -8,10 +8,8 @@ import java.lang.annotation.Target;
 import org.junit.jupiter.api.Tag;
 
 /**
- * Puts a test class or method into the cross-version subset: the JUnit tag {@value #TAG}, run against each
- * supported Keycloak release with {@code -Dkeycloak.it.groups=versions -Dkeycloak.it.version=<release>}.
- * The subset touches every provider of the JAR (both forms, direct grant, store, admin API, captcha pages)
- * and stays a few minutes long; add a test here when it covers a Keycloak API the others do not.
+ * Puts a test into the cross-version subset (JUnit tag {@value #TAG}), run on each supported Keycloak release: a few
+ * minutes that touch every provider of the JAR. Add a test when it reaches a Keycloak API the others do not.
  */
 @Target({ElementType.TYPE, ElementType.METHOD})
 @Retention(RetentionPolicy.RUNTIME)
@@ -19,6 +17,5 @@ import org.junit.jupiter.api.Tag;
 @Tag(CrossVersion.TAG)
 public @interface CrossVersion {
 
-    /** The JUnit tag name. */
     String TAG = "versions";
 }

@@ -8,14 +8,10 @@ import java.lang.annotation.Target;
 import org.junit.jupiter.api.Tag;
 
 /**
- * Puts a test class into the extended tier (JUnit tag {@value #TAG}): it runs with {@code ./mvnw -B verify
- * -Pextended} (and in {@code .ci/extended}), not with README's test command, which runs the unit tests and the
- * ITs on the one shared Keycloak and must stay within 10 minutes on 2 cores.
- *
- * <p>A class belongs here when it starts a Keycloak of its own (every {@link DedicatedServer} class is here
- * already: that annotation carries this one; a class that calls {@code KeycloakServer.builder(..).start()}
- * must say it itself, or the default tier refuses the start), or when it floods a store for minutes.
- * Placement is explained in CONTRIBUTING.md ("Test tiers").
+ * Puts a test class into the extended tier (JUnit tag {@value #TAG}, {@code -Pextended}), out of the default tier's
+ * 10 minutes: a class that starts a Keycloak of its own ({@link DedicatedServer} carries this annotation; without it
+ * {@code KeycloakServer.builder(..).start()} refuses in the default tier) or floods a store for minutes.
+ * CONTRIBUTING.md, "Test tiers".
  */
 @Target({ElementType.TYPE, ElementType.ANNOTATION_TYPE})
 @Retention(RetentionPolicy.RUNTIME)
@@ -23,6 +19,5 @@ import org.junit.jupiter.api.Tag;
 @Tag(Extended.TAG)
 public @interface Extended {
 
-    /** The JUnit tag name. */
     String TAG = "extended";
 }

@@ -1,7 +1,5 @@
 package dev.abusegate.it.support;
 
-import org.keycloak.representations.idm.EventRepresentation;
-
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
@@ -22,18 +20,12 @@ import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/**
- * Small helpers shared by the browser-form gate ITs: gate configs with every layer but the one under
- * test out of the way, one-attempt-per-fresh-browser logins, the admin state API, the shipped message
- * bundles and polling.
- */
+/** Helpers shared by the gate ITs: gate configs, the gate's answers, the state API's sections, message bundles, polling. */
 public final class GateIt {
 
-    /** Provider id of the gated username+password form. */
+    /** Provider ids of the gated steps: the username+password form, identity-first's username and password forms. */
     public static final String USERNAME_PASSWORD_FORM = "abuse-gate-username-password-form";
-    /** Provider id of the gated username form (identity-first, first step). */
     public static final String USERNAME_FORM = "abuse-gate-username-form";
-    /** Provider id of the gated password form (identity-first). */
     public static final String PASSWORD_FORM = "abuse-gate-password-form";
 
     private static final Pattern ALTCHA_WIDGET = Pattern.compile("<altcha-widget\\b[^>]*>");
@@ -49,13 +41,8 @@ public final class GateIt {
      * named in {@code overrides} (key, value, key, value, ...) matter.
      */
     public static Map<String, String> quietConfig(String... overrides) {
-        Map<String, String> c = new LinkedHashMap<>();
-        c.put("perIp.threshold", "1000");
-        c.put("perIpAccount.threshold", "1000");
-        c.put("accountLockout.threshold", "1000");
-        c.put("credentialStuffing.threshold", "1000");
-        c.put("captcha.enabled", "false");
-        return with(c, overrides);
+        return with(new LinkedHashMap<>(Map.of("perIp.threshold", "1000", "perIpAccount.threshold", "1000",
+                "accountLockout.threshold", "1000", "credentialStuffing.threshold", "1000", "captcha.enabled", "false")), overrides);
     }
 
     private static Map<String, String> with(Map<String, String> config, String... overrides) {
@@ -114,18 +101,6 @@ public final class GateIt {
         return "198.51.100." + n;
     }
 
-    /** GET /admin/realms/{realm}/abuse-gate/state for an address and/or identifier (either may be null). */
-    public static Map<String, Object> state(AdminClient admin, String realm, String address, String identifier) {
-        StringBuilder q = new StringBuilder("/admin/realms/" + AdminClient.seg(realm) + "/abuse-gate/state?");
-        if (address != null) {
-            q.append("address=").append(AdminClient.seg(address)).append('&');
-        }
-        if (identifier != null) {
-            q.append("identifier=").append(AdminClient.seg(identifier));
-        }
-        return admin.getMap(q.toString());
-    }
-
     /** A number inside a section of the state answer, e.g. {@code stateNumber(s, "pair", "attempts")}. */
     public static long stateNumber(Map<String, Object> state, String section, String field) {
         if (!(stateValue(state, section, field) instanceof Number n)) {
@@ -181,11 +156,6 @@ public final class GateIt {
             }
             sleep(200);
         }
-    }
-
-    /** Stored events of a realm with the given type and error. */
-    public static List<EventRepresentation> eventsWithError(AdminClient admin, String realm, String type, String error) {
-        return admin.events(realm, type).stream().filter(e -> error.equals(e.getError())).toList();
     }
 
     public static void sleep(long millis) {

@@ -5,14 +5,11 @@ import com.github.dockerjava.api.model.ExposedPort;
 import com.github.dockerjava.api.model.HostConfig;
 import com.github.dockerjava.api.model.Ports;
 import dasniko.testcontainers.keycloak.KeycloakContainer;
-import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 import org.opentest4j.TestAbortedException;
@@ -36,9 +33,9 @@ final class KeycloakContainerServer extends KeycloakServer {
         this.container = container;
     }
 
-    /** Starts the container and blocks until Keycloak is ready; skips the caller when there is no Docker engine. */
-    static KeycloakServer start(KeycloakServer.Builder b) {
-        if (!BackendCondition.dockerAvailable()) {
+    /** The container, configured and not started; skips the caller when there is no Docker engine. */
+    static KeycloakServer prepare(KeycloakServer.Builder b) {
+        if (!ProcessBackendOnly.Condition.dockerAvailable()) {
             throw new TestAbortedException("Skipped: -Dkeycloak.it.backend=container needs a Docker engine and "
                     + "testcontainers found none (run without the property to use the Keycloak distribution as a process)");
         }
@@ -46,16 +43,14 @@ final class KeycloakContainerServer extends KeycloakServer {
             throw new TestAbortedException("Skipped on the container backend: kc.sh command '" + b.command
                     + "' is only supported by the process backend");
         }
-        requireUnusedName(b.name);
         String image = System.getProperty("keycloak.it.image", "");
         if (image.isBlank()) {
             image = "quay.io/keycloak/keycloak:" + KeycloakServer.version();
         }
-        List<File> jars = providerJars().stream().map(Path::toFile).toList();
         KeycloakContainer c = new KeycloakContainer(image)
                 .withAdminUsername(ADMIN_USERNAME)
                 .withAdminPassword(ADMIN_PASSWORD)
-                .withProviderLibsFrom(jars)
+                .withProviderLibsFrom(providerJars())
                 .withEnabledMetrics()
                 .withEnv("KC_PROXY_HEADERS", "xforwarded")
                 .withEnv("KC_LOG_LEVEL", "INFO,dev.abusegate:debug")
@@ -70,38 +65,21 @@ final class KeycloakContainerServer extends KeycloakServer {
             c.withImagePullPolicy(imageName -> false);
         }
         b.env.forEach(c::withEnv);
-        List<String> options = new ArrayList<>(b.extraOptions);
-        if (!options.isEmpty()) {
-            c.withCustomCommand(String.join(" ", options));
+        if (!b.extraOptions.isEmpty()) {
+            c.withCustomCommand(String.join(" ", b.extraOptions));
         }
-        log("starting Keycloak '" + b.name + "' from image " + image + " with " + jars);
-        // the container's output, also kept in a file: testcontainers removes a container that failed to start
-        Path logFile = RunningServers.dir().getParent().resolve("keycloak-" + b.name + ".log");
-        try {
-            Files.deleteIfExists(logFile);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        c.withLogConsumer(frame -> appendQuietly(logFile, frame.getUtf8String()));
-        long t0 = System.nanoTime();
-        try {
-            c.start();
-            RunningServers.recordContainer(b.name, c.getContainerId());
-        } catch (RuntimeException e) {
-            c.stop();
-            List<String> lines = List.of();
-            try {
-                lines = Files.readAllLines(logFile);
-            } catch (IOException ignored) {
-                // nothing was written
-            }
-            throw new IllegalStateException("Keycloak container '" + b.name + "' did not start. The last lines of its log ("
-                    + logFile + "):\n" + String.join("\n", lines.subList(Math.max(0, lines.size() - 60), lines.size())), e);
-        }
-        KeycloakContainerServer server = new KeycloakContainerServer(b.name, c);
-        server.register();
-        server.ready(Duration.ofNanos(System.nanoTime() - t0));
-        return server;
+        log("starting Keycloak '" + b.name + "' from image " + image);
+        return new KeycloakContainerServer(b.name, c);
+    }
+
+    /** Starts the container (testcontainers waits until Keycloak is ready), its output also kept in the log file. */
+    @Override
+    void startAndAwaitReady(KeycloakServer.Builder b) {
+        // testcontainers removes a container that failed to start: the file keeps what it said
+        container.withLogConsumer(frame -> run(() -> Files.writeString(logFile, frame.getUtf8String(),
+                StandardOpenOption.CREATE, StandardOpenOption.APPEND), "copying the container's log"));
+        container.start();
+        record("container-" + name() + ".id", container.getContainerId() + "\n");
     }
 
     /**
@@ -117,19 +95,11 @@ final class KeycloakContainerServer extends KeycloakServer {
         cmd.withHostConfig(hostConfig.withPublishAllPorts(false).withPortBindings(ports));
     }
 
-    private static void appendQuietly(Path file, String text) {
-        try {
-            Files.writeString(file, text, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-        } catch (IOException e) {
-            // diagnostics only
-        }
-    }
-
     /** The JAR(s) the pom copied into the unpacked distribution's providers/ (the same ones the process backend runs). */
-    private static List<Path> providerJars() {
+    private static List<java.io.File> providerJars() {
         Path dir = KeycloakProcess.distribution().resolve("providers");
         try (Stream<Path> files = Files.list(dir)) {
-            List<Path> jars = files.filter(f -> f.getFileName().toString().endsWith(".jar")).sorted().toList();
+            List<java.io.File> jars = files.filter(f -> f.getFileName().toString().endsWith(".jar")).sorted().map(Path::toFile).toList();
             if (jars.isEmpty()) {
                 throw new IllegalStateException("No provider JAR in " + dir);
             }
@@ -140,15 +110,15 @@ final class KeycloakContainerServer extends KeycloakServer {
     }
 
     @Override
-    protected boolean running() {
+    boolean running() {
         return container.isRunning();
     }
 
     /** Stops and removes the container: without Ryuk (disabled where its image cannot be pulled) nothing else does. */
     @Override
-    protected void stop() {
+    void stop() {
         container.stop();
-        RunningServers.forgetContainer(name());
+        forget("container-" + name() + ".id");
     }
 
     @Override
@@ -161,9 +131,10 @@ final class KeycloakContainerServer extends KeycloakServer {
         return stripSlash(container.getMgmtServerUrl());
     }
 
+    /** The container's output while it runs; after, what the log file kept of it. */
     @Override
     public String logText() {
-        return container.getLogs();
+        return container.isRunning() ? container.getLogs() : super.logText();
     }
 
     private static String stripSlash(String url) {

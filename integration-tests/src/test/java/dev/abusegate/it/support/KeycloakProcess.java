@@ -5,15 +5,11 @@ import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -33,80 +29,50 @@ import java.util.stream.Stream;
 public final class KeycloakProcess extends KeycloakServer {
 
     private static final Duration STOP_GRACE = Duration.ofSeconds(30);
-    private static final int TAIL_LINES = 100;
 
     /**
      * Runs kc.sh in the background and stops it (SIGTERM, which kc.sh forwards to its java child) when
      * either this wrapper receives SIGTERM/SIGINT or the watched test JVM (argument 1) is gone.
      */
-    private static final String LAUNCHER = String.join("\n",
-            "watched=\"$1\"; shift",
-            "\"$@\" &",
-            "kc=$!",
+    private static final String LAUNCHER = String.join("\n", "watched=\"$1\"; shift", "\"$@\" &", "kc=$!",
             "trap 'kill -TERM \"$kc\" 2>/dev/null; wait \"$kc\"; exit $?' TERM INT",
             "( while kill -0 \"$watched\" 2>/dev/null && kill -0 \"$kc\" 2>/dev/null; do sleep 2; done;",
-            "  kill -TERM \"$kc\" 2>/dev/null ) </dev/null >/dev/null 2>&1 &",
-            "wait \"$kc\"",
-            "exit $?");
+            "  kill -TERM \"$kc\" 2>/dev/null ) </dev/null >/dev/null 2>&1 &", "wait \"$kc\"", "exit $?");
 
-    /** Home of the first server that became ready: its Quarkus build output can seed later homes. */
+    /** Home of the first server that became ready: its Quarkus build output seeds later homes. */
     private static Path augmentedHome;
 
     private final Path home;
-    private final Path logFile;
     private final int httpPort;
     private final int managementPort;
-    private final Process process;
+    private volatile Process process;
 
-    private KeycloakProcess(String name, Path home, Path logFile, int httpPort, int managementPort,
-                           Process process) {
+    private KeycloakProcess(String name, Path home, int[] ports) {
         super(name);
         this.home = home;
-        this.logFile = logFile;
-        this.httpPort = httpPort;
-        this.managementPort = managementPort;
-        this.process = process;
+        this.httpPort = ports[0];
+        this.managementPort = ports[1];
     }
 
-    // ------------------------------------------------------------------------------------------
-    // Starting
-
-    /** Starts a server as a process (see {@link KeycloakServer.Builder#start()}) and blocks until it is ready. */
-    static KeycloakProcess start(KeycloakServer.Builder b) {
-        Path dist = distribution();
-        Path workDir = Paths.get(System.getProperty("keycloak.it.workDir", dist.getParent().toString())).toAbsolutePath();
-        Path home = workDir.resolve("keycloak-servers").resolve(b.name);
-        Path logFile = workDir.resolve("keycloak-" + b.name + ".log");
-        requireUnusedName(b.name);
+    /** A server with a fresh home and two free ports, not started yet. */
+    static KeycloakProcess prepare(KeycloakServer.Builder b) {
+        Path home = workDir().resolve("keycloak-servers").resolve(b.name);
         try {
-            prepareHome(dist, home);
-            try {
-                reuseAugmentation(home);
-            } catch (IOException e) {
-                log("not reusing the Quarkus build output (" + e + "); Keycloak will rebuild");
-            }
-            Files.deleteIfExists(logFile);
+            prepareHome(distribution(), home);
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot prepare Keycloak home " + home, e);
         }
+        return new KeycloakProcess(b.name, home, freePorts(2));
+    }
 
-        int[] ports = KeycloakServer.freePorts(2);
-        List<String> options = new ArrayList<>(List.of(
-                b.command,
-                "--http-host=" + HOST,
-                "--http-port=" + ports[0],
-                "--http-management-port=" + ports[1],
-                "--proxy-headers=xforwarded",
-                "--metrics-enabled=true",
-                "--health-enabled=true",
-                "--log-level=INFO,dev.abusegate:debug",
-                "--log-console-color=false"));
-        options.addAll(b.extraOptions);
-
+    @Override
+    void startAndAwaitReady(KeycloakServer.Builder b) {
         List<String> command = new ArrayList<>(List.of("/bin/bash", "-c", LAUNCHER, "keycloak-" + b.name,
-                Long.toString(ProcessHandle.current().pid()), home.resolve("bin/kc.sh").toString()));
-        command.addAll(options);
-
+                Long.toString(ProcessHandle.current().pid()), home.resolve("bin/kc.sh").toString(), b.command,
+                "--http-host=" + HOST, "--http-port=" + httpPort, "--http-management-port=" + managementPort,
+                "--proxy-headers=xforwarded", "--metrics-enabled=true", "--health-enabled=true",
+                "--log-level=INFO,dev.abusegate:debug", "--log-console-color=false"));
+        command.addAll(b.extraOptions);
         ProcessBuilder pb = new ProcessBuilder(command)
                 .directory(home.toFile())
                 .redirectErrorStream(true)
@@ -118,32 +84,20 @@ public final class KeycloakProcess extends KeycloakServer {
         env.put("KC_BOOTSTRAP_ADMIN_USERNAME", ADMIN_USERNAME);
         env.put("KC_BOOTSTRAP_ADMIN_PASSWORD", ADMIN_PASSWORD);
         env.putAll(b.env);
-
-        long t0 = System.nanoTime();
-        Process process;
         try {
             process = pb.start();
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot start " + command, e);
         }
-        KeycloakProcess server = new KeycloakProcess(b.name, home, logFile, ports[0], ports[1], process);
-        server.register();
-        server.recordPids();
-        log("starting Keycloak '" + b.name + "' (http " + ports[0] + ", management " + ports[1] + "), log " + logFile);
-        try {
-            server.awaitReady(b.startTimeout);
-        } catch (RuntimeException | Error e) {
-            server.close();
-            throw e;
-        }
-        server.recordPids(); // now with kc.sh's java child
+        recordPids();
+        log("starting Keycloak '" + b.name + "' (http " + httpPort + ", management " + managementPort + "), log " + logFile);
+        awaitReady(b.startTimeout);
+        recordPids(); // now with kc.sh's java child
         synchronized (KeycloakProcess.class) {
             if (augmentedHome == null) {
                 augmentedHome = home;
             }
         }
-        server.ready(Duration.ofNanos(System.nanoTime() - t0));
-        return server;
     }
 
     private void awaitReady(Duration timeout) {
@@ -152,8 +106,7 @@ public final class KeycloakProcess extends KeycloakServer {
         String last = "no answer yet";
         while (System.nanoTime() < deadline) {
             if (!process.isAlive()) {
-                throw new IllegalStateException("Keycloak '" + name() + "' exited with code " + process.exitValue()
-                        + " before it was ready. Last " + TAIL_LINES + " log lines (" + logFile + "):\n" + tail(TAIL_LINES));
+                throw new IllegalStateException("exited with code " + process.exitValue() + " before it was ready");
             }
             try {
                 HttpResponse<String> r = Http.send(http, HttpRequest.newBuilder(ready).timeout(Duration.ofSeconds(5)).build());
@@ -166,17 +119,12 @@ public final class KeycloakProcess extends KeycloakServer {
             }
             GateIt.sleep(1000);
         }
-        throw new IllegalStateException("Keycloak '" + name() + "' not ready within " + timeout.toSeconds() + " s (" + last
-                + "). Last " + TAIL_LINES + " log lines (" + logFile + "):\n" + tail(TAIL_LINES));
+        throw new IllegalStateException("not ready within " + timeout.toSeconds() + " s: " + last);
     }
 
     static Path distribution() {
-        String prop = System.getProperty("keycloak.dist");
-        if (prop == null || prop.isBlank()) {
-            throw new IllegalStateException("System property keycloak.dist is not set (run the ITs with `mvn verify`, "
-                    + "which unpacks the distribution into integration-tests/target)");
-        }
-        Path dist = Paths.get(prop).toAbsolutePath();
+        Path dist = Paths.get(requiredProperty("keycloak.dist", "run the ITs with `mvn verify`, which unpacks the distribution "
+                + "into integration-tests/target")).toAbsolutePath();
         if (!Files.isRegularFile(dist.resolve("bin/kc.sh"))) {
             throw new IllegalStateException("No Keycloak distribution at " + dist + " (bin/kc.sh missing)");
         }
@@ -184,54 +132,38 @@ public final class KeycloakProcess extends KeycloakServer {
     }
 
     /**
-     * Fresh home per start: a copy of the distribution except {@code lib/lib} (170 MB of read-only jars),
-     * which is a symbolic link. {@code bin/} must be a real copy: kc.sh finds the home from its own path.
+     * Fresh home per start: a copy of the distribution, {@code bin/} too (kc.sh finds the home from its own path), but
+     * {@code lib/lib} (170 MB of read-only jars) linked and no {@code data/}. Then {@code lib/quarkus} (start-dev's Quarkus
+     * build output) from the first server of this JVM that became ready: Keycloak compares the persisted build options and
+     * provider files with the current ones and builds again when they differ, so this only skips a build (~30 s) that would
+     * produce the same result.
      */
     private static void prepareHome(Path dist, Path home) throws IOException {
         deleteTree(home);
-        Files.createDirectories(home);
-        Path sharedLibs = dist.resolve("lib/lib");
-        Files.walkFileTree(dist, new SimpleFileVisitor<>() {
-            @Override
-            public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) throws IOException {
-                Path rel = dist.relativize(dir);
-                if (dir.equals(sharedLibs)) {
-                    Files.createSymbolicLink(home.resolve(rel), sharedLibs);
-                    return FileVisitResult.SKIP_SUBTREE;
-                }
-                if (rel.toString().equals("data")) {
-                    return FileVisitResult.SKIP_SUBTREE;
-                }
-                Files.createDirectories(home.resolve(rel));
-                return FileVisitResult.CONTINUE;
-            }
-
-            @Override
-            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-                Files.copy(file, home.resolve(dist.relativize(file)), StandardCopyOption.COPY_ATTRIBUTES);
-                return FileVisitResult.CONTINUE;
-            }
-        });
+        copyTree(dist, home);
+        Path augmented;
+        synchronized (KeycloakProcess.class) {
+            augmented = augmentedHome;
+        }
+        if (augmented != null && !augmented.equals(home)) {
+            run(() -> copyTree(augmented.resolve("lib/quarkus"), home.resolve("lib/quarkus")),
+                    "not reusing the Quarkus build output; Keycloak will build it");
+        }
     }
 
-    /**
-     * Seeds {@code lib/quarkus} (the Quarkus build output of start-dev) from an earlier server of this JVM.
-     * Keycloak compares the persisted build options and provider files with the current ones and
-     * re-augments when they differ, so this only skips a build (~30 s) that would produce the same result.
-     */
-    private static void reuseAugmentation(Path home) throws IOException {
-        Path source;
-        synchronized (KeycloakProcess.class) {
-            source = augmentedHome;
-        }
-        if (source == null || source.equals(home) || !Files.isDirectory(source.resolve("lib/quarkus"))) {
-            return;
-        }
-        try (Stream<Path> files = Files.list(source.resolve("lib/quarkus"))) {
-            for (Path f : files.toList()) {
-                if (Files.isRegularFile(f)) {
-                    Files.copy(f, home.resolve("lib/quarkus").resolve(f.getFileName()),
-                            StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.COPY_ATTRIBUTES);
+    private static void copyTree(Path from, Path to) throws IOException {
+        Path sharedLibs = Path.of("lib/lib");
+        try (Stream<Path> paths = Files.walk(from)) {
+            for (Path p : paths.toList()) {
+                Path rel = from.relativize(p);
+                if (rel.equals(sharedLibs)) {
+                    Files.createSymbolicLink(to.resolve(rel.toString()), p);
+                } else if (rel.startsWith("data") || rel.startsWith(sharedLibs)) {
+                    continue;
+                } else if (Files.isDirectory(p)) {
+                    Files.createDirectories(to.resolve(rel.toString()));
+                } else {
+                    Files.copy(p, to.resolve(rel.toString()), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.COPY_ATTRIBUTES);
                 }
             }
         }
@@ -250,22 +182,15 @@ public final class KeycloakProcess extends KeycloakServer {
 
     /** {@link #deleteTree}, saying on the console what it could not delete instead of failing. */
     static void deleteQuietly(Path dir) {
-        try {
-            deleteTree(dir);
-        } catch (IOException e) {
-            log("cannot delete " + dir + ": " + e);
-        }
+        run(() -> deleteTree(dir), "cannot delete " + dir);
     }
 
-    /**
-     * Writes this server's process tree to {@link RunningServers}; the marker is the home directory, which
-     * the launcher's, kc.sh's and java's command lines contain (and no other server's).
-     */
+    /** Records the process tree; the marker is the home, on the launcher's, kc.sh's and java's command lines alone. */
     private void recordPids() {
         List<Long> pids = new ArrayList<>();
         pids.add(process.pid());
         process.descendants().forEach(h -> pids.add(h.pid()));
-        RunningServers.recordProcess(name(), home + "/", pids);
+        recordProcess(name(), home + "/", pids);
     }
 
     // ------------------------------------------------------------------------------------------
@@ -276,7 +201,10 @@ public final class KeycloakProcess extends KeycloakServer {
      * remaining descendant after half the grace period, SIGKILL after it.
      */
     @Override
-    protected void stop() {
+    void stop() {
+        if (process == null) {
+            return;
+        }
         Set<ProcessHandle> tree = new HashSet<>();
         tree.add(process.toHandle());
         process.descendants().forEach(tree::add);
@@ -303,40 +231,22 @@ public final class KeycloakProcess extends KeycloakServer {
             Thread.currentThread().interrupt();
         }
         if (tree.stream().noneMatch(ProcessHandle::isAlive)) {
-            RunningServers.forgetProcess(name()); // else the record stays for .ci/stop-recorded-servers
+            forget("process-" + name() + ".pid"); // else the record stays for .ci/stop-recorded-servers
         }
     }
 
     @Override
-    protected boolean running() {
-        return process.isAlive();
+    boolean running() {
+        return process != null && process.isAlive();
     }
 
-    // ------------------------------------------------------------------------------------------
-    // Addresses and clients
-
-    /** {@code http://127.0.0.1:<port>} (no trailing slash). */
     @Override
     public String baseUrl() {
         return "http://" + HOST + ":" + httpPort;
     }
 
-    /** {@code http://127.0.0.1:<management port>}: /health, /health/ready, /metrics. */
     @Override
     public String managementUrl() {
         return "http://" + HOST + ":" + managementPort;
-    }
-
-    // ------------------------------------------------------------------------------------------
-    // Log
-
-    /** The log file so far (empty before the process wrote it). */
-    @Override
-    public String logText() {
-        try {
-            return Files.exists(logFile) ? new String(Files.readAllBytes(logFile), StandardCharsets.UTF_8) : "";
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

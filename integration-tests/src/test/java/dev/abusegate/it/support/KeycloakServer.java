@@ -5,6 +5,12 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.http.HttpClient;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -16,6 +22,7 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import org.opentest4j.TestAbortedException;
 
 /**
@@ -29,11 +36,11 @@ import org.opentest4j.TestAbortedException;
  */
 public abstract class KeycloakServer implements AutoCloseable {
 
-    /** Bootstrap admin of the master realm. */
+    /** Bootstrap admin of the master realm; the servers bind to and are reached on 127.0.0.1 only. */
     public static final String ADMIN_USERNAME = "admin";
     public static final String ADMIN_PASSWORD = "admin";
-    /** Only ever bind to and talk to the loopback address. */
     public static final String HOST = "127.0.0.1";
+    static final int TAIL_LINES = 100;
     /** Keycloak's default console format: {@code 2026-01-01 12:00:00,000 ERROR [category] (thread) message}. */
     public static final Pattern LOG_LINE = Pattern.compile(
             "^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2},\\d{3}\\s+(TRACE|DEBUG|INFO|WARN|ERROR|FATAL)\\s+\\[([^\\]]*)\\]");
@@ -47,9 +54,11 @@ public abstract class KeycloakServer implements AutoCloseable {
         Runtime.getRuntime().addShutdownHook(new Thread(() -> RUNNING.forEach(KeycloakServer::close), "keycloak-it-shutdown"));
     }
 
-    /** For the server's own endpoints (readiness, metrics); never follows a redirect. */
+    /** For the server's own endpoints (readiness, metrics). */
     protected final HttpClient http = Http.client();
     private final String name;
+    /** {@code <keycloak.it.workDir>/keycloak-<name>.log}: the process's output, or a copy of the container's. */
+    final Path logFile;
     /** Its own lock (close() holds this server's monitor while it stops): the admin client is created on first use. */
     private final Object adminLock = new Object();
     private AdminClient admin;
@@ -58,39 +67,35 @@ public abstract class KeycloakServer implements AutoCloseable {
 
     KeycloakServer(String name) {
         this.name = name;
+        this.logFile = workDir().resolve("keycloak-" + name + ".log");
+        try {
+            Files.deleteIfExists(logFile);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
-    // ------------------------------------------------------------------------------------------
-    // Choosing and starting
-
-    /** Where the servers of this run come from ({@code -Dkeycloak.it.backend}). */
-    public enum Backend {
-        /** The distribution as an operating-system process (default). */
-        PROCESS,
-        /** The official image through testcontainers-keycloak (needs Docker). */
-        CONTAINER;
-
-        /** The backend chosen for this run; a value other than process/container fails every test at once. */
-        public static Backend selected() {
-            String v = System.getProperty("keycloak.it.backend", "");
-            if (v.isBlank()) {
-                return PROCESS;
-            }
-            try {
-                return valueOf(v.trim().toUpperCase(Locale.ROOT));
-            } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("-Dkeycloak.it.backend=" + v + " is neither 'process' nor 'container'");
-            }
+    /** True for {@code -Dkeycloak.it.backend=container}, false for process (the default); anything else fails. */
+    public static boolean onContainers() {
+        String v = System.getProperty("keycloak.it.backend", "").trim().toLowerCase(Locale.ROOT);
+        if (!List.of("", "process", "container").contains(v)) {
+            throw new IllegalArgumentException("-Dkeycloak.it.backend=" + v + " is neither 'process' nor 'container'");
         }
+        return v.equals("container");
     }
 
     /** The Keycloak release under test ({@code -Dkeycloak.it.version}, set by the pom): a distribution or an image tag. */
     public static String version() {
-        String v = System.getProperty("keycloak.it.version", "");
-        if (v.isBlank()) {
-            throw new IllegalStateException("System property keycloak.it.version is not set (run the ITs with `mvn verify`)");
+        return requiredProperty("keycloak.it.version", "run the ITs with `mvn verify`");
+    }
+
+    /** A system property the pom sets; fails with {@code hint} when it is not set. */
+    static String requiredProperty(String name, String hint) {
+        String v = System.getProperty(name, "").trim();
+        if (v.isEmpty()) {
+            throw new IllegalStateException("System property " + name + " is not set (" + hint + ")");
         }
-        return v.trim();
+        return v;
     }
 
     /**
@@ -113,7 +118,7 @@ public abstract class KeycloakServer implements AutoCloseable {
             if (shared == null) {
                 String extra = System.getProperty("keycloak.it.extraOptions", "").trim();
                 try {
-                    shared = builder("shared").options(extra.isEmpty() ? List.of() : Arrays.asList(extra.split("\\s+"))).startShared();
+                    shared = builder("shared").options(extra.isEmpty() ? List.of() : Arrays.asList(extra.split("\\s+"))).launch();
                 } catch (RuntimeException | Error e) {
                     sharedFailure = e;
                     throw e;
@@ -123,12 +128,11 @@ public abstract class KeycloakServer implements AutoCloseable {
         }
     }
 
-    /** A builder for a separate server; {@code name} names it (home directory, log file, container). */
+    /** A builder for another server; {@code name} names its home directory, log file and container. */
     public static Builder builder(String name) {
         return new Builder(name);
     }
 
-    /** Options and environment of a server to start. */
     public static final class Builder {
         final String name;
         final List<String> extraOptions = new ArrayList<>();
@@ -154,7 +158,7 @@ public abstract class KeycloakServer implements AutoCloseable {
             return this;
         }
 
-        /** Sets an environment variable for the server (e.g. {@code JAVA_OPTS_KC_HEAP}). */
+        /** An environment variable for the server (e.g. {@code JAVA_OPTS_KC_HEAP}). */
         public Builder env(String key, String value) {
             env.put(key, value);
             return this;
@@ -172,7 +176,7 @@ public abstract class KeycloakServer implements AutoCloseable {
             return this;
         }
 
-        /** How long to wait for the server to be ready (default {@code keycloak.it.startTimeoutSeconds}, else 180 s). */
+        /** How long to wait for ready (default {@code keycloak.it.startTimeoutSeconds}, else 180 s). */
         public Builder startTimeout(Duration timeout) {
             this.startTimeout = timeout;
             return this;
@@ -190,40 +194,49 @@ public abstract class KeycloakServer implements AutoCloseable {
                         + "(keycloak.it.groups=" + groups + "): annotate the test class @Extended or @DedicatedServer "
                         + "(CONTRIBUTING.md, \"Test tiers\")");
             }
-            return startShared();
+            return launch();
         }
 
-        private KeycloakServer startShared() {
-            return Backend.selected() == Backend.CONTAINER ? KeycloakContainerServer.start(this) : KeycloakProcess.start(this);
+        /**
+         * What every start shares: one server per name, a record for the shutdown hook from the moment the backend
+         * starts, and on failure a stopped server and a message with the log's tail.
+         */
+        private KeycloakServer launch() {
+            if (RUNNING.stream().anyMatch(s -> s.name.equals(name))) {
+                throw new IllegalStateException("A server named '" + name + "' is already running");
+            }
+            KeycloakServer server = onContainers() ? KeycloakContainerServer.prepare(this) : KeycloakProcess.prepare(this);
+            long t0 = System.nanoTime();
+            RUNNING.add(server);
+            try {
+                server.startAndAwaitReady(this);
+            } catch (RuntimeException | Error e) {
+                server.close();
+                throw new IllegalStateException("Keycloak '" + name + "' did not start (" + e.getMessage() + "). Last "
+                        + TAIL_LINES + " log lines (" + server.logFile + "):\n" + server.tail(TAIL_LINES), e);
+            }
+            server.startupTime = Duration.ofNanos(System.nanoTime() - t0);
+            log("Keycloak '" + name + "' ready at " + server.baseUrl() + " after " + server.startupTime.toMillis() / 1000.0 + " s");
+            return server;
         }
     }
 
     // ------------------------------------------------------------------------------------------
-    // Lifecycle, for the backends
+    // What a backend says: how to start (and wait for ready), tell it runs, stop (once, from close()) and reach it
 
-    /** Fails when a server of this name runs already: homes, log files and container names are per name. */
-    static void requireUnusedName(String name) {
-        if (RUNNING.stream().anyMatch(s -> s.name.equals(name))) {
-            throw new IllegalStateException("A server named '" + name + "' is already running");
-        }
-    }
+    abstract void startAndAwaitReady(Builder b);
 
-    /** From now on this server is stopped by {@link #close()} or, failing that, by the shutdown hook. */
-    void register() {
-        RUNNING.add(this);
-    }
+    abstract boolean running();
 
-    /** The server answered ready, {@code startupTime} after its start. */
-    void ready(Duration startupTime) {
-        this.startupTime = startupTime;
-        log("Keycloak '" + name + "' ready at " + baseUrl() + " after " + startupTime.toMillis() / 1000.0 + " s");
-    }
+    abstract void stop();
 
-    /** True while the backend's process or container runs. */
-    protected abstract boolean running();
+    /** {@code http://<host>:<port>}, no trailing slash. */
+    public abstract String baseUrl();
 
-    /** Stops the process or container (called once, by {@link #close()}). */
-    protected abstract void stop();
+    /** {@code http://<host>:<management port>}: /health, /health/ready, /metrics. */
+    public abstract String managementUrl();
+
+    // ------------------------------------------------------------------------------------------
 
     public final boolean isAlive() {
         return !stopped && running();
@@ -254,26 +267,16 @@ public abstract class KeycloakServer implements AutoCloseable {
         }
     }
 
-    /** Server name (home directory / log file / container name part). */
     public final String name() {
         return name;
     }
 
-    /** Time from start to ready. */
+    /** From start to ready. */
     public final Duration startupTime() {
         return startupTime;
     }
 
-    // ------------------------------------------------------------------------------------------
-    // Addresses and clients
-
-    /** {@code http://<host>:<port>} (no trailing slash). */
-    public abstract String baseUrl();
-
-    /** {@code http://<host>:<management port>}: /health, /health/ready, /metrics. */
-    public abstract String managementUrl();
-
-    /** Admin REST client logged in as the bootstrap admin of master (one per server, thread-safe). */
+    /** The admin client, logged in as the bootstrap admin of master (one per server). */
     public AdminClient admin() {
         synchronized (adminLock) {
             if (admin == null) {
@@ -283,14 +286,18 @@ public abstract class KeycloakServer implements AutoCloseable {
         }
     }
 
-    /** A new simulated browser (own cookie jar) for this server. */
+    /** A new simulated browser (its own cookie jar). */
     public BrowserLogin newBrowser() {
         return new BrowserLogin(baseUrl());
     }
 
     /** The Prometheus text of the management port's {@code /metrics}. */
     public String metrics() {
-        return Metrics.fetch(http, managementUrl() + "/metrics");
+        HttpResponse<String> r = Http.send(http, Http.request(managementUrl() + "/metrics", null).GET().build());
+        if (r.statusCode() != 200) {
+            throw new IllegalStateException("GET /metrics -> " + r.statusCode() + ": " + Json.abbreviate(r.body()));
+        }
+        return r.body();
     }
 
     /** Sum of the samples of a metric whose labels include all the given ones (0 if none). */
@@ -299,10 +306,16 @@ public abstract class KeycloakServer implements AutoCloseable {
     }
 
     // ------------------------------------------------------------------------------------------
-    // Log (the process's log file, the container's stdout/stderr)
+    // The log (the process's output, the container's stdout and stderr)
 
     /** The whole log so far. */
-    public abstract String logText();
+    public String logText() {
+        try {
+            return Files.exists(logFile) ? Files.readString(logFile, StandardCharsets.UTF_8) : "";
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
 
     /** A position in the log (its length so far); pass it to {@link #logTextSince(long)}. */
     public long logMark() {
@@ -315,7 +328,7 @@ public abstract class KeycloakServer implements AutoCloseable {
         return mark >= log.length() ? "" : log.substring((int) mark);
     }
 
-    /** The last {@code n} log lines; for failure messages, so a log that cannot be read says so instead of throwing. */
+    /** The last {@code n} log lines, for failure messages (a log that cannot be read says so, never throws). */
     public String tail(int n) {
         try {
             List<String> lines = logText().lines().toList();
@@ -330,12 +343,11 @@ public abstract class KeycloakServer implements AutoCloseable {
         return filterLog(logText(), level, categoryPrefix);
     }
 
-    /** ERROR records from our own code ({@code dev.abusegate*}). */
     public List<String> abuseGateErrorLines() {
         return logLines("ERROR", "dev.abusegate");
     }
 
-    /** Lines of {@code text} that are log records of {@code level} whose category starts with the prefix. */
+    /** The same, over any text. */
     public static List<String> filterLog(String text, String level, String categoryPrefix) {
         return text.lines().filter(line -> {
             Matcher m = LOG_LINE.matcher(line);
@@ -348,21 +360,55 @@ public abstract class KeycloakServer implements AutoCloseable {
         List<ServerSocket> sockets = new ArrayList<>();
         try {
             for (int i = 0; i < count; i++) {
-                ServerSocket s = new ServerSocket(0, 1, InetAddress.getByName(HOST));
-                s.setReuseAddress(true);
-                sockets.add(s);
+                sockets.add(new ServerSocket(0, 1, InetAddress.getByName(HOST)));
             }
             return sockets.stream().mapToInt(ServerSocket::getLocalPort).toArray();
         } catch (IOException e) {
             throw new UncheckedIOException("No free port", e);
         } finally {
-            for (ServerSocket s : sockets) {
-                try {
-                    s.close();
-                } catch (IOException ignored) {
-                    // best effort
-                }
-            }
+            sockets.forEach(s -> run(s::close, "closing port " + s.getLocalPort()));
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // What the harness started, one file per running server in <keycloak.it.workDir>/running/, so that
+    // .ci/stop-recorded-servers stops exactly that and nothing else. Best effort: a failure is said on the console.
+
+    /** {@code <keycloak.it.workDir>}: integration-tests/target. */
+    static Path workDir() {
+        return Paths.get(System.getProperty("keycloak.it.workDir", "target")).toAbsolutePath();
+    }
+
+    /** Records {@code process-<name>.pid}: a marker on every process's command line, then one PID a line. */
+    static void recordProcess(String name, String marker, List<Long> pids) {
+        record("process-" + name + ".pid", marker + "\n" + pids.stream().map(p -> p + "\n").collect(Collectors.joining()));
+    }
+
+    /** Writes (or replaces) a record, e.g. {@code container-<name>.id} with the container id. */
+    static void record(String file, String content) {
+        Path dir = workDir().resolve("running");
+        run(() -> {
+            Files.createDirectories(dir);
+            Files.writeString(dir.resolve(file + ".tmp"), content, StandardCharsets.UTF_8);
+            Files.move(dir.resolve(file + ".tmp"), dir.resolve(file), StandardCopyOption.REPLACE_EXISTING,
+                    StandardCopyOption.ATOMIC_MOVE);
+        }, "recording " + file + " in " + dir);
+    }
+
+    static void forget(String file) {
+        run(() -> Files.deleteIfExists(workDir().resolve("running").resolve(file)), "forgetting " + file);
+    }
+
+    interface IoAction {
+        void run() throws IOException;
+    }
+
+    /** Runs an action whose failure is only said on the console (diagnostics, clean-up). */
+    static void run(IoAction action, String what) {
+        try {
+            action.run();
+        } catch (IOException e) {
+            log(what + ": " + e);
         }
     }
 

@@ -1,7 +1,5 @@
 package dev.abusegate.it.support;
 
-import java.net.http.HttpClient;
-import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,14 +18,6 @@ public final class Metrics {
 
     /** One sample line: metric name, labels and value. */
     public record Sample(String name, Map<String, String> labels, double value) {
-    }
-
-    static String fetch(HttpClient http, String url) {
-        HttpResponse<String> r = Http.send(http, Http.request(url, null).GET().build());
-        if (r.statusCode() != 200) {
-            throw new IllegalStateException("GET " + url + " -> " + r.statusCode() + ": " + Json.abbreviate(r.body()));
-        }
-        return r.body();
     }
 
     /** All samples in {@code text}. */

@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -40,9 +39,7 @@ public final class PostgresServer implements AutoCloseable {
         String password = UUID.randomUUID().toString().replace("-", "");
         Path dir;
         try {
-            Path work = Paths.get(System.getProperty("keycloak.it.workDir", "target"));
-            Files.createDirectories(work);
-            dir = Files.createTempDirectory(work.toAbsolutePath(), "postgres-");
+            dir = Files.createTempDirectory(Files.createDirectories(KeycloakServer.workDir()), "postgres-");
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot create the PostgreSQL directory", e);
         }
@@ -65,7 +62,7 @@ public final class PostgresServer implements AutoCloseable {
         }
         PostgresServer server = new PostgresServer(postgres, dir, password);
         // .ci/stop-recorded-servers stops the postmaster should this JVM die without its shutdown hooks
-        RunningServers.recordProcess(server.recordName(), dir.resolve("data").toString(), List.of(postmasterPid(dir)));
+        KeycloakServer.recordProcess(server.recordName(), dir.resolve("data").toString(), List.of(postmasterPid(dir)));
         Runtime.getRuntime().addShutdownHook(new Thread(server::close, "postgres-it-shutdown"));
         try (Connection c = postgres.getPostgresDatabase().getConnection(); Statement s = c.createStatement()) {
             s.execute("CREATE ROLE " + USERNAME + " LOGIN PASSWORD '" + password + "'");
@@ -78,14 +75,10 @@ public final class PostgresServer implements AutoCloseable {
         return server;
     }
 
-    /** {@code jdbc:postgresql://127.0.0.1:<port>/keycloak}. */
-    private String jdbcUrl() {
-        return "jdbc:postgresql://" + KeycloakServer.HOST + ":" + postgres.getPort() + "/" + DATABASE;
-    }
-
     /** The kc.sh options that point Keycloak at this database. */
     public List<String> keycloakOptions() {
-        return List.of("--db=postgres", "--db-url=" + jdbcUrl(), "--db-username=" + USERNAME, "--db-password=" + password);
+        return List.of("--db=postgres", "--db-url=jdbc:postgresql://" + KeycloakServer.HOST + ":" + postgres.getPort() + "/" + DATABASE,
+                "--db-username=" + USERNAME, "--db-password=" + password);
     }
 
     /** Stops the server (fast shutdown) and deletes its directory. Idempotent. */
@@ -103,7 +96,7 @@ public final class PostgresServer implements AutoCloseable {
             System.out.println("[postgres-it] stopping PostgreSQL failed: " + e);
         }
         KeycloakProcess.deleteQuietly(dir);
-        RunningServers.forgetProcess(recordName());
+        KeycloakServer.forget("process-" + recordName() + ".pid");
         System.out.println("[postgres-it] PostgreSQL on port " + postgres.getPort() + " stopped, " + dir + " deleted");
     }
 

@@ -41,6 +41,11 @@ public final class RealmBuilder {
         return new RealmBuilder(name);
     }
 
+    /** A realm named {@link #uniqueName(String)}. */
+    public static RealmBuilder unique(String prefix) {
+        return named(uniqueName(prefix));
+    }
+
     /** {@code prefix} plus a random suffix, e.g. "smoke-3f9a1c2e": realms of concurrent tests never clash. */
     public static String uniqueName(String prefix) {
         return prefix + "-" + UUID.randomUUID().toString().substring(0, 8);
@@ -111,59 +116,30 @@ public final class RealmBuilder {
 
     /** The realm representation as maps and lists (ready for Jackson). */
     public Map<String, Object> toMap() {
-        Map<String, Object> r = new LinkedHashMap<>();
-        r.put("realm", name);
-        r.put("enabled", true);
-        r.put("sslRequired", "none");
-        r.put("eventsEnabled", true);
-        r.put("eventsListeners", List.of("jboss-logging"));
-        r.put("enabledEventTypes", eventTypes);
-        r.put("adminEventsEnabled", false);
-
-        Map<String, Object> client = new LinkedHashMap<>();
-        client.put("clientId", CLIENT_ID);
-        client.put("enabled", true);
-        client.put("protocol", "openid-connect");
-        client.put("publicClient", true);
-        client.put("standardFlowEnabled", true);
-        client.put("directAccessGrantsEnabled", true);
-        client.put("implicitFlowEnabled", false);
-        client.put("redirectUris", List.of(REDIRECT_URI));
-        client.put("webOrigins", List.of("+"));
-        r.put("clients", List.of(client));
-        r.put("users", users);
-
+        Map<String, Object> r = new LinkedHashMap<>(Map.of("realm", name, "enabled", true, "sslRequired", "none",
+                "eventsEnabled", true, "eventsListeners", List.of("jboss-logging"), "enabledEventTypes", eventTypes,
+                "adminEventsEnabled", false, "users", users));
+        r.put("clients", List.of(Map.of("clientId", CLIENT_ID, "enabled", true, "protocol", "openid-connect",
+                "publicClient", true, "standardFlowEnabled", true, "directAccessGrantsEnabled", true,
+                "implicitFlowEnabled", false, "redirectUris", List.of(REDIRECT_URI), "webOrigins", List.of("+"))));
         List<Map<String, Object>> flows = new ArrayList<>();
         List<Map<String, Object>> configs = new ArrayList<>();
         if (browserProviderId != null) {
             String forms = GATED_BROWSER_FLOW + " forms";
-            String configAlias = browserConfig == null ? null : GATED_BROWSER_FLOW + " config";
             List<Map<String, Object>> formExecutions = new ArrayList<>();
             if (identityFirst) {
                 boolean stock = "auth-username-form".equals(usernameStepProviderId);
-                String usernameConfig = stock || browserConfig == null ? null : GATED_BROWSER_FLOW + " username config";
-                formExecutions.add(execution(usernameStepProviderId, false, "REQUIRED", 10, usernameConfig));
-                if (usernameConfig != null) {
-                    configs.add(config(usernameConfig, browserConfig));
-                }
+                formExecutions.add(execution(usernameStepProviderId, false, 10,
+                        stock ? null : config(configs, GATED_BROWSER_FLOW + " username config", browserConfig)));
             }
-            formExecutions.add(execution(browserProviderId, false, "REQUIRED", 20, configAlias));
-            flows.add(flow(GATED_BROWSER_FLOW, true, List.of(
-                    execution("auth-cookie", false, "ALTERNATIVE", 10, null),
-                    execution(forms, true, "ALTERNATIVE", 30, null))));
+            formExecutions.add(execution(browserProviderId, false, 20, config(configs, GATED_BROWSER_FLOW + " config", browserConfig)));
+            flows.add(flow(GATED_BROWSER_FLOW, true, List.of(execution("auth-cookie", false, 10, null), execution(forms, true, 30, null))));
             flows.add(flow(forms, false, formExecutions));
-            if (configAlias != null) {
-                configs.add(config(configAlias, browserConfig));
-            }
             r.put("browserFlow", GATED_BROWSER_FLOW);
         }
         if (directGrantProviderId != null) {
-            String configAlias = directGrantConfig == null ? null : GATED_DIRECT_GRANT_FLOW + " config";
-            flows.add(flow(GATED_DIRECT_GRANT_FLOW, true, List.of(
-                    execution(directGrantProviderId, false, "REQUIRED", 10, configAlias))));
-            if (configAlias != null) {
-                configs.add(config(configAlias, directGrantConfig));
-            }
+            flows.add(flow(GATED_DIRECT_GRANT_FLOW, true, List.of(execution(directGrantProviderId, false, 10,
+                    config(configs, GATED_DIRECT_GRANT_FLOW + " config", directGrantConfig)))));
             r.put("directGrantFlow", GATED_DIRECT_GRANT_FLOW);
         }
         if (!flows.isEmpty()) {
@@ -176,46 +152,36 @@ public final class RealmBuilder {
 
     /** A user representation as used by {@link #user} and {@link AdminClient#createUser}. */
     static Map<String, Object> userRepresentation(String username, String password) {
-        Map<String, Object> u = new LinkedHashMap<>();
-        u.put("username", username);
-        u.put("enabled", true);
-        u.put("email", username.toLowerCase(Locale.ROOT) + "@example.com");
-        u.put("emailVerified", true);
-        u.put("firstName", "Test");
-        u.put("lastName", username);
-        u.put("credentials", List.of(Map.of("type", "password", "value", password, "temporary", false)));
-        return u;
+        return Map.of("username", username, "enabled", true, "email", username.toLowerCase(Locale.ROOT) + "@example.com",
+                "emailVerified", true, "firstName", "Test", "lastName", username,
+                "credentials", List.of(Map.of("type", "password", "value", password, "temporary", false)));
     }
 
     private static Map<String, Object> flow(String alias, boolean topLevel, List<Map<String, Object>> executions) {
-        Map<String, Object> f = new LinkedHashMap<>();
-        f.put("alias", alias);
-        f.put("description", "abuse gate integration test flow");
-        f.put("providerId", "basic-flow");
-        f.put("topLevel", topLevel);
-        f.put("builtIn", false);
-        f.put("authenticationExecutions", executions);
-        return f;
+        return Map.of("alias", alias, "description", "abuse gate integration test flow", "providerId", "basic-flow",
+                "topLevel", topLevel, "builtIn", false, "authenticationExecutions", executions);
     }
 
-    /** An execution of the authenticator {@code step} (with its config, or none), or of the sub-flow of that alias. */
-    private static Map<String, Object> execution(String step, boolean subFlow, String requirement, int priority, String configAlias) {
-        Map<String, Object> e = new LinkedHashMap<>();
-        e.put(subFlow ? "flowAlias" : "authenticator", step);
-        e.put("authenticatorFlow", subFlow);
-        e.put("requirement", requirement);
-        e.put("priority", priority);
-        e.put("userSetupAllowed", false);
+    /**
+     * A REQUIRED execution of the authenticator {@code step} (with its config, or none), or ALTERNATIVE of the sub-flow of
+     * that alias; the cookie step of the browser flow is ALTERNATIVE too.
+     */
+    private static Map<String, Object> execution(String step, boolean subFlow, int priority, String configAlias) {
+        Map<String, Object> e = new LinkedHashMap<>(Map.of(subFlow ? "flowAlias" : "authenticator", step, "authenticatorFlow", subFlow,
+                "requirement", subFlow || step.equals("auth-cookie") ? "ALTERNATIVE" : "REQUIRED", "priority", priority,
+                "userSetupAllowed", false));
         if (configAlias != null) {
             e.put("authenticatorConfig", configAlias);
         }
         return e;
     }
 
-    private static Map<String, Object> config(String alias, Map<String, String> values) {
-        Map<String, Object> c = new LinkedHashMap<>();
-        c.put("alias", alias);
-        c.put("config", new LinkedHashMap<>(values));
-        return c;
+    /** Adds the config {@code alias} with {@code values} to {@code configs} and returns the alias; null for no values. */
+    private static String config(List<Map<String, Object>> configs, String alias, Map<String, String> values) {
+        if (values == null) {
+            return null;
+        }
+        configs.add(Map.of("alias", alias, "config", new LinkedHashMap<>(values)));
+        return alias;
     }
 }

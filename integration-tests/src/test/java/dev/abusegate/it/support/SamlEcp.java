@@ -6,7 +6,6 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Base64;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -53,26 +52,15 @@ public final class SamlEcp {
      * "saml ecp", so a copy with the gated HTTP Basic step (configured with {@code config}) takes that name.
      */
     public static void gate(AdminClient admin, String realm, Map<String, String> config) {
-        GatedFlows.copyWithGatedStep(admin, realm, "saml ecp", "gated saml ecp", "http-basic-authenticator", "abuse-gate-http-basic", config);
-        GatedFlows.rename(admin, realm, "saml ecp", "saml ecp stock");
-        GatedFlows.rename(admin, realm, "gated saml ecp", "saml ecp");
+        admin.copyWithGatedStep(realm, "saml ecp", "gated saml ecp", "http-basic-authenticator", "abuse-gate-http-basic", config);
+        admin.renameFlow(realm, "saml ecp", "saml ecp stock");
+        admin.renameFlow(realm, "gated saml ecp", "saml ecp");
     }
 
     /** The SAML client that allows ECP, for a realm's {@code clients}. */
     public Map<String, Object> client() {
-        Map<String, String> attributes = new LinkedHashMap<>();
-        attributes.put("saml.allow.ecp.flow", "true");
-        attributes.put("saml.client.signature", "false");
-        attributes.put("saml.server.signature", "true");
-        attributes.put("saml.authnstatement", "true");
-        attributes.put("saml_name_id_format", "username");
-        attributes.put("saml_assertion_consumer_url_post", ACS);
-        Map<String, Object> c = new LinkedHashMap<>();
-        c.put("clientId", sp);
-        c.put("protocol", "saml");
-        c.put("enabled", true);
-        c.put("redirectUris", List.of(ACS));
-        c.put("attributes", attributes);
-        return c;
+        return Map.of("clientId", sp, "protocol", "saml", "enabled", true, "redirectUris", List.of(ACS), "attributes", Map.of(
+                "saml.allow.ecp.flow", "true", "saml.client.signature", "false", "saml.server.signature", "true",
+                "saml.authnstatement", "true", "saml_name_id_format", "username", "saml_assertion_consumer_url_post", ACS));
     }
 }

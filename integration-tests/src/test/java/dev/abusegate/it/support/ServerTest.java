@@ -20,6 +20,8 @@ public abstract class ServerTest {
 
     protected static KeycloakServer server;
     protected static AdminClient admin;
+    /** The token endpoint of {@link #server}. */
+    protected static TokenClient tokens;
     /** Where the server log stood when this class started. */
     protected static long logMark;
     private static boolean dedicated;
@@ -36,6 +38,7 @@ public abstract class ServerTest {
                 .startTimeout(Duration.ofSeconds(own.startTimeoutSeconds()))
                 .start();
         admin = server.admin();
+        tokens = new TokenClient(server.baseUrl());
         logMark = server.logMark();
     }
 

@@ -15,9 +15,8 @@ import java.util.Optional;
  */
 public final class TokenClient {
 
-    /** An answer of the token endpoint. */
     public record TokenResponse(int status, String body, HttpHeaders headers) {
-        /** The body as a JSON object (fails with the body if it is not one). */
+        /** The body as a JSON object. */
         public Map<String, Object> json() {
             return Json.parseMap(body);
         }
@@ -31,10 +30,7 @@ public final class TokenClient {
             return s;
         }
 
-        /**
-         * Keycloak's own answer to wrong credentials: {@code invalid_grant} "Invalid user credentials"
-         * (HTTP 400 in Keycloak 26.7.3; compare with a stock realm where the exact status matters).
-         */
+        /** Keycloak's own answer to wrong credentials (400 in 26.7.3; compare with a stock realm where the status matters). */
         public boolean isKeycloakInvalidGrant() {
             if (status != 400 && status != 401) {
                 return false;
@@ -47,7 +43,6 @@ public final class TokenClient {
             }
         }
 
-        /** First value of a header (case-insensitive), if any. */
         public Optional<String> header(String name) {
             return headers.firstValue(name);
         }
@@ -65,28 +60,19 @@ public final class TokenClient {
         this.baseUrl = baseUrl;
     }
 
-    /**
-     * Password grant for {@link RealmBuilder#CLIENT_ID}. {@code captchaToken} (the {@code captcha_token}
-     * parameter) and {@code forwardedFor} (X-Forwarded-For) are left out when null; so are
-     * {@code username}/{@code password} when null.
-     */
+    /** Password grant; a null {@code username}, {@code password}, {@code captchaToken} or {@code forwardedFor} is left out. */
     public TokenResponse passwordGrant(String realm, String username, String password, String captchaToken, String forwardedFor) {
-        Map<String, String> form = new LinkedHashMap<>();
-        form.put("grant_type", "password");
-        form.put("client_id", RealmBuilder.CLIENT_ID);
-        if (username != null) {
-            form.put("username", username);
-        }
-        if (password != null) {
-            form.put("password", password);
-        }
-        if (captchaToken != null) {
-            form.put("captcha_token", captchaToken);
+        Map<String, String> form = new LinkedHashMap<>(Map.of("grant_type", "password", "client_id", RealmBuilder.CLIENT_ID));
+        String[] optional = {"username", username, "password", password, "captcha_token", captchaToken};
+        for (int i = 0; i < optional.length; i += 2) {
+            if (optional[i + 1] != null) {
+                form.put(optional[i], optional[i + 1]);
+            }
         }
         return postRaw(realm, Http.form(form).getBytes(StandardCharsets.UTF_8), forwardedFor);
     }
 
-    /** POSTs a raw {@code application/x-www-form-urlencoded} body (any bytes, e.g. invalid UTF-8) to the token endpoint. */
+    /** POSTs a raw form body (any bytes, e.g. invalid UTF-8) to the token endpoint. */
     public TokenResponse postRaw(String realm, byte[] formBody, String forwardedFor) {
         HttpRequest.Builder b = Http.formPost(baseUrl + "/realms/" + AdminClient.seg(realm) + "/protocol/openid-connect/token",
                 formBody, forwardedFor).header("Accept", "application/json").header("Accept-Language", "en");
