@@ -246,7 +246,7 @@ class BrowserGateAnswerIT extends ServerTest {
 
         // kc_locale=de on the form post (as the theme's language menu does)
         BrowserLogin browser = server.newBrowser();
-        BrowserLogin.LoginPage page = browser.openLoginPage(realm, address);
+        BrowserLogin.LoginResult page = browser.openLoginPage(realm, address);
         String action = page.requireFormAction();
         LoginResult german = browser.post(action + (action.contains("?") ? "&" : "?") + "kc_locale=de",
                 Map.of("username", "alice", "password", PW, "credentialId", ""), address);

@@ -54,16 +54,16 @@ class BrowserGateExactnessIT extends ServerTest {
         ExecutorService pool = Executors.newFixedThreadPool(BROWSERS);
         try {
             // 40 separate browsers, each with its own login page (authentication session) fetched first
-            List<Future<BrowserLogin.LoginPage>> pageFutures = new ArrayList<>();
+            List<Future<BrowserLogin.LoginResult>> pageFutures = new ArrayList<>();
             List<BrowserLogin> browsers = new ArrayList<>();
             for (int i = 0; i < BROWSERS; i++) {
                 BrowserLogin b = server.newBrowser();
                 browsers.add(b);
                 pageFutures.add(pool.submit(() -> b.openLoginPage(realm, address)));
             }
-            List<BrowserLogin.LoginPage> pages = new ArrayList<>();
-            for (Future<BrowserLogin.LoginPage> f : pageFutures) {
-                BrowserLogin.LoginPage p = f.get(120, TimeUnit.SECONDS);
+            List<BrowserLogin.LoginResult> pages = new ArrayList<>();
+            for (Future<BrowserLogin.LoginResult> f : pageFutures) {
+                BrowserLogin.LoginResult p = f.get(120, TimeUnit.SECONDS);
                 p.requireFormAction();
                 pages.add(p);
             }
@@ -74,7 +74,7 @@ class BrowserGateExactnessIT extends ServerTest {
             List<Future<LoginResult>> results = new ArrayList<>();
             for (int i = 0; i < BROWSERS; i++) {
                 BrowserLogin b = browsers.get(i);
-                BrowserLogin.LoginPage p = pages.get(i);
+                BrowserLogin.LoginResult p = pages.get(i);
                 results.add(pool.submit(() -> {
                     ready.countDown();
                     go.await();

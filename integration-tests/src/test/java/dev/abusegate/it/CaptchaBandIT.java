@@ -161,10 +161,10 @@ class CaptchaBandIT extends ServerTest {
         void twenty_simultaneous_form_posts_let_exactly_the_band_start_reach_the_password_check() throws Exception {
             String address = "203.0.113.211";
             List<BrowserLogin> browsers = new ArrayList<>();
-            List<BrowserLogin.LoginPage> pages = new ArrayList<>();
+            List<BrowserLogin.LoginResult> pages = new ArrayList<>();
             for (int i = 0; i < REQUESTS; i++) {
                 BrowserLogin b = server.newBrowser();
-                BrowserLogin.LoginPage p = b.openLoginPage(edgeRealm, address);
+                BrowserLogin.LoginResult p = b.openLoginPage(edgeRealm, address);
                 p.requireFormAction();
                 browsers.add(b);
                 pages.add(p);

@@ -128,7 +128,7 @@ class CaptchaVendorIT extends ServerTest {
         for (int i = 1; i <= 3; i++) {
             assertThat(browser.login(realm, USER, "wrong-" + i, address).status()).isEqualTo(200);
         }
-        BrowserLogin.LoginPage form = browser.openLoginPage(realm, address);
+        BrowserLogin.LoginResult form = browser.openLoginPage(realm, address);
         HttpResponse<String> captcha = browser.rawPost(form.requireFormAction(),
                 Map.of("username", USER, "password", "wrong-4", "credentialId", ""), address);
         assertThat(captcha.statusCode()).isEqualTo(429);

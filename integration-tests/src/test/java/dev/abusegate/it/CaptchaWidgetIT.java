@@ -283,7 +283,7 @@ class CaptchaWidgetIT extends ServerTest {
     private static void primeAttempts(int n) {
         BrowserLogin http = server.newBrowser();
         for (int i = 0; i < n; i++) {
-            BrowserLogin.LoginPage page = http.openLoginPage(realm, null);
+            BrowserLogin.LoginResult page = http.openLoginPage(realm, null);
             BrowserLogin.LoginResult r = http.submit(page, USER, "primed-wrong", null, Map.of());
             if (r.status() == 429) {
                 assertThat(r.gateCode()).contains("captcha_required");

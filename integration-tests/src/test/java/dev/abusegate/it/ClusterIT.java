@@ -212,7 +212,7 @@ class ClusterIT {
         String address = "198.51.100.40";
         int perNode = 20;
         List<BrowserLogin> browsers = new ArrayList<>();
-        List<BrowserLogin.LoginPage> pages = new ArrayList<>();
+        List<BrowserLogin.LoginResult> pages = new ArrayList<>();
         for (int i = 0; i < 2 * perNode; i++) {
             BrowserLogin b = (i % 2 == 0 ? nodeA : nodeB).newBrowser();
             browsers.add(b);
@@ -225,7 +225,7 @@ class ClusterIT {
             List<Future<BrowserLogin.LoginResult>> results = new ArrayList<>();
             for (int i = 0; i < 2 * perNode; i++) {
                 BrowserLogin b = browsers.get(i);
-                BrowserLogin.LoginPage page = pages.get(i);
+                BrowserLogin.LoginResult page = pages.get(i);
                 results.add(pool.submit(() -> {
                     ready.countDown();
                     go.await();

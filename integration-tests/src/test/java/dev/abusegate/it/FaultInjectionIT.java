@@ -159,7 +159,7 @@ class FaultInjectionIT extends ServerTest {
     @Test
     void a_fail_closed_layer_blocks_even_the_right_password() {
         BrowserLogin browser = server.newBrowser();
-        BrowserLogin.LoginPage page = browser.openLoginPage(closedRealm, "192.0.2.40");
+        BrowserLogin.LoginResult page = browser.openLoginPage(closedRealm, "192.0.2.40");
         assertThat(page.status()).isEqualTo(200);
         BrowserLogin.LoginResult form = browser.submit(page, "alice", "alice-secret-1", "192.0.2.40", Map.of());
         assertThat(form.status()).as(form.toString()).isEqualTo(429);

@@ -71,7 +71,7 @@ class FirstBrokerLoginIT extends ServerTest {
     void wrong_passwords_on_the_link_page_are_gated_and_a_locked_account_is_not_linked() {
         String address = "198.51.100.61";
         BrowserLogin browser = server.newBrowser();
-        BrowserLogin.LoginPage link = linkPage(browser, address);
+        BrowserLogin.LoginResult link = linkPage(browser, address);
         assertThat(link.body()).as("Keycloak's link page").contains("name=\"password\"");
         for (int i = 1; i <= 3; i++) {
             BrowserLogin.LoginResult r = browser.submit(link, "alice", "wrong-" + i, address, Map.of());
@@ -99,7 +99,7 @@ class FirstBrokerLoginIT extends ServerTest {
         // Control: once an operator clears the lock, the right password links the account.
         admin.clearGateState(consumer, null, "alice");
         BrowserLogin again = server.newBrowser();
-        BrowserLogin.LoginPage page = linkPage(again, address);
+        BrowserLogin.LoginResult page = linkPage(again, address);
         HttpResponse<String> ok = follow(again, again.rawPost(page.requireFormAction(),
                 Map.of("username", "alice", "password", VICTIM_PW, "credentialId", ""), address), address);
         assertThat(ok.headers().firstValue("Location").orElse("")).as("back at the client: %s", ok.body())
@@ -129,7 +129,7 @@ class FirstBrokerLoginIT extends ServerTest {
      * Logs in at the provider realm as its alice, comes back to the consumer realm, answers "Account already exists"
      * with "Add to existing account", and returns the "Authenticate to link your account" page.
      */
-    private BrowserLogin.LoginPage linkPage(BrowserLogin browser, String address) {
+    private BrowserLogin.LoginResult linkPage(BrowserLogin browser, String address) {
         HttpResponse<String> r = follow(browser, browser.rawGet(browser.authUrl(consumer) + "&kc_idp_hint=" + IDP, address), address);
         String providerLogin = BrowserLogin.formAction(r.body());
         assertThat(providerLogin).as("the provider realm's login page: %s", r.body()).contains("/realms/" + provider + "/");
@@ -139,7 +139,7 @@ class FirstBrokerLoginIT extends ServerTest {
             r = follow(browser, browser.rawPost(BrowserLogin.formAction(r.body()), Map.of("submitAction", "linkAccount"), address), address);
         }
         assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
-        return new BrowserLogin.LoginPage(r.statusCode(), r.body(), BrowserLogin.formAction(r.body()), null);
+        return new BrowserLogin.LoginResult(r.statusCode(), r.body(), null);
     }
 
     private static HttpResponse<String> follow(BrowserLogin browser, HttpResponse<String> r, String address) {

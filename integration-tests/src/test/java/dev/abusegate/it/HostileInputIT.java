@@ -100,7 +100,7 @@ class HostileInputIT extends ServerTest {
         long mark = server.logMark();
 
         BrowserLogin browser = server.newBrowser();
-        BrowserLogin.LoginPage page = browser.openLoginPage(realm, c.forwardedFor());
+        BrowserLogin.LoginResult page = browser.openLoginPage(realm, c.forwardedFor());
         assertThat(page.status()).as("login page for " + c).isBetween(200, 499);
         if (page.status() != 200) {
             // refused before any login form exists (e.g. the HTTP layer rejects the header): nothing to post

@@ -38,7 +38,7 @@ class IdentityFirstGateIT extends ServerTest {
     }
 
     /** Submits a name on the username page; 200 with a password-only page when Keycloak chose a user. */
-    private static LoginResult username(BrowserLogin browser, BrowserLogin.LoginPage page, String name, String address,
+    private static LoginResult username(BrowserLogin browser, BrowserLogin.LoginResult page, String name, String address,
                                         Map<String, String> extra) {
         return browser.submit(page, name, null, address, extra);
     }

@@ -26,12 +26,7 @@ import java.util.function.Consumer;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 
-/**
- * The admin side of a server: Keycloak's own admin client ({@link #keycloak()}, {@link #realm}; logged in to master as
- * the bootstrap admin, it renews its token itself), one-line shorthands for what many tests do, and raw requests (paths
- * from the server root, {@link #seg} for segments with spaces) for the gate's own endpoints and for tests that assert on
- * status codes and bodies. Thread-safe.
- */
+/** Keycloak's admin client (it renews its token), the gate's endpoints, README's Enable recipes and raw requests. Thread-safe. */
 public final class AdminClient {
 
     public record Response(int status, String body) {
@@ -106,20 +101,18 @@ public final class AdminClient {
         return Http.enc(s).replace("+", "%20");
     }
 
-    // ------------------------------------------------------------------------------------------
     // The gate's own endpoints (/admin/realms/{realm}/abuse-gate/...)
 
-    /** {@code GET .../abuse-gate/state} for an address and/or identifier (either may be null). */
+    /** {@code GET .../abuse-gate/state} for an address and/or an identifier (either may be null). */
     public Map<String, Object> gateState(String realm, String address, String identifier) {
         return getMap(statePath(realm, address, identifier));
     }
 
-    /** {@code DELETE .../abuse-gate/state}: an operator clears the counters and locks of an address and/or identifier. */
+    /** {@code DELETE .../abuse-gate/state}: an operator clears counters and locks. */
     public Response clearGateState(String realm, String address, String identifier) {
         return delete(statePath(realm, address, identifier));
     }
 
-    /** {@code .../abuse-gate/state?address=…&identifier=…} (either may be null). */
     public static String statePath(String realm, String address, String identifier) {
         return gatePath(realm, "state?") + (address == null ? "" : "address=" + seg(address) + "&")
                 + (identifier == null ? "" : "identifier=" + seg(identifier));
@@ -130,7 +123,6 @@ public final class AdminClient {
         return getMap(gatePath(realm, "realm-under-attack"));
     }
 
-    /** {@code GET .../abuse-gate/coverage}. */
     public Map<String, Object> coverage(String realm) {
         return getMap(gatePath(realm, "coverage"));
     }
@@ -141,18 +133,13 @@ public final class AdminClient {
         return ((List<Map<String, Object>>) coverage(realm).get("ungatedFlows")).stream().map(f -> (String) f.get("flow")).toList();
     }
 
-    /** {@code /admin/realms/{realm}/abuse-gate/{rest}}. */
     public static String gatePath(String realm, String rest) {
         return "/admin/realms/" + seg(realm) + "/abuse-gate/" + rest;
     }
 
-    // ------------------------------------------------------------------------------------------
     // README's Enable recipes for flows other than the browser one
 
-    /**
-     * Copies {@code stockFlow} to {@code copy} and replaces the copy's {@code stockStep} execution (wherever it is nested)
-     * by {@code gatedStep}, REQUIRED, in the same sub-flow and place, with {@code config} attached when not null.
-     */
+    /** Copies a stock flow and puts {@code gatedStep} (REQUIRED, with {@code config} if any) where its {@code stockStep} was. */
     public void copyWithGatedStep(String realm, String stockFlow, String copy, String stockStep, String gatedStep,
                                   Map<String, String> config) {
         AuthenticationManagementResource flows = realm(realm).flows();
@@ -187,10 +174,7 @@ public final class AdminClient {
         }
     }
 
-    /**
-     * Renames a top-level flow (built-in ones too, as Keycloak's admin API allows). Its id comes from a partial export:
-     * Keycloak's flow list leaves out the flow named "saml ecp".
-     */
+    /** Renames a top-level flow, built-in ones too; its id comes from a partial export (the flow list lacks "saml ecp"). */
     public void renameFlow(String realm, String alias, String newAlias) {
         AuthenticationFlowRepresentation flow = realm(realm).partialExport(false, false).getAuthenticationFlows()
                 .stream().filter(f -> alias.equals(f.getAlias())).findFirst()
@@ -200,13 +184,9 @@ public final class AdminClient {
         realm(realm).flows().updateFlow(flow.getId(), update);
     }
 
-    // ------------------------------------------------------------------------------------------
     // Shorthands over the typed client
 
-    /**
-     * Imports a realm ({@link RealmBuilder}, or JSON as a string or map); returns its name. A raw POST: a round trip
-     * through this older client's {@link RealmRepresentation} could drop fields the server knows.
-     */
+    /** Imports a realm; returns its name. A raw POST: this older client's {@link RealmRepresentation} could drop fields. */
     public String importRealm(RealmBuilder realm) {
         return importRealm(realm.toMap());
     }
@@ -287,18 +267,15 @@ public final class AdminClient {
                 () -> events(realm, types).stream().filter(match).findFirst(), () -> "events: " + Json.write(events(realm, types)));
     }
 
-    // ------------------------------------------------------------------------------------------
-
     private Response sendAs(String method, String path, Object body, String bearer) {
-        HttpRequest.Builder rb = Http.request(baseUrl + path, null).header("Accept", "application/json");
+        HttpRequest.Builder rb = Http.request(baseUrl + path, null).header("Accept", "application/json")
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+                        : HttpRequest.BodyPublishers.ofString(Json.write(body), StandardCharsets.UTF_8));
         if (bearer != null) {
             rb.header("Authorization", "Bearer " + bearer);
         }
         if (body != null) {
-            rb.header("Content-Type", "application/json")
-                    .method(method, HttpRequest.BodyPublishers.ofString(Json.write(body), StandardCharsets.UTF_8));
-        } else {
-            rb.method(method, HttpRequest.BodyPublishers.noBody());
+            rb.header("Content-Type", "application/json");
         }
         HttpResponse<String> r = Http.send(http, rb.build());
         return new Response(r.statusCode(), r.body());

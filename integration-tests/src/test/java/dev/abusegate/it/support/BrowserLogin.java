@@ -17,12 +17,9 @@ import java.util.Optional;
 import java.util.regex.MatchResult;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
-/**
- * One simulated browser without JavaScript: its own cookie jar, no automatic redirects, X-Forwarded-For per request;
- * {@link #login} for one attempt, {@link #openLoginPage} and {@link #submit} for several in one authentication session
- * (docs/integration-tests.md, "Writing an IT"). Thread-safe; only talks to the server's base URL.
- */
+/** A browser without JavaScript: its own cookies, no automatic redirects, X-Forwarded-For per request. Thread-safe. */
 public final class BrowserLogin {
 
     private static final Pattern FORM_TAG = Pattern.compile("<form\\b[^>]*>", Pattern.CASE_INSENSITIVE);
@@ -32,11 +29,7 @@ public final class BrowserLogin {
     private static final Pattern ENTITY = Pattern.compile("&(#x[0-9a-fA-F]+|#[0-9]+|amp|lt|gt|quot|apos|#39);");
 
     private final String baseUrl;
-    /**
-     * Keycloak treats http://127.0.0.1 and http://localhost as secure contexts (as browsers do) and marks its cookies
-     * {@code Secure}; the JDK cookie manager would then never send them over plain HTTP. Like a browser talking to a
-     * loopback origin, this jar stores them without the flag.
-     */
+    /** Keycloak marks cookies {@code Secure} on loopback; like a browser there, this jar keeps them without the flag. */
     private final CookieManager cookies = new CookieManager(null, CookiePolicy.ACCEPT_ALL) {
         @Override
         public void put(URI uri, Map<String, List<String>> responseHeaders) throws IOException {
@@ -53,18 +46,19 @@ public final class BrowserLogin {
         this.http = Http.builder().cookieHandler(cookies).build();
     }
 
-    /** A page holding a login form (or not: then {@link #formAction()} is null). */
-    public record LoginPage(int status, String body, String formAction, String location) {
-        /** The page's form action or a clear failure. */
-        public String requireFormAction() {
-            if (formAction == null) {
-                throw new AssertionError("No login form (HTTP " + status + ", Location " + location + "):\n" + Json.abbreviate(body));
-            }
-            return formAction;
-        }
-    }
-
+    /** An answer of the server: a login page, the gate's 429 page, a redirect. */
     public record LoginResult(int status, String body, String location) {
+
+        /** The action of its login form, or null. */
+        public String formAction() {
+            return BrowserLogin.formAction(body);
+        }
+
+        /** The action of its login form, or a clear failure. */
+        public String requireFormAction() {
+            return Optional.ofNullable(formAction()).orElseThrow(() -> new AssertionError("No login form (HTTP " + status
+                    + ", Location " + location + "):\n" + Json.abbreviate(body)));
+        }
 
         /** True for a 302 to the client's redirect URI carrying an authorization code. */
         public boolean loginSucceeded() {
@@ -88,22 +82,15 @@ public final class BrowserLogin {
 
         /** Keycloak's own login error: the field error ({@code #input-error-username} …) or else the page's alert. */
         public Optional<String> keycloakError() {
-            for (String id : List.of("input-error-username", "input-error-password", "input-error")) {
-                Optional<String> t = elementText(body, id).filter(x -> !x.isEmpty());
-                if (t.isPresent()) {
-                    return t;
-                }
-            }
-            if (body == null) {
-                return Optional.empty();
-            }
-            Matcher m = FEEDBACK.matcher(body);
-            return m.find() ? Optional.of(text(m.group(1))).filter(x -> !x.isEmpty()) : Optional.empty();
+            return Stream.of("input-error-username", "input-error-password", "input-error")
+                    .flatMap(id -> elementText(body, id).filter(x -> !x.isEmpty()).stream()).findFirst()
+                    .or(() -> Optional.ofNullable(body).map(FEEDBACK::matcher).filter(Matcher::find).map(m -> text(m.group(1))))
+                    .filter(x -> !x.isEmpty());
         }
 
-        /** The login form in this answer (to try again in the same authentication session). */
-        public LoginPage nextPage() {
-            return new LoginPage(status, body, formAction(body), location);
+        /** This answer as the page to submit next (to try again in the same authentication session). */
+        public LoginResult nextPage() {
+            return this;
         }
 
         @Override
@@ -114,21 +101,12 @@ public final class BrowserLogin {
     }
 
     /** GET the authorization endpoint of {@code realm}, with X-Forwarded-For if {@code forwardedFor} is not null. */
-    public LoginPage openLoginPage(String realm, String forwardedFor) {
-        HttpResponse<String> r = rawGet(authUrl(realm), forwardedFor);
-        return new LoginPage(r.statusCode(), r.body(), formAction(r.body()), r.headers().firstValue("Location").orElse(null));
+    public LoginResult openLoginPage(String realm, String forwardedFor) {
+        return result(rawGet(authUrl(realm), forwardedFor));
     }
 
-    /** POSTs username, password and {@code extraFields} to the page's form. */
-    public LoginResult submit(LoginPage page, String username, String password, String forwardedFor, Map<String, String> extraFields) {
-        Map<String, String> fields = new LinkedHashMap<>();
-        if (username != null) {
-            fields.put("username", username);
-        }
-        if (password != null) {
-            fields.put("password", password);
-        }
-        fields.put("credentialId", "");
+    public LoginResult submit(LoginResult page, String username, String password, String forwardedFor, Map<String, String> extraFields) {
+        Map<String, String> fields = Http.fields("username", username, "password", password, "credentialId", "");
         fields.putAll(extraFields);
         return post(page.requireFormAction(), fields, forwardedFor);
     }
@@ -148,7 +126,7 @@ public final class BrowserLogin {
     }
 
     /** POSTs {@code formBody} as it is (any bytes, which no well-behaved browser sends) to the page's form. */
-    public LoginResult postBytes(LoginPage page, byte[] formBody, String forwardedFor) {
+    public LoginResult postBytes(LoginResult page, byte[] formBody, String forwardedFor) {
         return result(postBody(page.requireFormAction(), formBody, forwardedFor));
     }
 
@@ -161,7 +139,8 @@ public final class BrowserLogin {
         if (html == null) {
             return null;
         }
-        List<String> forms = FORM_TAG.matcher(html).results().map(MatchResult::group).filter(t -> attribute(t, "action").isPresent()).toList();
+        List<String> forms = FORM_TAG.matcher(html).results().map(MatchResult::group)
+                .filter(t -> attribute(t, "action").isPresent()).toList();
         return forms.stream().filter(t -> attribute(t, "id").filter("kc-form-login"::equals).isPresent()).findFirst()
                 .or(() -> forms.stream().findFirst()).flatMap(t -> attribute(t, "action")).orElse(null);
     }
@@ -199,24 +178,15 @@ public final class BrowserLogin {
 
     /** Decodes the HTML entities Keycloak's templates produce (&amp;amp; &amp;lt; &amp;#39; &amp;#x2F; …). */
     public static String unescape(String s) {
-        Matcher m = ENTITY.matcher(s);
-        StringBuilder out = new StringBuilder();
-        while (m.find()) {
-            String e = m.group(1);
-            String rep = switch (e) {
-                case "amp" -> "&";
-                case "lt" -> "<";
-                case "gt" -> ">";
-                case "quot" -> "\"";
-                case "apos", "#39" -> "'";
-                default -> e.startsWith("#x")
-                        ? new String(Character.toChars(Integer.parseInt(e.substring(2), 16)))
-                        : new String(Character.toChars(Integer.parseInt(e.substring(1))));
-            };
-            m.appendReplacement(out, Matcher.quoteReplacement(rep));
-        }
-        m.appendTail(out);
-        return out.toString();
+        return ENTITY.matcher(s).replaceAll(m -> Matcher.quoteReplacement(switch (m.group(1)) {
+            case "amp" -> "&";
+            case "lt" -> "<";
+            case "gt" -> ">";
+            case "quot" -> "\"";
+            case "apos", "#39" -> "'";
+            default -> new String(Character.toChars(m.group(1).startsWith("#x")
+                    ? Integer.parseInt(m.group(1).substring(2), 16) : Integer.parseInt(m.group(1).substring(1))));
+        }));
     }
 
     /** The start tag of the element with the given id (group 1 its name), or null. */
@@ -248,7 +218,6 @@ public final class BrowserLogin {
         return Http.send(http, r);
     }
 
-    /** The value of the named cookie this browser holds, if any. */
     public Optional<String> cookie(String name) {
         return cookies.getCookieStore().getCookies().stream().filter(c -> c.getName().equals(name)).map(HttpCookie::getValue).findFirst();
     }
@@ -275,7 +244,6 @@ public final class BrowserLogin {
         return send(Http.request(url, forwardedFor).GET());
     }
 
-    /** The authorization endpoint URL of {@code realm} for this browser's client and redirect URI. */
     public String authUrl(String realm) {
         return baseUrl + "/realms/" + Http.enc(realm) + "/protocol/openid-connect/auth?client_id=" + Http.enc(RealmBuilder.CLIENT_ID)
                 + "&response_type=code&scope=openid&redirect_uri=" + Http.enc(RealmBuilder.REDIRECT_URI);

@@ -7,10 +7,7 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 import org.junit.jupiter.api.Tag;
 
-/**
- * Puts a test into the cross-version subset (JUnit tag {@value #TAG}), run on each supported Keycloak release: a few
- * minutes that touch every provider of the JAR. Add a test when it reaches a Keycloak API the others do not.
- */
+/** The cross-version subset (tag {@value #TAG}), run on each supported release: a test reaching a Keycloak API no other does. */
 @Target({ElementType.TYPE, ElementType.METHOD})
 @Retention(RetentionPolicy.RUNTIME)
 @Documented

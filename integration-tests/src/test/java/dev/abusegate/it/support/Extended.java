@@ -7,12 +7,7 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 import org.junit.jupiter.api.Tag;
 
-/**
- * Puts a test class into the extended tier (JUnit tag {@value #TAG}, {@code -Pextended}), out of the default tier's
- * 10 minutes: a class that starts a Keycloak of its own ({@link DedicatedServer} carries this annotation; without it
- * {@code KeycloakServer.builder(..).start()} refuses in the default tier) or floods a store for minutes.
- * CONTRIBUTING.md, "Test tiers".
- */
+/** The extended tier ({@code -Pextended}): a class starting a Keycloak of its own or flooding a store (CONTRIBUTING.md). */
 @Target({ElementType.TYPE, ElementType.ANNOTATION_TYPE})
 @Retention(RetentionPolicy.RUNTIME)
 @Documented

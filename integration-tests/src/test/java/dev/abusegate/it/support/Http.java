@@ -52,6 +52,20 @@ public final class Http {
                 .POST(HttpRequest.BodyPublishers.ofByteArray(formBody));
     }
 
+    /** The pairs (name, value, name, value, …) whose value is not null, in their order. */
+    public static Map<String, String> fields(String... pairs) {
+        if (pairs.length % 2 != 0) {
+            throw new IllegalArgumentException("name/value pairs expected");
+        }
+        Map<String, String> out = new LinkedHashMap<>();
+        for (int i = 0; i < pairs.length; i += 2) {
+            if (pairs[i + 1] != null) {
+                out.put(pairs[i], pairs[i + 1]);
+            }
+        }
+        return out;
+    }
+
     /** {@code application/x-www-form-urlencoded} of the fields, in their order. */
     public static String form(Map<String, String> fields) {
         StringJoiner form = new StringJoiner("&");

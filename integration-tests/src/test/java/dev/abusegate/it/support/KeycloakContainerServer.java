@@ -14,13 +14,7 @@ import java.util.List;
 import java.util.stream.Stream;
 import org.opentest4j.TestAbortedException;
 
-/**
- * The container backend of {@link KeycloakServer} ({@code -Dkeycloak.it.backend=container}): the image
- * {@code quay.io/keycloak/keycloak:<keycloak.it.version>} (or {@code -Dkeycloak.it.image}) through
- * testcontainers-keycloak, with the process backend's provider JARs and settings (as {@code KC_*} variables); ports on
- * 127.0.0.1 only, containers labelled {@value #LABEL}. Without a Docker engine the caller is skipped, never failed.
- * {@code -Dkeycloak.it.pullImage=false} (CI) never pulls.
- */
+/** The container backend: the Keycloak image through testcontainers-keycloak, ports on 127.0.0.1 only. */
 final class KeycloakContainerServer extends KeycloakServer {
 
     /** Every container the harness starts carries this label (docker ps --filter label=dev.abusegate.it). */
@@ -47,15 +41,9 @@ final class KeycloakContainerServer extends KeycloakServer {
         if (image.isBlank()) {
             image = "quay.io/keycloak/keycloak:" + KeycloakServer.version();
         }
-        KeycloakContainer c = new KeycloakContainer(image)
-                .withAdminUsername(ADMIN_USERNAME)
-                .withAdminPassword(ADMIN_PASSWORD)
-                .withProviderLibsFrom(providerJars())
-                .withEnabledMetrics()
-                .withEnv("KC_PROXY_HEADERS", "xforwarded")
-                .withEnv("KC_LOG_LEVEL", "INFO,dev.abusegate:debug")
-                .withEnv("KC_LOG_CONSOLE_COLOR", "false")
-                .withLabel(LABEL, "true")
+        KeycloakContainer c = new KeycloakContainer(image).withAdminUsername(ADMIN_USERNAME).withAdminPassword(ADMIN_PASSWORD)
+                .withProviderLibsFrom(providerJars()).withEnabledMetrics().withEnv("KC_PROXY_HEADERS", "xforwarded")
+                .withEnv("KC_LOG_LEVEL", "INFO,dev.abusegate:debug").withEnv("KC_LOG_CONSOLE_COLOR", "false").withLabel(LABEL, "true")
                 .withCreateContainerCmdModifier(KeycloakContainerServer::publishOnLoopbackOnly)
                 // a name that says whose it is: abusegate-it-<server>-<test JVM pid>
                 .withCreateContainerCmdModifier(cmd -> cmd.withName("abusegate-it-" + b.name + "-" + ProcessHandle.current().pid()))
@@ -123,21 +111,17 @@ final class KeycloakContainerServer extends KeycloakServer {
 
     @Override
     public String baseUrl() {
-        return stripSlash(container.getAuthServerUrl());
+        return container.getAuthServerUrl().replaceAll("/$", "");
     }
 
     @Override
     public String managementUrl() {
-        return stripSlash(container.getMgmtServerUrl());
+        return container.getMgmtServerUrl().replaceAll("/$", "");
     }
 
     /** The container's output while it runs; after, what the log file kept of it. */
     @Override
     public String logText() {
         return container.isRunning() ? container.getLogs() : super.logText();
-    }
-
-    private static String stripSlash(String url) {
-        return url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
     }
 }

@@ -20,20 +20,12 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
-/**
- * The process backend of {@link KeycloakServer} (the default): the distribution ({@code -Dkeycloak.dist}) started with
- * {@code bin/kc.sh}, in a home of its own ({@code <keycloak.it.workDir>/keycloak-servers/<name>}, a copy with the
- * read-only {@code lib/lib} linked), on free ports of 127.0.0.1, logging to {@code keycloak-<name>.log}. Stopped as a
- * whole process tree; a watchdog in the launcher stops it too if the test JVM vanishes without its shutdown hooks.
- */
+/** The process backend (the default): {@code bin/kc.sh} in a home of its own, stopped as a process tree. */
 public final class KeycloakProcess extends KeycloakServer {
 
     private static final Duration STOP_GRACE = Duration.ofSeconds(30);
 
-    /**
-     * Runs kc.sh in the background and stops it (SIGTERM, which kc.sh forwards to its java child) when
-     * either this wrapper receives SIGTERM/SIGINT or the watched test JVM (argument 1) is gone.
-     */
+    /** Runs kc.sh and stops it (SIGTERM, forwarded to java) on SIGTERM/SIGINT or when the test JVM (argument 1) is gone. */
     private static final String LAUNCHER = String.join("\n", "watched=\"$1\"; shift", "\"$@\" &", "kc=$!",
             "trap 'kill -TERM \"$kc\" 2>/dev/null; wait \"$kc\"; exit $?' TERM INT",
             "( while kill -0 \"$watched\" 2>/dev/null && kill -0 \"$kc\" 2>/dev/null; do sleep 2; done;",
@@ -132,11 +124,9 @@ public final class KeycloakProcess extends KeycloakServer {
     }
 
     /**
-     * Fresh home per start: a copy of the distribution, {@code bin/} too (kc.sh finds the home from its own path), but
-     * {@code lib/lib} (170 MB of read-only jars) linked and no {@code data/}. Then {@code lib/quarkus} (start-dev's Quarkus
-     * build output) from the first server of this JVM that became ready: Keycloak compares the persisted build options and
-     * provider files with the current ones and builds again when they differ, so this only skips a build (~30 s) that would
-     * produce the same result.
+     * A copy of the distribution ({@code bin/} too: kc.sh finds the home from its path) with {@code lib/lib} (170 MB of jars)
+     * linked and no {@code data/}, then the Quarkus build of the first ready server: Keycloak builds again if options or
+     * providers differ, so this only skips a build (~30 s) with the same result.
      */
     private static void prepareHome(Path dist, Path home) throws IOException {
         deleteTree(home);
@@ -193,7 +183,6 @@ public final class KeycloakProcess extends KeycloakServer {
         recordProcess(name(), home + "/", pids);
     }
 
-    // ------------------------------------------------------------------------------------------
     // Stopping
 
     /**

@@ -19,6 +19,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -26,13 +27,8 @@ import java.util.stream.Collectors;
 import org.opentest4j.TestAbortedException;
 
 /**
- * A real Keycloak with the provider JAR deployed: the harness's one API to start, reach and stop a server
- * (docs/integration-tests.md, "One interface, two backends"). {@link #shared()} is the one server of the test JVM
- * (failsafe runs every IT in one JVM; tests isolate themselves with their own realm); {@link #builder(String)} starts
- * another (other options, cluster nodes). {@code -Dkeycloak.it.backend=…} picks the backend for the whole run:
- * {@link KeycloakProcess} (default, the distribution as a process) or {@link KeycloakContainerServer} (the official
- * image). What both share lives here: the lifecycle (one name per running server, a JVM shutdown hook that stops what
- * {@link #close()} did not, an idempotent close), the admin client, metrics and the log views. Thread-safe.
+ * A real Keycloak with the provider JAR: the harness's one API to start, reach and stop a server, on the backend that
+ * {@code -Dkeycloak.it.backend} picks (docs/integration-tests.md). Thread-safe.
  */
 public abstract class KeycloakServer implements AutoCloseable {
 
@@ -47,14 +43,13 @@ public abstract class KeycloakServer implements AutoCloseable {
 
     /** Started and not yet closed: the shutdown hook closes these (Ryuk, testcontainers' reaper, may be disabled). */
     private static final List<KeycloakServer> RUNNING = new CopyOnWriteArrayList<>();
-    private static volatile KeycloakServer shared;
+    private static KeycloakServer shared;
     private static Throwable sharedFailure;
 
     static {
         Runtime.getRuntime().addShutdownHook(new Thread(() -> RUNNING.forEach(KeycloakServer::close), "keycloak-it-shutdown"));
     }
 
-    /** For the server's own endpoints (readiness, metrics). */
     protected final HttpClient http = Http.client();
     private final String name;
     /** {@code <keycloak.it.workDir>/keycloak-<name>.log}: the process's output, or a copy of the container's. */
@@ -98,34 +93,24 @@ public abstract class KeycloakServer implements AutoCloseable {
         return v;
     }
 
-    /**
-     * The one shared server of this test JVM, started on first call (with {@code -Dkeycloak.it.extraOptions}, space
-     * separated). If that start failed, every later call fails (or is skipped) at once. Never close it: the shutdown
-     * hook does.
-     */
-    public static KeycloakServer shared() {
-        KeycloakServer s = shared;
-        if (s != null) {
-            return s;
+    /** The test JVM's one shared server, started once (with {@code -Dkeycloak.it.extraOptions}); the shutdown hook stops it. */
+    public static synchronized KeycloakServer shared() {
+        if (sharedFailure instanceof TestAbortedException skipped) {
+            throw new TestAbortedException(skipped.getMessage()); // e.g. no Docker engine for the container backend
         }
-        synchronized (KeycloakServer.class) {
-            if (sharedFailure instanceof TestAbortedException skipped) {
-                throw new TestAbortedException(skipped.getMessage()); // e.g. no Docker engine for the container backend
-            }
-            if (sharedFailure != null) {
-                throw new IllegalStateException("The shared Keycloak failed to start earlier in this JVM", sharedFailure);
-            }
-            if (shared == null) {
-                String extra = System.getProperty("keycloak.it.extraOptions", "").trim();
-                try {
-                    shared = builder("shared").options(extra.isEmpty() ? List.of() : Arrays.asList(extra.split("\\s+"))).launch();
-                } catch (RuntimeException | Error e) {
-                    sharedFailure = e;
-                    throw e;
-                }
-            }
-            return shared;
+        if (sharedFailure != null) {
+            throw new IllegalStateException("The shared Keycloak failed to start earlier in this JVM", sharedFailure);
         }
+        if (shared == null) {
+            String extra = System.getProperty("keycloak.it.extraOptions", "").trim();
+            try {
+                shared = builder("shared").options(extra.isEmpty() ? List.of() : Arrays.asList(extra.split("\\s+"))).launch();
+            } catch (RuntimeException | Error e) {
+                sharedFailure = e;
+                throw e;
+            }
+        }
+        return shared;
     }
 
     /** A builder for another server; {@code name} names its home directory, log file and container. */
@@ -164,10 +149,7 @@ public abstract class KeycloakServer implements AutoCloseable {
             return this;
         }
 
-        /**
-         * The kc.sh command (default {@code start-dev}); {@code start} (production mode) also needs
-         * {@code --http-enabled=true --hostname-strict=false} and {@code --db=...}. Only the process backend runs it.
-         */
+        /** The kc.sh command (default {@code start-dev}); {@code start} also needs http, hostname and db options. */
         public Builder command(String command) {
             if (!command.matches("[a-z-]+")) {
                 throw new IllegalArgumentException("Not a kc.sh command: " + command);
@@ -182,11 +164,7 @@ public abstract class KeycloakServer implements AutoCloseable {
             return this;
         }
 
-        /**
-         * Starts the server on the selected backend and blocks until it is ready; fails with the log tail otherwise.
-         * The default tier ({@code keycloak.it.groups=!extended}) runs on the shared server alone, so a class starting
-         * a server of its own there is missing {@link Extended} and fails here, rather than slowing the tier unnoticed.
-         */
+        /** Starts the server and blocks until it is ready; refused in the default tier, which runs on the shared server alone. */
         public KeycloakServer start() {
             String groups = System.getProperty("keycloak.it.groups", "").replace(" ", "");
             if (groups.contains("!" + Extended.TAG)) {
@@ -197,10 +175,7 @@ public abstract class KeycloakServer implements AutoCloseable {
             return launch();
         }
 
-        /**
-         * What every start shares: one server per name, a record for the shutdown hook from the moment the backend
-         * starts, and on failure a stopped server and a message with the log's tail.
-         */
+        /** One server per name, stopped by the shutdown hook once started, and on failure stopped and reported with its log. */
         private KeycloakServer launch() {
             if (RUNNING.stream().anyMatch(s -> s.name.equals(name))) {
                 throw new IllegalStateException("A server named '" + name + "' is already running");
@@ -221,7 +196,6 @@ public abstract class KeycloakServer implements AutoCloseable {
         }
     }
 
-    // ------------------------------------------------------------------------------------------
     // What a backend says: how to start (and wait for ready), tell it runs, stop (once, from close()) and reach it
 
     abstract void startAndAwaitReady(Builder b);
@@ -236,16 +210,11 @@ public abstract class KeycloakServer implements AutoCloseable {
     /** {@code http://<host>:<management port>}: /health, /health/ready, /metrics. */
     public abstract String managementUrl();
 
-    // ------------------------------------------------------------------------------------------
-
     public final boolean isAlive() {
         return !stopped && running();
     }
 
-    /**
-     * Stops the server and closes its admin client. Idempotent: a second caller (the shutdown hook while a test closes
-     * it) waits until the first has stopped it. Do not call it on {@link #shared()}.
-     */
+    /** Stops the server and its admin client; a second caller waits until the first has stopped it. Not for {@link #shared()}. */
     @Override
     public final synchronized void close() {
         if (stopped) {
@@ -255,9 +224,7 @@ public abstract class KeycloakServer implements AutoCloseable {
         RUNNING.remove(this);
         try {
             synchronized (adminLock) {
-                if (admin != null) {
-                    admin.close();
-                }
+                Optional.ofNullable(admin).ifPresent(AdminClient::close);
             }
         } catch (RuntimeException e) {
             log("closing the admin client of '" + name + "': " + e);
@@ -271,7 +238,6 @@ public abstract class KeycloakServer implements AutoCloseable {
         return name;
     }
 
-    /** From start to ready. */
     public final Duration startupTime() {
         return startupTime;
     }
@@ -286,7 +252,6 @@ public abstract class KeycloakServer implements AutoCloseable {
         }
     }
 
-    /** A new simulated browser (its own cookie jar). */
     public BrowserLogin newBrowser() {
         return new BrowserLogin(baseUrl());
     }
@@ -305,10 +270,8 @@ public abstract class KeycloakServer implements AutoCloseable {
         return Metrics.sum(metrics(), metricName, labels);
     }
 
-    // ------------------------------------------------------------------------------------------
     // The log (the process's output, the container's stdout and stderr)
 
-    /** The whole log so far. */
     public String logText() {
         try {
             return Files.exists(logFile) ? Files.readString(logFile, StandardCharsets.UTF_8) : "";
@@ -322,7 +285,6 @@ public abstract class KeycloakServer implements AutoCloseable {
         return logText().length();
     }
 
-    /** The log written after {@code mark}. */
     public String logTextSince(long mark) {
         String log = logText();
         return mark >= log.length() ? "" : log.substring((int) mark);
@@ -338,7 +300,7 @@ public abstract class KeycloakServer implements AutoCloseable {
         }
     }
 
-    /** Log records of {@code level} (e.g. "ERROR") whose category starts with {@code categoryPrefix} ("" = any). */
+    /** Log records (of the server, or of {@code text}) of {@code level} whose category starts with a prefix ("" = any). */
     public List<String> logLines(String level, String categoryPrefix) {
         return filterLog(logText(), level, categoryPrefix);
     }
@@ -347,7 +309,6 @@ public abstract class KeycloakServer implements AutoCloseable {
         return logLines("ERROR", "dev.abusegate");
     }
 
-    /** The same, over any text. */
     public static List<String> filterLog(String text, String level, String categoryPrefix) {
         return text.lines().filter(line -> {
             Matcher m = LOG_LINE.matcher(line);
@@ -370,9 +331,7 @@ public abstract class KeycloakServer implements AutoCloseable {
         }
     }
 
-    // ------------------------------------------------------------------------------------------
-    // What the harness started, one file per running server in <keycloak.it.workDir>/running/, so that
-    // .ci/stop-recorded-servers stops exactly that and nothing else. Best effort: a failure is said on the console.
+    // One record per running server in <keycloak.it.workDir>/running/: .ci/stop-recorded-servers stops that and nothing else
 
     /** {@code <keycloak.it.workDir>}: integration-tests/target. */
     static Path workDir() {

@@ -16,36 +16,26 @@ public final class Metrics {
     private Metrics() {
     }
 
-    /** One sample line: metric name, labels and value. */
     public record Sample(String name, Map<String, String> labels, double value) {
     }
 
-    /** All samples in {@code text}. */
     public static List<Sample> parse(String text) {
         List<Sample> out = new ArrayList<>();
         for (String line : text.split("\n")) {
-            line = line.strip();
-            if (line.isEmpty() || line.startsWith("#")) {
-                continue;
-            }
-            Matcher m = SAMPLE.matcher(line);
-            if (!m.matches()) {
+            Matcher m = SAMPLE.matcher(line.strip());
+            if (line.strip().startsWith("#") || !m.matches()) {
                 continue;
             }
             Map<String, String> labels = new LinkedHashMap<>();
             if (m.group(3) != null) {
-                Matcher lm = LABEL.matcher(m.group(3));
-                while (lm.find()) {
-                    labels.put(lm.group(1), lm.group(2).replace("\\\"", "\"").replace("\\n", "\n").replace("\\\\", "\\"));
-                }
+                LABEL.matcher(m.group(3)).results().forEach(l -> labels.put(l.group(1),
+                        l.group(2).replace("\\\"", "\"").replace("\\n", "\n").replace("\\\\", "\\")));
             }
-            double value;
             try {
-                value = Double.parseDouble(m.group(4));
-            } catch (NumberFormatException e) {
-                continue;
+                out.add(new Sample(m.group(1), labels, Double.parseDouble(m.group(4))));
+            } catch (NumberFormatException notANumber) {
+                // "+Inf" and the like are no samples to sum
             }
-            out.add(new Sample(m.group(1), labels, value));
         }
         return out;
     }

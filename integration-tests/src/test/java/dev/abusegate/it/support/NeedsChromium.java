@@ -5,12 +5,10 @@ import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /** A test that drives {@link HeadlessChromium}: skipped without Chromium (the reason names the install), failed under CI=true. */
 @Target({ElementType.TYPE, ElementType.METHOD})
 @Retention(RetentionPolicy.RUNTIME)
 @Documented
-@ExtendWith(HeadlessChromium.Condition.class)
 public @interface NeedsChromium {
 }

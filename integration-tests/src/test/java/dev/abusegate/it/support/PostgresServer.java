@@ -12,12 +12,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 
-/**
- * A throw-away PostgreSQL 17 for Keycloak nodes that share a database (clustered Keycloak finds its peers through it):
- * zonky's binaries from Maven Central, {@code initdb} under {@code target/}, a free port of 127.0.0.1 (as root in a
- * user namespace), the role and database {@value #DATABASE}. {@link #close()} (or a shutdown hook) stops it and
- * deletes its directory.
- */
+/** A throw-away PostgreSQL 17 on 127.0.0.1 for Keycloak nodes sharing a database; {@link #close()} deletes it. */
 public final class PostgresServer implements AutoCloseable {
 
     public static final String DATABASE = "keycloak";
@@ -45,17 +40,10 @@ public final class PostgresServer implements AutoCloseable {
         }
         EmbeddedPostgres postgres;
         try {
-            postgres = EmbeddedPostgres.builder()
-                    .setOverrideWorkingDirectory(dir.resolve("binaries").toFile())
-                    .setDataDirectory(dir.resolve("data"))
-                    .setCleanDataDirectory(true)
-                    .setPort(KeycloakServer.freePorts(1)[0])
-                    .setServerConfig("listen_addresses", KeycloakServer.HOST)
-                    .setServerConfig("max_connections", "200")
-                    .setServerConfig("fsync", "off")
-                    .setPGStartupWait(Duration.ofSeconds(120))
-                    .setRegisterShutdownHook(true)
-                    .start();
+            postgres = EmbeddedPostgres.builder().setOverrideWorkingDirectory(dir.resolve("binaries").toFile())
+                    .setDataDirectory(dir.resolve("data")).setCleanDataDirectory(true).setPort(KeycloakServer.freePorts(1)[0])
+                    .setServerConfig("listen_addresses", KeycloakServer.HOST).setServerConfig("max_connections", "200")
+                    .setServerConfig("fsync", "off").setPGStartupWait(Duration.ofSeconds(120)).setRegisterShutdownHook(true).start();
         } catch (IOException | RuntimeException e) {
             KeycloakProcess.deleteQuietly(dir);
             throw new IllegalStateException("PostgreSQL did not start: " + e.getMessage(), e);
@@ -75,7 +63,6 @@ public final class PostgresServer implements AutoCloseable {
         return server;
     }
 
-    /** The kc.sh options that point Keycloak at this database. */
     public List<String> keycloakOptions() {
         return List.of("--db=postgres", "--db-url=jdbc:postgresql://" + KeycloakServer.HOST + ":" + postgres.getPort() + "/" + DATABASE,
                 "--db-username=" + USERNAME, "--db-password=" + password);
@@ -83,13 +70,11 @@ public final class PostgresServer implements AutoCloseable {
 
     /** Stops the server (fast shutdown) and deletes its directory. Idempotent. */
     @Override
-    public void close() {
-        synchronized (this) {
-            if (stopped) {
-                return;
-            }
-            stopped = true;
+    public synchronized void close() {
+        if (stopped) {
+            return;
         }
+        stopped = true;
         try {
             postgres.close();
         } catch (IOException | RuntimeException e) {

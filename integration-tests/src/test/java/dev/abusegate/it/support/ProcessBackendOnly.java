@@ -11,10 +11,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.platform.commons.support.AnnotationSupport;
 import org.testcontainers.DockerClientFactory;
 
-/**
- * A test class or method that needs the process backend (the default): skipped, with {@link #value()} as the reason,
- * under {@code -Dkeycloak.it.backend=container}. Nothing of a skipped class runs (no {@code @BeforeAll}, no server).
- */
+/** A test that needs the process backend: skipped, with {@link #value()} as the reason, on the container backend. */
 @Target({ElementType.TYPE, ElementType.METHOD})
 @Retention(RetentionPolicy.RUNTIME)
 @Documented
@@ -24,9 +21,8 @@ public @interface ProcessBackendOnly {
     String value();
 
     /**
-     * Whether the selected backend can run a test, decided before anything of it runs (registered for every class by
-     * extension auto-detection): on the container backend, every IT is skipped without a Docker engine, and
-     * {@link ProcessBackendOnly} classes and methods always, each with its reason.
+     * Whether a test can run here (every class, by extension auto-detection): without Chromium a {@link NeedsChromium} test
+     * is skipped (unless CI=true), and on the container backend every IT without Docker and {@link ProcessBackendOnly} ones.
      */
     final class Condition implements ExecutionCondition {
 
@@ -54,6 +50,12 @@ public @interface ProcessBackendOnly {
 
         @Override
         public ConditionEvaluationResult evaluateExecutionCondition(ExtensionContext context) {
+            String chromium = HeadlessChromium.missing();
+            if (chromium != null && !"true".equalsIgnoreCase(System.getenv("CI"))
+                    && context.getElement().flatMap(e -> AnnotationSupport.findAnnotation(e, NeedsChromium.class)).isPresent()) {
+                KeycloakServer.log("SKIPPED " + context.getDisplayName() + ": " + chromium);
+                return ConditionEvaluationResult.disabled("SKIPPED " + context.getDisplayName() + ": " + chromium);
+            }
             if (!KeycloakServer.onContainers()) {
                 return ConditionEvaluationResult.enabled("process backend");
             }

@@ -8,11 +8,8 @@ import java.util.Map;
 import java.util.UUID;
 
 /**
- * A realm for {@link AdminClient#importRealm(RealmBuilder)}: {@code sslRequired: none}, the public client
- * {@value #CLIENT_ID} (standard flow and direct grants, redirect URI {@value #REDIRECT_URI}, never contacted), users
- * with a complete profile, LOGIN and LOGIN_ERROR events stored, and optionally a gated browser flow
- * {@value #GATED_BROWSER_FLOW} (cookie, then a forms sub-flow with the gated step) and a gated direct grant flow
- * {@value #GATED_DIRECT_GRANT_FLOW}, bound to the realm. Without them the realm keeps the stock flows.
+ * A realm to import: no TLS required, the public client {@value #CLIENT_ID}, users with a complete profile, login events
+ * stored, and the stock flows unless a gated one is bound.
  */
 public final class RealmBuilder {
 
@@ -27,8 +24,8 @@ public final class RealmBuilder {
     private List<String> eventTypes = List.of("LOGIN", "LOGIN_ERROR");
     private String browserProviderId;
     private Map<String, String> browserConfig;
-    private boolean identityFirst;
-    private String usernameStepProviderId = "auth-username-form";
+    /** The first step of an identity-first browser flow; null for a one-page form. */
+    private String usernameStep;
     private String directGrantProviderId;
     private Map<String, String> directGrantConfig;
 
@@ -36,7 +33,6 @@ public final class RealmBuilder {
         this.name = name;
     }
 
-    /** A realm with this exact name. */
     public static RealmBuilder named(String name) {
         return new RealmBuilder(name);
     }
@@ -67,37 +63,23 @@ public final class RealmBuilder {
         return this;
     }
 
-    /**
-     * Browser flow {@value #GATED_BROWSER_FLOW}: Cookie (ALTERNATIVE), then sub-flow
-     * "{@value #GATED_BROWSER_FLOW} forms" (ALTERNATIVE) with {@code providerId} REQUIRED; {@code config}
-     * (may be null = no config, the authenticator's defaults) attached as "{@value #GATED_BROWSER_FLOW} config".
-     */
+    /** Browser flow {@value #GATED_BROWSER_FLOW}: Cookie, or a forms sub-flow with {@code providerId} (config null: defaults). */
     public RealmBuilder gatedBrowserFlow(String providerId, Map<String, String> config) {
         this.browserProviderId = providerId;
         this.browserConfig = config;
-        this.identityFirst = false;
+        this.usernameStep = null;
         return this;
     }
 
-    /**
-     * Like {@link #gatedBrowserFlow} but identity-first: the forms sub-flow runs the stock
-     * "Username Form" ({@code auth-username-form}) first, then {@code providerId} (e.g.
-     * {@code abuse-gate-password-form}), both REQUIRED.
-     */
+    /** Like {@link #gatedBrowserFlow} but identity-first: the stock "Username Form" first, then {@code providerId}. */
     public RealmBuilder identityFirstGatedBrowserFlow(String providerId, Map<String, String> config) {
-        gatedBrowserFlow(providerId, config);
-        this.identityFirst = true;
-        return this;
+        return identityFirstGatedBrowserFlow("auth-username-form", providerId, config);
     }
 
-    /**
-     * Identity-first with both steps chosen: {@code usernameProviderId} (e.g. {@code abuse-gate-username-form})
-     * then {@code passwordProviderId}, both REQUIRED; a non-stock username step gets its own copy of
-     * {@code config} ("{@value #GATED_BROWSER_FLOW} username config").
-     */
+    /** Identity-first with both steps chosen, both REQUIRED; a step other than the stock one gets a copy of {@code config}. */
     public RealmBuilder identityFirstGatedBrowserFlow(String usernameProviderId, String passwordProviderId, Map<String, String> config) {
-        identityFirstGatedBrowserFlow(passwordProviderId, config);
-        this.usernameStepProviderId = usernameProviderId;
+        gatedBrowserFlow(passwordProviderId, config);
+        this.usernameStep = usernameProviderId;
         return this;
     }
 
@@ -127,9 +109,9 @@ public final class RealmBuilder {
         if (browserProviderId != null) {
             String forms = GATED_BROWSER_FLOW + " forms";
             List<Map<String, Object>> formExecutions = new ArrayList<>();
-            if (identityFirst) {
-                boolean stock = "auth-username-form".equals(usernameStepProviderId);
-                formExecutions.add(execution(usernameStepProviderId, false, 10,
+            if (usernameStep != null) {
+                boolean stock = "auth-username-form".equals(usernameStep);
+                formExecutions.add(execution(usernameStep, false, 10,
                         stock ? null : config(configs, GATED_BROWSER_FLOW + " username config", browserConfig)));
             }
             formExecutions.add(execution(browserProviderId, false, 20, config(configs, GATED_BROWSER_FLOW + " config", browserConfig)));
@@ -162,10 +144,7 @@ public final class RealmBuilder {
                 "topLevel", topLevel, "builtIn", false, "authenticationExecutions", executions);
     }
 
-    /**
-     * A REQUIRED execution of the authenticator {@code step} (with its config, or none), or ALTERNATIVE of the sub-flow of
-     * that alias; the cookie step of the browser flow is ALTERNATIVE too.
-     */
+    /** A REQUIRED step (with its config, or none); a sub-flow and the cookie step are ALTERNATIVE. */
     private static Map<String, Object> execution(String step, boolean subFlow, int priority, String configAlias) {
         Map<String, Object> e = new LinkedHashMap<>(Map.of(subFlow ? "flowAlias" : "authenticator", step, "authenticatorFlow", subFlow,
                 "requirement", subFlow || step.equals("auth-cookie") ? "ALTERNATIVE" : "REQUIRED", "priority", priority,

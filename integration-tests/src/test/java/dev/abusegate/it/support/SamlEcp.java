@@ -10,10 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
-/**
- * A SAML ECP service provider for tests: its client representation (ECP allowed, no client signature) and its
- * AuthnRequest (SOAP, PAOS binding) POSTed to a realm's SAML endpoint with {@code Authorization: Basic} credentials.
- */
+/** A SAML ECP service provider: its client (ECP allowed) and its SOAP AuthnRequest with {@code Authorization: Basic}. */
 public final class SamlEcp {
 
     /** The status of a SAML Response that signed the user in. */
@@ -47,10 +44,7 @@ public final class SamlEcp {
         return Http.send(http, req);
     }
 
-    /**
-     * Gates a realm's SAML ECP endpoint as README's Enable section says: the endpoint runs the flow named
-     * "saml ecp", so a copy with the gated HTTP Basic step (configured with {@code config}) takes that name.
-     */
+    /** Gates a realm's ECP endpoint as README's Enable says: a gated copy takes the name "saml ecp", which it runs. */
     public static void gate(AdminClient admin, String realm, Map<String, String> config) {
         admin.copyWithGatedStep(realm, "saml ecp", "gated saml ecp", "http-basic-authenticator", "abuse-gate-http-basic", config);
         admin.renameFlow(realm, "saml ecp", "saml ecp stock");

@@ -5,18 +5,13 @@ import java.net.http.HttpHeaders;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 
-/**
- * The token endpoint's password grant ({@code grant_type=password}, public client {@link RealmBuilder#CLIENT_ID}), as
- * an API client calls it. Thread-safe; only talks to the server's base URL.
- */
+/** The token endpoint's password grant for {@link RealmBuilder#CLIENT_ID}, as an API client calls it. Thread-safe. */
 public final class TokenClient {
 
     public record TokenResponse(int status, String body, HttpHeaders headers) {
-        /** The body as a JSON object. */
         public Map<String, Object> json() {
             return Json.parseMap(body);
         }
@@ -32,13 +27,10 @@ public final class TokenClient {
 
         /** Keycloak's own answer to wrong credentials (400 in 26.7.3; compare with a stock realm where the status matters). */
         public boolean isKeycloakInvalidGrant() {
-            if (status != 400 && status != 401) {
-                return false;
-            }
             try {
-                Map<String, Object> j = json();
-                return "invalid_grant".equals(j.get("error")) && "Invalid user credentials".equals(j.get("error_description"));
-            } catch (IllegalArgumentException e) {
+                return (status == 400 || status == 401) && "invalid_grant".equals(json().get("error"))
+                        && "Invalid user credentials".equals(json().get("error_description"));
+            } catch (IllegalArgumentException notJson) {
                 return false;
             }
         }
@@ -62,14 +54,8 @@ public final class TokenClient {
 
     /** Password grant; a null {@code username}, {@code password}, {@code captchaToken} or {@code forwardedFor} is left out. */
     public TokenResponse passwordGrant(String realm, String username, String password, String captchaToken, String forwardedFor) {
-        Map<String, String> form = new LinkedHashMap<>(Map.of("grant_type", "password", "client_id", RealmBuilder.CLIENT_ID));
-        String[] optional = {"username", username, "password", password, "captcha_token", captchaToken};
-        for (int i = 0; i < optional.length; i += 2) {
-            if (optional[i + 1] != null) {
-                form.put(optional[i], optional[i + 1]);
-            }
-        }
-        return postRaw(realm, Http.form(form).getBytes(StandardCharsets.UTF_8), forwardedFor);
+        return postRaw(realm, Http.form(Http.fields("grant_type", "password", "client_id", RealmBuilder.CLIENT_ID, "username", username,
+                "password", password, "captcha_token", captchaToken)).getBytes(StandardCharsets.UTF_8), forwardedFor);
     }
 
     /** POSTs a raw form body (any bytes, e.g. invalid UTF-8) to the token endpoint. */
