@@ -36,7 +36,7 @@ class AccountProbeIT extends ServerTest {
     private static final Duration WAIT = Duration.ofSeconds(15);
 
     private static RealmBuilder realm(String prefix) {
-        return RealmBuilder.named(RealmBuilder.uniqueName(prefix)).user(KNOWN, PW)
+        return RealmBuilder.unique(prefix).user(KNOWN, PW)
                 .gatedBrowserFlow(GateIt.USERNAME_PASSWORD_FORM, BAND_AT_2)
                 .gatedDirectGrantFlow("abuse-gate-direct-grant", BAND_AT_2);
     }
@@ -54,7 +54,7 @@ class AccountProbeIT extends ServerTest {
 
     /** What an API client sees: status, error, description, and whether a captcha is offered. */
     private static String token(String realm, String name, String password, String address) {
-        TokenClient.TokenResponse r = new TokenClient(server.baseUrl()).passwordGrant(realm, name, password, null, address);
+        TokenClient.TokenResponse r = tokens.passwordGrant(realm, name, password, null, address);
         Map<String, Object> j = r.json();
         return r.status() + " " + j.get("error") + " / " + j.get("error_description") + " captcha=" + j.containsKey("captcha_provider");
     }
@@ -71,7 +71,7 @@ class AccountProbeIT extends ServerTest {
         }
         List<Map<String, Object>> counters = new ArrayList<>();
         for (String a : addresses) {
-            Map<String, Object> s = GateIt.state(admin, realm, a, name);
+            Map<String, Object> s = admin.gateState(realm, a, name);
             Map<String, Object> c = new LinkedHashMap<>();
             c.put("address.attempts", GateIt.stateValue(s, "address", "attempts"));
             c.put("address.distinctIdentifiers", GateIt.stateValue(s, "address", "distinctIdentifiers"));
@@ -108,7 +108,7 @@ class AccountProbeIT extends ServerTest {
      */
     private static void clearState(String realm, String name) {
         for (String n : List.of(name, name + "@example.com")) {
-            admin.delete("/admin/realms/" + AdminClient.seg(realm) + "/abuse-gate/state?identifier=" + AdminClient.seg(n));
+            admin.clearGateState(realm, null, n);
         }
     }
 
@@ -126,7 +126,7 @@ class AccountProbeIT extends ServerTest {
         assertAlike(realm, "192.0.2.2", "198.51.100.2", true, (n, a) -> browser(realm, n, "  \t ", a));
         // and they are Keycloak's ordinary answer, counted for nobody's lockout
         assertThat(browser(realm, UNKNOWN, "", "203.0.113.9")).isEqualTo("200 gate=- keycloak=Invalid username or password.");
-        assertThat(GateIt.stateNumber(GateIt.state(admin, realm, null, UNKNOWN), "identifier", "failures")).isZero();
+        assertThat(GateIt.stateNumber(admin.gateState(realm, null, UNKNOWN), "identifier", "failures")).isZero();
         assertThat(attempt(realm, KNOWN, PW, "192.0.2.9").loginSucceeded()).isTrue();
     }
 
@@ -136,7 +136,7 @@ class AccountProbeIT extends ServerTest {
         assertAlike(realm, "192.0.2.3", "198.51.100.3", true, (n, a) -> token(realm, n, "", a));
         assertAlike(realm, "192.0.2.4", "198.51.100.4", true, (n, a) -> token(realm, n, " ", a));
         assertThat(token(realm, UNKNOWN, "", "203.0.113.9")).isEqualTo("400 invalid_grant / Invalid user credentials captcha=false");
-        assertThat(new TokenClient(server.baseUrl()).passwordGrant(realm, KNOWN, PW, null, "192.0.2.9").status()).isEqualTo(200);
+        assertThat(tokens.passwordGrant(realm, KNOWN, PW, null, "192.0.2.9").status()).isEqualTo(200);
     }
 
     @Test

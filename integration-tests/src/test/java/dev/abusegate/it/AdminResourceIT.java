@@ -29,7 +29,6 @@ class AdminResourceIT extends ServerTest {
 
     private static final int LOCKOUT_SECONDS = 600;
 
-    private static TokenClient tokens;
 
     private static String realm;
     private static String otherRealm;
@@ -40,8 +39,7 @@ class AdminResourceIT extends ServerTest {
 
     @BeforeAll
     static void createRealmsAndTokens() {
-        tokens = new TokenClient(server.baseUrl());
-        realm = importClassRealm(RealmBuilder.named(RealmBuilder.uniqueName("admin-api"))
+        realm = importClassRealm(RealmBuilder.unique("admin-api")
                 .user("alice", "alice-secret-1")
                 .user("bob", "bob-secret-1")
                 .user("carol", "carol-secret-1")
@@ -55,7 +53,7 @@ class AdminResourceIT extends ServerTest {
                         "perIp.threshold", "3",
                         "accountLockout.threshold", "2",
                         "accountLockout.lockoutSeconds", Integer.toString(LOCKOUT_SECONDS))));
-        otherRealm = importClassRealm(RealmBuilder.named(RealmBuilder.uniqueName("admin-api-other"))
+        otherRealm = importClassRealm(RealmBuilder.unique("admin-api-other")
                 .user("otheradmin", "otheradmin-secret-1"));
         grantRealmManagementRole(realm, "viewer", "view-users");
         grantRealmManagementRole(realm, "manager", "manage-users");
@@ -173,7 +171,7 @@ class AdminResourceIT extends ServerTest {
     @Test
     @SuppressWarnings("unchecked")
     void without_prefix_parameters_an_ipv6_address_is_looked_up_and_cleared_under_the_realms_prefixes() {
-        String v6 = importRealm(RealmBuilder.named(RealmBuilder.uniqueName("admin-v6")).user("dave", "dave-secret-1")
+        String v6 = importRealm(RealmBuilder.unique("admin-v6").user("dave", "dave-secret-1")
                 .gatedDirectGrantFlow("abuse-gate-direct-grant", PREFIX_56));
         // two addresses of one /56: the gate counts them together
         for (String ip : List.of("2001:db8:77:1::5", "2001:db8:77:1::5", "2001:db8:77:2::9")) {
@@ -208,7 +206,7 @@ class AdminResourceIT extends ServerTest {
 
     @Test
     void where_the_realms_gated_steps_disagree_on_a_prefix_each_is_looked_up_and_cleared() {
-        String mixed = importRealm(RealmBuilder.named(RealmBuilder.uniqueName("admin-v6-mixed")).user("erin", "erin-secret-1")
+        String mixed = importRealm(RealmBuilder.unique("admin-v6-mixed").user("erin", "erin-secret-1")
                 .gatedBrowserFlow("abuse-gate-username-password-form", Map.of("captcha.enabled", "false"))
                 .gatedDirectGrantFlow("abuse-gate-direct-grant", PREFIX_56));
         String ip = "2001:db8:78:1::5";

@@ -38,7 +38,7 @@ class BrowserGateAnswerIT extends ServerTest {
     }
 
     private static RealmBuilder users(String prefix, String... usernames) {
-        RealmBuilder b = RealmBuilder.named(RealmBuilder.uniqueName(prefix));
+        RealmBuilder b = RealmBuilder.unique(prefix);
         for (String u : usernames) {
             b.user(u, PW);
         }
@@ -124,7 +124,7 @@ class BrowserGateAnswerIT extends ServerTest {
         assertThat(hostileResult.body()).doesNotContain(hostile).doesNotContain("<b>x");
 
         // the events prove each answer above came from the layer we meant (the page must not tell)
-        List<EventRepresentation> events = GateIt.eventsWithError(admin, realm, "LOGIN_ERROR", "abuse_gate_blocked");
+        List<EventRepresentation> events = admin.eventsWithError(realm, "LOGIN_ERROR", "abuse_gate_blocked");
         for (Blocked b : blocked) {
             assertThat(events).as(b.label())
                     .anyMatch(e -> b.address().equals(e.getIpAddress()) && b.layer().equals(details(e).get("abuse_gate_layer")));
@@ -193,7 +193,7 @@ class BrowserGateAnswerIT extends ServerTest {
         assertThat(details(captchaEvent)).containsEntry("abuse_gate_layer", "per_ip")
                 .containsEntry("abuse_gate_outcome", "captcha_required")
                 .doesNotContainKey("username");
-        assertThat(GateIt.eventsWithError(admin, realm, "LOGIN_ERROR", "abuse_gate_blocked")).hasSize(1);
+        assertThat(admin.eventsWithError(realm, "LOGIN_ERROR", "abuse_gate_blocked")).hasSize(1);
         // no gate event names the user, whether or not its authentication session saw a password check before
         assertThat(admin.events(realm, "LOGIN_ERROR"))
                 .filteredOn(e -> String.valueOf(e.getError()).startsWith("abuse_gate_"))
@@ -246,7 +246,7 @@ class BrowserGateAnswerIT extends ServerTest {
 
         // kc_locale=de on the form post (as the theme's language menu does)
         BrowserLogin browser = server.newBrowser();
-        BrowserLogin.LoginPage page = browser.openLoginPage(realm, address);
+        BrowserLogin.LoginResult page = browser.openLoginPage(realm, address);
         String action = page.requireFormAction();
         LoginResult german = browser.post(action + (action.contains("?") ? "&" : "?") + "kc_locale=de",
                 Map.of("username", "alice", "password", PW, "credentialId", ""), address);
@@ -314,8 +314,8 @@ class BrowserGateAnswerIT extends ServerTest {
         assertBlocked(attempt(first, "alice", PW, "203.0.113.102"));
 
         // the same address and the same username in the other realm are untouched
-        assertThat(GateIt.stateNumber(GateIt.state(admin, second, a, "alice"), "address", "attempts")).isZero();
-        assertThat(GateIt.stateNumber(GateIt.state(admin, second, a, "alice"), "identifier", "failures")).isZero();
+        assertThat(GateIt.stateNumber(admin.gateState(second, a, "alice"), "address", "attempts")).isZero();
+        assertThat(GateIt.stateNumber(admin.gateState(second, a, "alice"), "identifier", "failures")).isZero();
         LoginResult r1 = attempt(second, "alice", PW, a);
         assertThat(r1.loginSucceeded()).as(r1.toString()).isTrue();
         LoginResult r2 = attempt(second, "alice", PW, a);

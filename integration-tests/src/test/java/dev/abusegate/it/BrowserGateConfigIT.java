@@ -42,7 +42,7 @@ class BrowserGateConfigIT extends ServerTest {
 
     @Test
     void without_a_saved_config_the_production_defaults_apply() {
-        String realm = realm(RealmBuilder.named(RealmBuilder.uniqueName("defaults")).user("alice", PW)
+        String realm = realm(RealmBuilder.unique("defaults").user("alice", PW)
                 .gatedBrowserFlow(GateIt.USERNAME_PASSWORD_FORM, null));
         assertThat(admin.executions(realm, RealmBuilder.GATED_BROWSER_FLOW))
                 .filteredOn(e -> GateIt.USERNAME_PASSWORD_FORM.equals(e.getProviderId()))
@@ -65,7 +65,7 @@ class BrowserGateConfigIT extends ServerTest {
     @CrossVersion
     @Test
     void a_value_from_an_imported_realm_json_takes_effect() {
-        RealmBuilder builder = RealmBuilder.named(RealmBuilder.uniqueName("json")).user("alice", PW)
+        RealmBuilder builder = RealmBuilder.unique("json").user("alice", PW)
                 .gatedBrowserFlow(GateIt.USERNAME_PASSWORD_FORM, Map.of("perIpAccount.threshold", "2", "captcha.enabled", "false"));
         String json = Json.write(builder.toMap());
         assertThat(json).contains("\"authenticatorConfig\"").contains("\"perIpAccount.threshold\":\"2\"");
@@ -86,7 +86,7 @@ class BrowserGateConfigIT extends ServerTest {
 
     @Test
     void an_invalid_value_falls_back_to_that_keys_default_with_one_warning() {
-        String realm = realm(RealmBuilder.named(RealmBuilder.uniqueName("invalid")).user("alice", PW)
+        String realm = realm(RealmBuilder.unique("invalid").user("alice", PW)
                 .gatedBrowserFlow(GateIt.USERNAME_PASSWORD_FORM, quietConfig(
                         "perIp.threshold", "lots",
                         "captcha.enabled", "true",
@@ -127,7 +127,7 @@ class BrowserGateConfigIT extends ServerTest {
     @CrossVersion
     @Test
     void identity_first_password_page_is_gated_by_the_chosen_identifier() {
-        String realm = realm(RealmBuilder.named(RealmBuilder.uniqueName("idfirst")).user("alice", PW).user("bob", PW)
+        String realm = realm(RealmBuilder.unique("idfirst").user("alice", PW).user("bob", PW)
                 .identityFirstGatedBrowserFlow(GateIt.PASSWORD_FORM,
                         quietConfig("accountLockout.threshold", "2", "accountLockout.lockoutSeconds", "600")));
         assertThat(admin.executions(realm, RealmBuilder.GATED_BROWSER_FLOW))

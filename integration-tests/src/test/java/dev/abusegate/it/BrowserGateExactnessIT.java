@@ -36,7 +36,7 @@ class BrowserGateExactnessIT extends ServerTest {
     /** One realm for the class (the tests share its counters by design); runs after the shared server is up. */
     @BeforeAll
     static void realm() {
-        realm = admin.importRealm(RealmBuilder.named(RealmBuilder.uniqueName("exact"))
+        realm = admin.importRealm(RealmBuilder.unique("exact")
                 .user("alice", "alice-Secret-1")
                 .gatedBrowserFlow(GateIt.USERNAME_PASSWORD_FORM, quietConfig("perIp.threshold", String.valueOf(THRESHOLD))));
     }
@@ -54,16 +54,16 @@ class BrowserGateExactnessIT extends ServerTest {
         ExecutorService pool = Executors.newFixedThreadPool(BROWSERS);
         try {
             // 40 separate browsers, each with its own login page (authentication session) fetched first
-            List<Future<BrowserLogin.LoginPage>> pageFutures = new ArrayList<>();
+            List<Future<BrowserLogin.LoginResult>> pageFutures = new ArrayList<>();
             List<BrowserLogin> browsers = new ArrayList<>();
             for (int i = 0; i < BROWSERS; i++) {
                 BrowserLogin b = server.newBrowser();
                 browsers.add(b);
                 pageFutures.add(pool.submit(() -> b.openLoginPage(realm, address)));
             }
-            List<BrowserLogin.LoginPage> pages = new ArrayList<>();
-            for (Future<BrowserLogin.LoginPage> f : pageFutures) {
-                BrowserLogin.LoginPage p = f.get(120, TimeUnit.SECONDS);
+            List<BrowserLogin.LoginResult> pages = new ArrayList<>();
+            for (Future<BrowserLogin.LoginResult> f : pageFutures) {
+                BrowserLogin.LoginResult p = f.get(120, TimeUnit.SECONDS);
                 p.requireFormAction();
                 pages.add(p);
             }
@@ -74,7 +74,7 @@ class BrowserGateExactnessIT extends ServerTest {
             List<Future<LoginResult>> results = new ArrayList<>();
             for (int i = 0; i < BROWSERS; i++) {
                 BrowserLogin b = browsers.get(i);
-                BrowserLogin.LoginPage p = pages.get(i);
+                BrowserLogin.LoginResult p = pages.get(i);
                 results.add(pool.submit(() -> {
                     ready.countDown();
                     go.await();
@@ -106,10 +106,10 @@ class BrowserGateExactnessIT extends ServerTest {
 
         // Keycloak itself saw exactly the threshold of password failures
         GateIt.await("10 invalid_user_credentials events", WAIT,
-                () -> GateIt.eventsWithError(admin, realm, "LOGIN_ERROR", "invalid_user_credentials").size() >= THRESHOLD
-                        && GateIt.eventsWithError(admin, realm, "LOGIN_ERROR", "abuse_gate_blocked").size() >= BROWSERS - THRESHOLD);
-        assertThat(GateIt.eventsWithError(admin, realm, "LOGIN_ERROR", "invalid_user_credentials")).hasSize(THRESHOLD);
-        assertThat(GateIt.eventsWithError(admin, realm, "LOGIN_ERROR", "abuse_gate_blocked")).hasSize(BROWSERS - THRESHOLD);
-        assertThat(GateIt.stateNumber(GateIt.state(admin, realm, address, null), "address", "attempts")).isEqualTo(BROWSERS);
+                () -> admin.eventsWithError(realm, "LOGIN_ERROR", "invalid_user_credentials").size() >= THRESHOLD
+                        && admin.eventsWithError(realm, "LOGIN_ERROR", "abuse_gate_blocked").size() >= BROWSERS - THRESHOLD);
+        assertThat(admin.eventsWithError(realm, "LOGIN_ERROR", "invalid_user_credentials")).hasSize(THRESHOLD);
+        assertThat(admin.eventsWithError(realm, "LOGIN_ERROR", "abuse_gate_blocked")).hasSize(BROWSERS - THRESHOLD);
+        assertThat(GateIt.stateNumber(admin.gateState(realm, address, null), "address", "attempts")).isEqualTo(BROWSERS);
     }
 }

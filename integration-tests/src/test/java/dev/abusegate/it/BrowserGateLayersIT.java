@@ -25,7 +25,7 @@ class BrowserGateLayersIT extends ServerTest {
     private static final String BOB_PW = "bob-Secret-1";
 
     private String realm(String prefix, Map<String, String> config) {
-        return importRealm(RealmBuilder.named(RealmBuilder.uniqueName(prefix))
+        return importRealm(RealmBuilder.unique(prefix)
                 .user("alice", ALICE_PW)
                 .user("bob", BOB_PW)
                 .gatedBrowserFlow(GateIt.USERNAME_PASSWORD_FORM, config));
@@ -52,7 +52,7 @@ class BrowserGateLayersIT extends ServerTest {
         assertLoggedIn(attempt(realm, "alice", ALICE_PW, a));
         assertLoggedIn(attempt(realm, "bob", BOB_PW, a));
         assertLoggedIn(attempt(realm, "alice", ALICE_PW, a));
-        assertThat(stateNumber(GateIt.state(admin, realm, a, null), "address", "attempts")).isEqualTo(3);
+        assertThat(stateNumber(admin.gateState(realm, a, null), "address", "attempts")).isEqualTo(3);
 
         // past the threshold the right password is answered 429 blocked, for either account
         assertBlocked(attempt(realm, "alice", ALICE_PW, a));
@@ -91,7 +91,7 @@ class BrowserGateLayersIT extends ServerTest {
         // the right password, from addresses that never failed, is refused
         assertBlocked(attempt(realm, "alice", ALICE_PW, "192.0.2.34"));
         assertBlocked(attempt(realm, "alice", ALICE_PW, "192.0.2.31"));
-        assertThat(GateIt.stateValue(GateIt.state(admin, realm, null, "alice"), "identifier", "locked")).isEqualTo(true);
+        assertThat(GateIt.stateValue(admin.gateState(realm, null, "alice"), "identifier", "locked")).isEqualTo(true);
 
         // another account, even from an address that failed for alice, is unaffected
         assertLoggedIn(attempt(realm, "bob", BOB_PW, "192.0.2.31"));
@@ -121,8 +121,8 @@ class BrowserGateLayersIT extends ServerTest {
         // without the reset, failure 3 (wrong-3) would have locked the account and wrong-4 would be a 429
         assertWrongPassword(attempt(realm, "alice", "wrong-3", "192.0.2.54"));
         assertWrongPassword(attempt(realm, "alice", "wrong-4", "192.0.2.55"));
-        assertThat(GateIt.stateValue(GateIt.state(admin, realm, null, "alice"), "identifier", "locked")).isEqualTo(false);
-        assertThat(stateNumber(GateIt.state(admin, realm, null, "alice"), "identifier", "failures")).isEqualTo(2);
+        assertThat(GateIt.stateValue(admin.gateState(realm, null, "alice"), "identifier", "locked")).isEqualTo(false);
+        assertThat(stateNumber(admin.gateState(realm, null, "alice"), "identifier", "failures")).isEqualTo(2);
         // the 3rd failure since the success is checked by Keycloak, then locks the account
         assertWrongPassword(attempt(realm, "alice", "wrong-5", "192.0.2.56"));
         assertBlocked(attempt(realm, "alice", ALICE_PW, "192.0.2.57"));
@@ -135,13 +135,13 @@ class BrowserGateLayersIT extends ServerTest {
         assertLoggedIn(attempt(realm, "alice", ALICE_PW, a));
         assertWrongPassword(attempt(realm, "bob", "wrong", a));
         assertWrongPassword(attempt(realm, "nobody-1", "wrong", a));
-        assertThat(stateNumber(GateIt.state(admin, realm, a, null), "address", "distinctIdentifiers")).isEqualTo(3);
+        assertThat(stateNumber(admin.gateState(realm, a, null), "address", "distinctIdentifiers")).isEqualTo(3);
 
         // identifiers already seen from this address are retried freely (normalized: case and spaces)
         assertWrongPassword(attempt(realm, "bob", "wrong-again", a));
         assertLoggedIn(attempt(realm, " ALICE ", ALICE_PW, a));
         assertWrongPassword(attempt(realm, "nobody-1", "wrong-again", a));
-        assertThat(stateNumber(GateIt.state(admin, realm, a, null), "address", "distinctIdentifiers")).isEqualTo(3);
+        assertThat(stateNumber(admin.gateState(realm, a, null), "address", "distinctIdentifiers")).isEqualTo(3);
 
         // the (T+1)th new identifier is blocked, whatever the password
         assertBlocked(attempt(realm, "nobody-2", "wrong", a));

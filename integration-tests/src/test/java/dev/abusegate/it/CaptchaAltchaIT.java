@@ -60,7 +60,7 @@ class CaptchaAltchaIT extends ServerTest {
         Map<String, String> config = GateIt.captchaBandConfig();
         config.put("captcha.secret", SECRET);
         config.put("captcha.altcha.maxNumber", "5000");
-        return RealmBuilder.named(RealmBuilder.uniqueName(prefix)).user(USER, PASSWORD)
+        return RealmBuilder.unique(prefix).user(USER, PASSWORD)
                 .gatedBrowserFlow(GateIt.USERNAME_PASSWORD_FORM, config);
     }
 
@@ -235,7 +235,7 @@ class CaptchaAltchaIT extends ServerTest {
     @Test
     void a_spliced_altcha_payload_of_a_genuinely_solved_challenge_is_refused_before_and_after_expiry() throws Exception {
         String secret = "altcha-hmac-" + UUID.randomUUID();
-        String realm = importRealm(RealmBuilder.named(RealmBuilder.uniqueName("splice")).user(USER, PASSWORD)
+        String realm = importRealm(RealmBuilder.unique("splice").user(USER, PASSWORD)
                 .gatedBrowserFlow(GateIt.USERNAME_PASSWORD_FORM, GateIt.captchaBandConfig("captcha.secret", secret, "captcha.altcha.maxNumber", "5000")));
         String address = "198.51.100.171";
         BrowserLogin browser = server.newBrowser();
@@ -301,7 +301,7 @@ class CaptchaAltchaIT extends ServerTest {
      */
     @Test
     void with_the_realms_hmac_providers_disabled_nothing_can_be_forged_from_public_data() throws Exception {
-        String realm = importRealm(RealmBuilder.named(RealmBuilder.uniqueName("no-hmac")).user(USER, PASSWORD)
+        String realm = importRealm(RealmBuilder.unique("no-hmac").user(USER, PASSWORD)
                 .gatedBrowserFlow(GateIt.USERNAME_PASSWORD_FORM, GateIt.captchaBandConfig("captcha.altcha.maxNumber", "5000", "deviceCookie.enabled", "true")));
         String realmId = admin.realmId(realm);
         int disabled = 0;

@@ -44,7 +44,7 @@ class CaptchaBandIT extends ServerTest {
     /** One realm for the class (the tests share its counters by design): {@link GateIt#captchaBandConfig()}. */
     @BeforeAll
     static void realm() {
-        realm = importClassRealm(RealmBuilder.named(RealmBuilder.uniqueName("band"))
+        realm = importClassRealm(RealmBuilder.unique("band")
                 .user("alice", PW)
                 .gatedBrowserFlow(GateIt.USERNAME_PASSWORD_FORM, GateIt.captchaBandConfig()));
     }
@@ -65,7 +65,7 @@ class CaptchaBandIT extends ServerTest {
     }
 
     private static long pairAttempts(String address) {
-        return stateNumber(GateIt.state(admin, realm, address, "alice"), "pair", "attempts");
+        return stateNumber(admin.gateState(realm, address, "alice"), "pair", "attempts");
     }
 
     @Test
@@ -93,7 +93,7 @@ class CaptchaBandIT extends ServerTest {
         assertCaptchaRequired(page, false);
         // ... and they counted nothing
         assertThat(pairAttempts(a)).isEqualTo(3);
-        assertThat(stateNumber(GateIt.state(admin, realm, a, null), "address", "attempts")).isEqualTo(3);
+        assertThat(stateNumber(admin.gateState(realm, a, null), "address", "attempts")).isEqualTo(3);
 
         // solving the page's challenge lets the attempt through: right password, logged in
         String solution = AltchaSolver.solve(challengeJson(page));
@@ -139,7 +139,7 @@ class CaptchaBandIT extends ServerTest {
         static void realm() {
             Map<String, String> config = GateIt.quietConfig("perIpAccount.threshold", "10", "captcha.enabled", "true",
                     "captcha.factor", "0.5");
-            edgeRealm = importClassRealm(RealmBuilder.named(RealmBuilder.uniqueName("band-edge"))
+            edgeRealm = importClassRealm(RealmBuilder.unique("band-edge")
                     .user("alice", "alice-Secret-1")
                     .user("bob", "bob-Secret-1")
                     .gatedBrowserFlow(GateIt.USERNAME_PASSWORD_FORM, config)
@@ -148,13 +148,12 @@ class CaptchaBandIT extends ServerTest {
 
         @Test
         void twenty_simultaneous_token_requests_let_exactly_the_band_start_reach_the_password_check() throws Exception {
-            TokenClient tokens = new TokenClient(server.baseUrl());
             List<TokenClient.TokenResponse> answers = together(REQUESTS, i -> tokens.passwordGrant(edgeRealm, "alice", "wrong-" + i,
                     null, "203.0.113.210"));
             assertThat(answers).filteredOn(TokenClient.TokenResponse::isKeycloakInvalidGrant).hasSize(BAND_START);
             assertThat(answers).filteredOn(r -> r.status() == 429 && r.body().contains("captcha_required"))
                     .hasSize(REQUESTS - BAND_START);
-            assertThat(stateNumber(GateIt.state(admin, edgeRealm, "203.0.113.210", "alice"), "pair", "attempts"))
+            assertThat(stateNumber(admin.gateState(edgeRealm, "203.0.113.210", "alice"), "pair", "attempts"))
                     .isEqualTo(BAND_START);
         }
 
@@ -162,10 +161,10 @@ class CaptchaBandIT extends ServerTest {
         void twenty_simultaneous_form_posts_let_exactly_the_band_start_reach_the_password_check() throws Exception {
             String address = "203.0.113.211";
             List<BrowserLogin> browsers = new ArrayList<>();
-            List<BrowserLogin.LoginPage> pages = new ArrayList<>();
+            List<BrowserLogin.LoginResult> pages = new ArrayList<>();
             for (int i = 0; i < REQUESTS; i++) {
                 BrowserLogin b = server.newBrowser();
-                BrowserLogin.LoginPage p = b.openLoginPage(edgeRealm, address);
+                BrowserLogin.LoginResult p = b.openLoginPage(edgeRealm, address);
                 p.requireFormAction();
                 browsers.add(b);
                 pages.add(p);
@@ -176,7 +175,7 @@ class CaptchaBandIT extends ServerTest {
                     .as("reached the password check").hasSize(BAND_START);
             assertThat(results).filteredOn(r -> r.status() == 429 && r.gateCode().filter("captcha_required"::equals).isPresent())
                     .as("asked for a captcha").hasSize(REQUESTS - BAND_START);
-            assertThat(stateNumber(GateIt.state(admin, edgeRealm, address, "bob"), "pair", "attempts")).isEqualTo(BAND_START);
+            assertThat(stateNumber(admin.gateState(edgeRealm, address, "bob"), "pair", "attempts")).isEqualTo(BAND_START);
         }
     }
 

@@ -84,7 +84,7 @@ class CaptchaVendorIT extends ServerTest {
         config.put("captcha.siteKey", provider + "-site-key-0x4AAAAAAA");
         config.put("captcha.secret", secret);
         config.put("captcha.verifyUrl", stub.url());
-        return RealmBuilder.named(RealmBuilder.uniqueName(prefix)).user(USER, PASSWORD)
+        return RealmBuilder.unique(prefix).user(USER, PASSWORD)
                 .gatedBrowserFlow(GateIt.USERNAME_PASSWORD_FORM, config);
     }
 
@@ -128,7 +128,7 @@ class CaptchaVendorIT extends ServerTest {
         for (int i = 1; i <= 3; i++) {
             assertThat(browser.login(realm, USER, "wrong-" + i, address).status()).isEqualTo(200);
         }
-        BrowserLogin.LoginPage form = browser.openLoginPage(realm, address);
+        BrowserLogin.LoginResult form = browser.openLoginPage(realm, address);
         HttpResponse<String> captcha = browser.rawPost(form.requireFormAction(),
                 Map.of("username", USER, "password", "wrong-4", "credentialId", ""), address);
         assertThat(captcha.statusCode()).isEqualTo(429);
@@ -288,7 +288,7 @@ class CaptchaVendorIT extends ServerTest {
     @ProcessBackendOnly(SITEVERIFY_STUB_IS_LOCAL)
     @Test
     void bogus_vendor_tokens_from_one_address_make_at_most_the_budget_of_siteverify_calls_and_never_block() {
-        String realm = importRealm(RealmBuilder.named(RealmBuilder.uniqueName("verify-budget")).user(USER, PASSWORD)
+        String realm = importRealm(RealmBuilder.unique("verify-budget").user(USER, PASSWORD)
                 .gatedBrowserFlow(GateIt.USERNAME_PASSWORD_FORM, GateIt.captchaBandConfig("captcha.provider", "turnstile",
                         "captcha.siteKey", "site-key-0x4AAAAAAA", "captcha.secret", "turnstile-secret-" + UUID.randomUUID(),
                         "captcha.verifyUrl", stub.url(), "captcha.verifyBudget", "3")));

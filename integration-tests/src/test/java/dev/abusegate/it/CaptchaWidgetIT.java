@@ -60,7 +60,7 @@ class CaptchaWidgetIT extends ServerTest {
 
     @BeforeAll
     static void importBrowserRealm() {
-        realm = importClassRealm(RealmBuilder.named(RealmBuilder.uniqueName("browser-captcha"))
+        realm = importClassRealm(RealmBuilder.unique("browser-captcha")
                 .set("displayName", "Example Corp")
                 .user(USER, PASSWORD)
                 .gatedBrowserFlow("abuse-gate-username-password-form", Map.of(
@@ -75,8 +75,7 @@ class CaptchaWidgetIT extends ServerTest {
 
     @BeforeEach
     void freshStateAndBrowser() {
-        AdminClient.Response cleared = admin.expectSuccess("DELETE", "/admin/realms/" + AdminClient.seg(realm)
-                + "/abuse-gate/state?address=" + PEER + "&identifier=" + USER, null);
+        AdminClient.Response cleared = admin.clearGateState(realm, PEER, USER);
         assertThat(cleared.body()).contains("\"cleared\"");
         chromium = HeadlessChromium.start();
         driver = chromium.driver();
@@ -284,7 +283,7 @@ class CaptchaWidgetIT extends ServerTest {
     private static void primeAttempts(int n) {
         BrowserLogin http = server.newBrowser();
         for (int i = 0; i < n; i++) {
-            BrowserLogin.LoginPage page = http.openLoginPage(realm, null);
+            BrowserLogin.LoginResult page = http.openLoginPage(realm, null);
             BrowserLogin.LoginResult r = http.submit(page, USER, "primed-wrong", null, Map.of());
             if (r.status() == 429) {
                 assertThat(r.gateCode()).contains("captcha_required");

@@ -212,7 +212,7 @@ class ClusterIT {
         String address = "198.51.100.40";
         int perNode = 20;
         List<BrowserLogin> browsers = new ArrayList<>();
-        List<BrowserLogin.LoginPage> pages = new ArrayList<>();
+        List<BrowserLogin.LoginResult> pages = new ArrayList<>();
         for (int i = 0; i < 2 * perNode; i++) {
             BrowserLogin b = (i % 2 == 0 ? nodeA : nodeB).newBrowser();
             browsers.add(b);
@@ -225,7 +225,7 @@ class ClusterIT {
             List<Future<BrowserLogin.LoginResult>> results = new ArrayList<>();
             for (int i = 0; i < 2 * perNode; i++) {
                 BrowserLogin b = browsers.get(i);
-                BrowserLogin.LoginPage page = pages.get(i);
+                BrowserLogin.LoginResult page = pages.get(i);
                 results.add(pool.submit(() -> {
                     ready.countDown();
                     go.await();
@@ -279,7 +279,7 @@ class ClusterIT {
         assertThat(onB.gateCode()).contains("blocked");
         assertThat(onB.loginSucceeded()).isFalse();
 
-        Map<String, Object> state = GateIt.state(nodeB.admin(), realm, null, "bob");
+        Map<String, Object> state = nodeB.admin().gateState(realm, null, "bob");
         assertThat(GateIt.stateValue(state, "identifier", "locked")).as(state.toString()).isEqualTo(true);
         assertThat(GateIt.stateNumber(state, "identifier", "lockSecondsLeft")).isPositive();
 
@@ -507,7 +507,7 @@ class ClusterIT {
     // ------------------------------------------------------------------------------------------
 
     private static String importRealm(String prefix, Map<String, String> config) {
-        String realm = nodeA.admin().importRealm(RealmBuilder.named(RealmBuilder.uniqueName(prefix))
+        String realm = nodeA.admin().importRealm(RealmBuilder.unique(prefix)
                 .user("alice", PASSWORD)
                 .user("bob", PASSWORD)
                 .user("carol", PASSWORD)
@@ -538,7 +538,7 @@ class ClusterIT {
 
     /** Layer 1's count of an address, as the admin API on {@code node} reads it from the cache. */
     private static long attempts(KeycloakServer node, String realm, String address) {
-        return GateIt.stateNumber(GateIt.state(node.admin(), realm, address, null), "address", "attempts");
+        return GateIt.stateNumber(node.admin().gateState(realm, address, null), "address", "attempts");
     }
 
     /** Waits until the node's latest cluster view has {@code size} members. */

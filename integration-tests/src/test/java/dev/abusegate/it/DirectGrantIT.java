@@ -34,7 +34,6 @@ class DirectGrantIT extends ServerTest {
             "credential_stuffing", "credentialStuffing", "per_ip_account");
     private static final int LOCKOUT_SECONDS = 6;
 
-    private static TokenClient tokens;
     /** Gated, captcha off: per address 5, per pair 2, lockout 2 (6 s), distinct identifiers 3. */
     private static String layersRealm;
     /** Gated, only per address (threshold 4) and the captcha band (from 2 attempts). */
@@ -46,8 +45,7 @@ class DirectGrantIT extends ServerTest {
 
     @BeforeAll
     static void createRealms() {
-        tokens = new TokenClient(server.baseUrl());
-        layersRealm = importClassRealm(RealmBuilder.named(RealmBuilder.uniqueName("dg-layers"))
+        layersRealm = importClassRealm(RealmBuilder.unique("dg-layers")
                 .user("alice", "alice-secret-1")
                 .user("bob", "bob-secret-1")
                 .user("carol", "carol-secret-1")
@@ -62,7 +60,7 @@ class DirectGrantIT extends ServerTest {
                         // the tests try "wrong" for more accounts than the password-spray layer's threshold: it would
                         // ask for a captcha before layers 1 to 4 answer (PasswordSprayIT tests that layer)
                         "passwordSpray.enabled", "false")));
-        captchaRealm = importClassRealm(RealmBuilder.named(RealmBuilder.uniqueName("dg-captcha"))
+        captchaRealm = importClassRealm(RealmBuilder.unique("dg-captcha")
                 .user("alice", "alice-secret-1")
                 .gatedDirectGrantFlow(GATED_PROVIDER, Map.of(
                         "captcha.enabled", "true",
@@ -71,7 +69,7 @@ class DirectGrantIT extends ServerTest {
                         "perIpAccount.enabled", "false",
                         "accountLockout.enabled", "false",
                         "credentialStuffing.enabled", "false")));
-        stockRealm = importClassRealm(RealmBuilder.named(RealmBuilder.uniqueName("dg-stock"))
+        stockRealm = importClassRealm(RealmBuilder.unique("dg-stock")
                 .user("alice", "alice-secret-1"));
         stockRejection = tokens.passwordGrant(stockRealm, "alice", "wrong", null, "192.0.2.99");
         assertThat(stockRejection.isKeycloakInvalidGrant()).as(stockRejection.toString()).isTrue();
@@ -273,7 +271,7 @@ class DirectGrantIT extends ServerTest {
                 "accountLockout.enabled", "false",
                 "credentialStuffing.enabled", "false",
                 "events.refusalsPerMinute", "3"));
-        String realm = importRealm(RealmBuilder.named(RealmBuilder.uniqueName("dg-events")).user("alice", "alice-secret-1")
+        String realm = importRealm(RealmBuilder.unique("dg-events").user("alice", "alice-secret-1")
                 .gatedDirectGrantFlow(GATED_PROVIDER, config));
         String ip = "192.0.2.140";
         Map<String, String> blockedLabels = Map.of("realm", realm, "outcome", "blocked");
@@ -286,7 +284,7 @@ class DirectGrantIT extends ServerTest {
                 .as("the metric counts every refusal").isEqualTo(10.0);
         // events are stored when each request's transaction ends: wait for the third, then give stragglers a moment
         GateIt.awaitValue("3 abuse_gate_blocked events", Duration.ofSeconds(15),
-                () -> Optional.of(GateIt.eventsWithError(admin, realm, "LOGIN_ERROR", "abuse_gate_blocked")).filter(l -> l.size() >= 3),
+                () -> Optional.of(admin.eventsWithError(realm, "LOGIN_ERROR", "abuse_gate_blocked")).filter(l -> l.size() >= 3),
                 () -> "events: " + Json.write(admin.events(realm, "LOGIN_ERROR")));
         Thread.sleep(1_000);
         List<EventRepresentation> errors = admin.events(realm, "LOGIN_ERROR");
@@ -308,8 +306,8 @@ class DirectGrantIT extends ServerTest {
         assertBlocked(grant(realm, "alice", "alice-secret-1", ip));
         assertBlocked(grant(realm, "alice", "alice-secret-1", ip));
         List<EventRepresentation> blocked = GateIt.awaitValue("5 abuse_gate_blocked events", Duration.ofSeconds(15),
-                () -> Optional.of(GateIt.eventsWithError(admin, realm, "LOGIN_ERROR", "abuse_gate_blocked")).filter(l -> l.size() >= 5),
-                () -> "events: " + Json.write(GateIt.eventsWithError(admin, realm, "LOGIN_ERROR", "abuse_gate_blocked")));
+                () -> Optional.of(admin.eventsWithError(realm, "LOGIN_ERROR", "abuse_gate_blocked")).filter(l -> l.size() >= 5),
+                () -> "events: " + Json.write(admin.eventsWithError(realm, "LOGIN_ERROR", "abuse_gate_blocked")));
         assertThat(blocked).hasSize(5);
         assertThat(blocked.stream().map(e -> e.getDetails().get("abuse_gate_refusals_not_recorded")))
                 .as("the first event after the left-out refusals carries their count, once")
@@ -413,11 +411,10 @@ class DirectGrantIT extends ServerTest {
 
     @Test
     void password_grant_counts_wrong_passwords_for_a_disabled_account_and_not_empty_passwords() {
-        String realm = importRealm(RealmBuilder.named(RealmBuilder.uniqueName("dg-disabled-empty"))
+        String realm = importRealm(RealmBuilder.unique("dg-disabled-empty")
                 .user("alice", "alice-secret-1").user("carol", "carol-secret-1")
                 .gatedDirectGrantFlow(GATED_PROVIDER, Map.of("captcha.enabled", "false", "accountLockout.threshold", "2",
                         "perIp.threshold", "1000", "perIpAccount.threshold", "1000", "credentialStuffing.threshold", "1000")));
-        TokenClient tokens = new TokenClient(server.baseUrl());
 
         for (int i = 0; i < 5; i++) {
             TokenClient.TokenResponse empty = tokens.passwordGrant(realm, "alice", "", null, "192.0.2.81");

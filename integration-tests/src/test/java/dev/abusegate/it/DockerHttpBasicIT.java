@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.abusegate.it.support.DedicatedServer;
 import dev.abusegate.it.support.GateIt;
 import dev.abusegate.it.support.Http;
-import dev.abusegate.it.support.GatedFlows;
 import dev.abusegate.it.support.Json;
 import dev.abusegate.it.support.RealmBuilder;
 import dev.abusegate.it.support.ServerTest;
@@ -49,14 +48,14 @@ class DockerHttpBasicIT extends ServerTest {
     @Test
     @SuppressWarnings("unchecked")
     void a_stock_step_whose_gated_step_the_server_runs_disabled_is_still_reported() {
-        String realm = importRealm(RealmBuilder.named(RealmBuilder.uniqueName("docker-ecp"))
+        String realm = importRealm(RealmBuilder.unique("docker-ecp")
                 .user("alice", PASSWORD)
                 .set("clients", List.of(Map.of("clientId", "ecp-sp", "protocol", "saml", "enabled", true,
                         "attributes", Map.of("saml.allow.ecp.flow", "true")))));
         assertThat(admin.keycloak().serverInfo().getInfo().getProviders().get("authenticator").getProviders())
                 .containsKey("abuse-gate-docker-http-basic").doesNotContainKey("abuse-gate-http-basic");
 
-        List<Map<String, Object>> flows = (List<Map<String, Object>>) GatedFlows.coverage(admin, realm).get("ungatedFlows");
+        List<Map<String, Object>> flows = (List<Map<String, Object>>) admin.coverage(realm).get("ungatedFlows");
         assertThat(flows).filteredOn(f -> "saml ecp".equals(f.get("flow"))).singleElement()
                 .satisfies(f -> assertThat((List<Map<String, Object>>) f.get("ungatedSteps")).singleElement().satisfies(s -> {
                     assertThat(s.get("providerId")).isEqualTo("http-basic-authenticator");
@@ -118,7 +117,7 @@ class DockerHttpBasicIT extends ServerTest {
                 known.add(end - mid);
             }
             if (i == 0) {
-                assertThat(GateIt.stateNumber(GateIt.state(admin, realm, null, ghost), "identifier", "failures"))
+                assertThat(GateIt.stateNumber(admin.gateState(realm, null, ghost), "identifier", "failures"))
                         .as("an unknown name is counted as a failed check").isEqualTo(1);
             }
         }
@@ -131,14 +130,14 @@ class DockerHttpBasicIT extends ServerTest {
 
     /** A realm whose docker registry client logs in through the gated docker step with {@code config}. */
     private String gatedRegistryRealm(String prefix, Map<String, String> config) {
-        String realm = importRealm(RealmBuilder.named(RealmBuilder.uniqueName(prefix))
+        String realm = importRealm(RealmBuilder.unique(prefix)
                 .user("alice", PASSWORD)
                 .set("clients", List.of(Map.of("clientId", "registry", "protocol", "docker-v2", "enabled", true))));
-        assertThat(GatedFlows.ungatedFlows(admin, realm)).contains("docker auth");
-        GatedFlows.copyWithGatedStep(admin, realm, "docker auth", "gated docker auth", "docker-http-basic-authenticator",
+        assertThat(admin.ungatedFlows(realm)).contains("docker auth");
+        admin.copyWithGatedStep(realm, "docker auth", "gated docker auth", "docker-http-basic-authenticator",
                 "abuse-gate-docker-http-basic", config);
         admin.updateRealm(realm, r -> r.setDockerAuthenticationFlow("gated docker auth"));
-        assertThat(GatedFlows.ungatedFlows(admin, realm)).doesNotContain("docker auth", "gated docker auth");
+        assertThat(admin.ungatedFlows(realm)).doesNotContain("docker auth", "gated docker auth");
         return realm;
     }
 
@@ -151,25 +150,23 @@ class DockerHttpBasicIT extends ServerTest {
     void a_realm_under_attack_does_not_shut_out_registry_logins() {
         String[] layer = {"realm.enabled", "true", "realm.threshold", "4", "realm.windowSeconds", "60",
                 "realm.minNetworks", "4", "realm.baselineMultiple", "0", "captcha.enabled", "true"};
-        String realm = importRealm(RealmBuilder.named(RealmBuilder.uniqueName("docker-attacked"))
+        String realm = importRealm(RealmBuilder.unique("docker-attacked")
                 .user("alice", PASSWORD)
                 .set("clients", List.of(Map.of("clientId", "registry", "protocol", "docker-v2", "enabled", true),
                         Map.of("clientId", RealmBuilder.CLIENT_ID, "protocol", "openid-connect", "enabled", true,
                                 "publicClient", true, "directAccessGrantsEnabled", true)))
                 .gatedDirectGrantFlow("abuse-gate-direct-grant", GateIt.quietConfig(layer)));
-        GatedFlows.copyWithGatedStep(admin, realm, "docker auth", "gated docker auth", "docker-http-basic-authenticator",
+        admin.copyWithGatedStep(realm, "docker auth", "gated docker auth", "docker-http-basic-authenticator",
                 "abuse-gate-docker-http-basic", GateIt.quietConfig(layer));
         admin.updateRealm(realm, r -> r.setDockerAuthenticationFlow("gated docker auth"));
-
-        TokenClient api = new TokenClient(server.baseUrl());
         for (int i = 0; i < 4; i++) {
             // each from a /24 of its own: a crowd of realm.minNetworks networks
-            TokenClient.TokenResponse r = api.passwordGrant(realm, "nobody-" + i, "guess-" + i, null, "10.41." + i + ".120");
+            TokenClient.TokenResponse r = tokens.passwordGrant(realm, "nobody-" + i, "guess-" + i, null, "10.41." + i + ".120");
             assertThat(r.isKeycloakInvalidGrant()).as(r.toString()).isTrue();
         }
         GateIt.await("the realm under attack", Duration.ofSeconds(10),
                 () -> Boolean.TRUE.equals(admin.realmUnderAttack(realm).get("underAttack")));
-        assertThat(api.passwordGrant(realm, "alice", PASSWORD, null, "198.51.100.130").json())
+        assertThat(tokens.passwordGrant(realm, "alice", PASSWORD, null, "198.51.100.130").json())
                 .as("the token endpoint asks for a captcha").containsEntry("error", "captcha_required");
 
         HttpResponse<String> ok = token(realm, "alice", PASSWORD, "198.51.100.131");

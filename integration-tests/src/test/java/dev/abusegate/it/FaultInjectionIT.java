@@ -32,32 +32,30 @@ class FaultInjectionIT extends ServerTest {
     private static final String DIRECT = "abuse-gate-direct-grant";
     private static final String WARN_TEXT = "counter store unavailable for layer per_ip in realm";
 
-    private static TokenClient tokens;
     private static String openRealm;
     private static String closedRealm;
     private static String budgetRealm;
 
     @BeforeAll
     static void importRealms() {
-        tokens = new TokenClient(server.baseUrl());
         Map<String, String> open = Map.of(
                 "perIp.failureMode", "FAIL_OPEN",
                 "perIpAccount.failureMode", "FAIL_OPEN",
                 "accountLockout.failureMode", "FAIL_OPEN",
                 "credentialStuffing.failureMode", "FAIL_OPEN");
-        openRealm = importClassRealm(RealmBuilder.named(RealmBuilder.uniqueName("faulty-open"))
+        openRealm = importClassRealm(RealmBuilder.unique("faulty-open")
                 .user("alice", "alice-secret-1")
                 .gatedBrowserFlow(FORM, open)
                 .gatedDirectGrantFlow(DIRECT, open));
         Map<String, String> closed = new HashMap<>(open);
         closed.put("perIp.failureMode", "FAIL_CLOSED");
-        closedRealm = importClassRealm(RealmBuilder.named(RealmBuilder.uniqueName("faulty-closed"))
+        closedRealm = importClassRealm(RealmBuilder.unique("faulty-closed")
                 .user("alice", "alice-secret-1")
                 .gatedBrowserFlow(FORM, closed)
                 .gatedDirectGrantFlow(DIRECT, closed));
         Map<String, String> budget = new HashMap<>(open);
         budget.put("events.storeFailuresPerMinute", "2");
-        budgetRealm = importClassRealm(RealmBuilder.named(RealmBuilder.uniqueName("faulty-budget"))
+        budgetRealm = importClassRealm(RealmBuilder.unique("faulty-budget")
                 .user("alice", "alice-secret-1")
                 .gatedDirectGrantFlow(DIRECT, budget));
     }
@@ -161,7 +159,7 @@ class FaultInjectionIT extends ServerTest {
     @Test
     void a_fail_closed_layer_blocks_even_the_right_password() {
         BrowserLogin browser = server.newBrowser();
-        BrowserLogin.LoginPage page = browser.openLoginPage(closedRealm, "192.0.2.40");
+        BrowserLogin.LoginResult page = browser.openLoginPage(closedRealm, "192.0.2.40");
         assertThat(page.status()).isEqualTo(200);
         BrowserLogin.LoginResult form = browser.submit(page, "alice", "alice-secret-1", "192.0.2.40", Map.of());
         assertThat(form.status()).as(form.toString()).isEqualTo(429);
@@ -181,8 +179,7 @@ class FaultInjectionIT extends ServerTest {
 
     @Test
     void the_operator_lookup_answers_503_not_500_when_the_store_is_down() {
-        AdminClient.Response r = admin.send("GET", "/admin/realms/" + AdminClient.seg(openRealm)
-                + "/abuse-gate/state?address=192.0.2.50&identifier=alice", null);
+        AdminClient.Response r = admin.send("GET", AdminClient.statePath(openRealm, "192.0.2.50", "alice"), null);
         assertThat(r.status()).as(r.body()).isEqualTo(503);
         assertThat(r.jsonMap().get("error")).isEqualTo("counter_store_unavailable");
         assertThat(r.body()).doesNotContain("alice");

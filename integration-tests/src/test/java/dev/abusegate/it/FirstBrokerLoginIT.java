@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.abusegate.it.support.AdminClient;
 import dev.abusegate.it.support.BrowserLogin;
 import dev.abusegate.it.support.GateIt;
-import dev.abusegate.it.support.GatedFlows;
 import dev.abusegate.it.support.RealmBuilder;
 import dev.abusegate.it.support.ServerTest;
 import dev.abusegate.it.support.TokenClient;
@@ -41,7 +40,7 @@ class FirstBrokerLoginIT extends ServerTest {
     @BeforeEach
     void realms() {
         consumer = RealmBuilder.uniqueName("fbl");
-        provider = importRealm(RealmBuilder.named(RealmBuilder.uniqueName("fbl-idp"))
+        provider = importRealm(RealmBuilder.unique("fbl-idp")
                 .user("alice", ATTACKER_PW)
                 .set("clients", List.of(brokerClient())));
         Map<String, Object> idp = new LinkedHashMap<>();
@@ -57,14 +56,14 @@ class FirstBrokerLoginIT extends ServerTest {
                         "IDENTITY_PROVIDER_LINK_ACCOUNT_ERROR", "FEDERATED_IDENTITY_LINK")
                 .gatedDirectGrantFlow("abuse-gate-direct-grant", LOCKOUT_3)
                 .set("identityProviders", List.of(idp)));
-        assertThat(GatedFlows.ungatedFlows(admin, consumer)).as("the stock first broker login flow checks passwords ungated")
+        assertThat(admin.ungatedFlows(consumer)).as("the stock first broker login flow checks passwords ungated")
                 .contains("first broker login");
-        GatedFlows.copyWithGatedStep(admin, consumer, "first broker login", FLOW, "idp-username-password-form",
+        admin.copyWithGatedStep(consumer, "first broker login", FLOW, "idp-username-password-form",
                 "abuse-gate-idp-username-password", LOCKOUT_3);
         IdentityProviderRepresentation rep = admin.realm(consumer).identityProviders().get(IDP).toRepresentation();
         rep.setFirstBrokerLoginFlowAlias(FLOW);
         admin.realm(consumer).identityProviders().get(IDP).update(rep);
-        assertThat(GatedFlows.ungatedFlows(admin, consumer)).as("the identity provider's flow is gated now")
+        assertThat(admin.ungatedFlows(consumer)).as("the identity provider's flow is gated now")
                 .doesNotContain(FLOW, "first broker login");
     }
 
@@ -72,7 +71,7 @@ class FirstBrokerLoginIT extends ServerTest {
     void wrong_passwords_on_the_link_page_are_gated_and_a_locked_account_is_not_linked() {
         String address = "198.51.100.61";
         BrowserLogin browser = server.newBrowser();
-        BrowserLogin.LoginPage link = linkPage(browser, address);
+        BrowserLogin.LoginResult link = linkPage(browser, address);
         assertThat(link.body()).as("Keycloak's link page").contains("name=\"password\"");
         for (int i = 1; i <= 3; i++) {
             BrowserLogin.LoginResult r = browser.submit(link, "alice", "wrong-" + i, address, Map.of());
@@ -87,8 +86,8 @@ class FirstBrokerLoginIT extends ServerTest {
         BrowserLogin.LoginResult blocked = browser.submit(link, "alice", VICTIM_PW, address, Map.of());
         assertThat(blocked.status()).as(blocked.toString()).isEqualTo(429);
         assertThat(blocked.gateCode()).contains("blocked");
-        assertThat(GateIt.eventsWithError(admin, consumer, "IDENTITY_PROVIDER_FIRST_LOGIN_ERROR", "abuse_gate_blocked")
-                .size() + GateIt.eventsWithError(admin, consumer, "LOGIN_ERROR", "abuse_gate_blocked").size())
+        assertThat(admin.eventsWithError(consumer, "IDENTITY_PROVIDER_FIRST_LOGIN_ERROR", "abuse_gate_blocked")
+                .size() + admin.eventsWithError(consumer, "LOGIN_ERROR", "abuse_gate_blocked").size())
                 .as("the gate's event").isPositive();
         // and from anywhere else, in a new login at the identity provider
         BrowserLogin other = server.newBrowser();
@@ -98,9 +97,9 @@ class FirstBrokerLoginIT extends ServerTest {
         assertThat(linked()).as("the attacker's identity is not linked to the locked account").isFalse();
 
         // Control: once an operator clears the lock, the right password links the account.
-        admin.delete("/admin/realms/" + AdminClient.seg(consumer) + "/abuse-gate/state?identifier=alice");
+        admin.clearGateState(consumer, null, "alice");
         BrowserLogin again = server.newBrowser();
-        BrowserLogin.LoginPage page = linkPage(again, address);
+        BrowserLogin.LoginResult page = linkPage(again, address);
         HttpResponse<String> ok = follow(again, again.rawPost(page.requireFormAction(),
                 Map.of("username", "alice", "password", VICTIM_PW, "credentialId", ""), address), address);
         assertThat(ok.headers().firstValue("Location").orElse("")).as("back at the client: %s", ok.body())
@@ -110,11 +109,10 @@ class FirstBrokerLoginIT extends ServerTest {
 
     @Test
     void an_account_the_gate_locked_on_another_path_cannot_be_linked() {
-        TokenClient tokens = new TokenClient(server.baseUrl());
         for (int i = 1; i <= 3; i++) {
             assertThat(tokens.passwordGrant(consumer, "alice", "guess-" + i, null, "192.0.2.6" + i).isKeycloakInvalidGrant()).isTrue();
         }
-        assertThat(GateIt.stateValue(GateIt.state(admin, consumer, null, "alice"), "identifier", "locked")).isEqualTo(true);
+        assertThat(GateIt.stateValue(admin.gateState(consumer, null, "alice"), "identifier", "locked")).isEqualTo(true);
         long checked = awaitPasswordChecks(3);
 
         BrowserLogin browser = server.newBrowser();
@@ -131,7 +129,7 @@ class FirstBrokerLoginIT extends ServerTest {
      * Logs in at the provider realm as its alice, comes back to the consumer realm, answers "Account already exists"
      * with "Add to existing account", and returns the "Authenticate to link your account" page.
      */
-    private BrowserLogin.LoginPage linkPage(BrowserLogin browser, String address) {
+    private BrowserLogin.LoginResult linkPage(BrowserLogin browser, String address) {
         HttpResponse<String> r = follow(browser, browser.rawGet(browser.authUrl(consumer) + "&kc_idp_hint=" + IDP, address), address);
         String providerLogin = BrowserLogin.formAction(r.body());
         assertThat(providerLogin).as("the provider realm's login page: %s", r.body()).contains("/realms/" + provider + "/");
@@ -141,7 +139,7 @@ class FirstBrokerLoginIT extends ServerTest {
             r = follow(browser, browser.rawPost(BrowserLogin.formAction(r.body()), Map.of("submitAction", "linkAccount"), address), address);
         }
         assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
-        return new BrowserLogin.LoginPage(r.statusCode(), r.body(), BrowserLogin.formAction(r.body()), null);
+        return new BrowserLogin.LoginResult(r.statusCode(), r.body(), null);
     }
 
     private static HttpResponse<String> follow(BrowserLogin browser, HttpResponse<String> r, String address) {

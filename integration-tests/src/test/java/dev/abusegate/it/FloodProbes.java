@@ -138,7 +138,7 @@ final class FloodProbes {
     }
 
     private String realm(String prefix, Map<String, String> config) {
-        RealmBuilder b = RealmBuilder.named(RealmBuilder.uniqueName(prefix));
+        RealmBuilder b = RealmBuilder.unique(prefix);
         for (int i = 0; i < ACCOUNTS; i++) {
             b.user("probe-" + i, PASSWORD);
         }

@@ -33,14 +33,12 @@ class HostileInputIT extends ServerTest {
     private static final String BYSTANDER_ADDRESS = "203.0.113.77";
     private static final String ATTACKER_ADDRESS = "198.51.100.66";
 
-    private static TokenClient tokens;
     private static String realm;
 
     @BeforeAll
     static void createRealmAndBystander() {
-        tokens = new TokenClient(server.baseUrl());
         // default thresholds: the hostile attempts stay far below them, so every answer comes from Keycloak or the gate's parsing
-        realm = importClassRealm(RealmBuilder.named(RealmBuilder.uniqueName("hostile"))
+        realm = importClassRealm(RealmBuilder.unique("hostile")
                 .user("alice", "alice-secret-1")
                 .user(BYSTANDER, BYSTANDER_PASSWORD)
                 // Events are NOT stored here: Keycloak 26.7.3 itself answers 500 when it stores an event whose
@@ -102,7 +100,7 @@ class HostileInputIT extends ServerTest {
         long mark = server.logMark();
 
         BrowserLogin browser = server.newBrowser();
-        BrowserLogin.LoginPage page = browser.openLoginPage(realm, c.forwardedFor());
+        BrowserLogin.LoginResult page = browser.openLoginPage(realm, c.forwardedFor());
         assertThat(page.status()).as("login page for " + c).isBetween(200, 499);
         if (page.status() != 200) {
             // refused before any login form exists (e.g. the HTTP layer rejects the header): nothing to post
@@ -164,7 +162,7 @@ class HostileInputIT extends ServerTest {
 
     /** The bystander's counters (no times, which tick down): identifier, address and their pair. */
     private static Map<String, Object> bystanderState() {
-        Map<String, Object> s = GateIt.state(admin, realm, BYSTANDER_ADDRESS, BYSTANDER);
+        Map<String, Object> s = admin.gateState(realm, BYSTANDER_ADDRESS, BYSTANDER);
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("attempts", GateIt.stateNumber(s, "address", "attempts"));
         out.put("distinctIdentifiers", GateIt.stateNumber(s, "address", "distinctIdentifiers"));

@@ -30,7 +30,7 @@ class IdentityFirstGateIT extends ServerTest {
     private static final String PW = "alice-Secret-1";
 
     private String realm(String prefix, Map<String, String> config) {
-        String realm = importRealm(RealmBuilder.named(RealmBuilder.uniqueName(prefix)).user("alice", PW).user("bob", PW)
+        String realm = importRealm(RealmBuilder.unique(prefix).user("alice", PW).user("bob", PW)
                 .identityFirstGatedBrowserFlow(GateIt.USERNAME_FORM, GateIt.PASSWORD_FORM, config));
         assertThat(admin.executions(realm, RealmBuilder.GATED_BROWSER_FLOW)).extracting(e -> e.getProviderId())
                 .contains(GateIt.USERNAME_FORM, GateIt.PASSWORD_FORM).doesNotContain("auth-username-form");
@@ -38,7 +38,7 @@ class IdentityFirstGateIT extends ServerTest {
     }
 
     /** Submits a name on the username page; 200 with a password-only page when Keycloak chose a user. */
-    private static LoginResult username(BrowserLogin browser, BrowserLogin.LoginPage page, String name, String address,
+    private static LoginResult username(BrowserLogin browser, BrowserLogin.LoginResult page, String name, String address,
                                         Map<String, String> extra) {
         return browser.submit(page, name, null, address, extra);
     }
@@ -58,7 +58,7 @@ class IdentityFirstGateIT extends ServerTest {
     }
 
     private Map<String, Object> state(String realm, String address, String name) {
-        return GateIt.state(admin, realm, address, name);
+        return admin.gateState(realm, address, name);
     }
 
     @Test
@@ -125,10 +125,10 @@ class IdentityFirstGateIT extends ServerTest {
             assertUsernamePageAnswer(username(b, b.openLoginPage(realm, a), name, a, Map.of()), "blocked");
         }
         GateIt.await("the blocked events", Duration.ofSeconds(15),
-                () -> GateIt.eventsWithError(admin, realm, "LOGIN_ERROR", "abuse_gate_blocked").size() >= 2);
-        assertThat(GateIt.eventsWithError(admin, realm, "LOGIN_ERROR", "user_not_found"))
+                () -> admin.eventsWithError(realm, "LOGIN_ERROR", "abuse_gate_blocked").size() >= 2);
+        assertThat(admin.eventsWithError(realm, "LOGIN_ERROR", "user_not_found"))
                 .as("blocked names were never looked up").hasSize(3);
-        assertThat(GateIt.eventsWithError(admin, realm, "LOGIN_ERROR", "abuse_gate_blocked"))
+        assertThat(admin.eventsWithError(realm, "LOGIN_ERROR", "abuse_gate_blocked"))
                 .extracting(e -> (Object) e.getDetails().get("abuse_gate_layer")).containsOnly("per_ip");
 
         // layer 4: a third distinct name from one address
@@ -139,7 +139,7 @@ class IdentityFirstGateIT extends ServerTest {
         assertPasswordPage(username(b2, b2.openLoginPage(realm, c), "bob", c, Map.of()));
         BrowserLogin b3 = server.newBrowser();
         assertUsernamePageAnswer(username(b3, b3.openLoginPage(realm, c), "carol", c, Map.of()), "blocked");
-        GateIt.await("layer 4's event", Duration.ofSeconds(15), () -> GateIt.eventsWithError(admin, realm, "LOGIN_ERROR",
+        GateIt.await("layer 4's event", Duration.ofSeconds(15), () -> admin.eventsWithError(realm, "LOGIN_ERROR",
                 "abuse_gate_blocked").stream().anyMatch(e -> "credential_stuffing".equals(e.getDetails().get("abuse_gate_layer"))));
     }
 

@@ -30,7 +30,7 @@ class Ipv6NetworkIT extends ServerTest {
 
     @Test
     void a_48_spread_over_fresh_64s_is_asked_for_a_captcha_then_blocked_while_another_48_logs_in() throws Exception {
-        String realm = importRealm(RealmBuilder.named(RealmBuilder.uniqueName("v6net"))
+        String realm = importRealm(RealmBuilder.unique("v6net")
                 .user("alice", PW)
                 .gatedBrowserFlow(GateIt.USERNAME_PASSWORD_FORM, CONFIG));
         // below the band: Keycloak's own answer to a wrong password, each from a /64 never seen before
@@ -57,10 +57,10 @@ class Ipv6NetworkIT extends ServerTest {
 
         // the operators' lookup: the /48's count (3 free, 3 solved, the blocked one; captcha answers count nothing),
         // next to the (unused) /64 the address lies in
-        Map<String, Object> state = GateIt.state(admin, realm, "2001:db8:4801:ffff::1", null);
+        Map<String, Object> state = admin.gateState(realm, "2001:db8:4801:ffff::1", null);
         assertThat(GateIt.stateValue(state, "network", "key")).isEqualTo("2001:db8:4801:0:0:0:0:0/48");
         assertThat(stateNumber(state, "network", "attempts")).isEqualTo(7);
         assertThat(stateNumber(state, "address", "attempts")).isZero();
-        assertThat(GateIt.state(admin, realm, "192.0.2.77", null)).as("IPv4: no network").doesNotContainKey("network");
+        assertThat(admin.gateState(realm, "192.0.2.77", null)).as("IPv4: no network").doesNotContainKey("network");
     }
 }

@@ -31,7 +31,7 @@ class KeycloakSmokeIT extends ServerTest {
 
     @BeforeAll
     static void importSmokeRealm() {
-        realm = importClassRealm(RealmBuilder.named(RealmBuilder.uniqueName("smoke"))
+        realm = importClassRealm(RealmBuilder.unique("smoke")
                 .user("alice", "alice-secret-1")
                 .user("bob", "bob-secret-1"));
     }
@@ -96,7 +96,7 @@ class KeycloakSmokeIT extends ServerTest {
 
     @Test
     void a_gated_login_is_counted_on_the_management_ports_metrics_by_realm_only() {
-        String gated = importRealm(RealmBuilder.named(RealmBuilder.uniqueName("smoke-gated"))
+        String gated = importRealm(RealmBuilder.unique("smoke-gated")
                 .user("carol", "carol-secret-1")
                 .gatedBrowserFlow(GateIt.USERNAME_PASSWORD_FORM, GateIt.quietConfig()));
         Map<String, String> allowed = Map.of("realm", gated, "outcome", "allow");

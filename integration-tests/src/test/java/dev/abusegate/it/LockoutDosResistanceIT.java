@@ -20,7 +20,7 @@ class LockoutDosResistanceIT extends ServerTest {
     private static final String PASSWORD = "alice-secret-1";
 
     private String realm(String prefix, Map<String, String> config) {
-        return importRealm(RealmBuilder.named(RealmBuilder.uniqueName(prefix))
+        return importRealm(RealmBuilder.unique(prefix)
                 .user("alice", PASSWORD)
                 .user("bob", "bob-secret-1")
                 .gatedBrowserFlow(FORM, config));
@@ -90,7 +90,7 @@ class LockoutDosResistanceIT extends ServerTest {
 
     /** A realm where users may log in with their e-mail too. */
     private String emailRealm(String prefix) {
-        return importRealm(RealmBuilder.named(RealmBuilder.uniqueName(prefix))
+        return importRealm(RealmBuilder.unique(prefix)
                 .user("alice", PASSWORD)
                 .user("bob", "bob-secret-1")
                 .set("loginWithEmailAllowed", true)
@@ -187,7 +187,7 @@ class LockoutDosResistanceIT extends ServerTest {
         assertThat(server.newBrowser().login(realm, "alice", PASSWORD, "192.0.2.52").gateCode()).contains("blocked");
         while (System.currentTimeMillis() - start < 30_000) {
             Thread.sleep(250);
-            if (!Boolean.TRUE.equals(GateIt.stateValue(GateIt.state(admin, realm, null, "alice"), "identifier", "locked"))) {
+            if (!Boolean.TRUE.equals(GateIt.stateValue(admin.gateState(realm, null, "alice"), "identifier", "locked"))) {
                 long lasted = System.currentTimeMillis() - start;
                 BrowserLogin.LoginResult r = server.newBrowser().login(realm, "alice", "", "192.0.2.52");
                 assertThat(r.gateCode()).as(r.toString()).isEmpty();

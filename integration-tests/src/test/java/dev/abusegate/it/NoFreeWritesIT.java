@@ -8,7 +8,6 @@ import dev.abusegate.captcha.AltchaSolver;
 import dev.abusegate.it.support.BrowserLogin;
 import dev.abusegate.it.support.BrowserLogin.LoginResult;
 import dev.abusegate.it.support.GateIt;
-import dev.abusegate.it.support.GatedFlows;
 import dev.abusegate.it.support.Json;
 import dev.abusegate.it.support.RealmBuilder;
 import dev.abusegate.it.support.SamlEcp;
@@ -35,12 +34,10 @@ class NoFreeWritesIT extends ServerTest {
     private static final String PW = "alice-Secret-1";
     private static final String SP = "nfw-ecp-sp";
     private static final String DIRECT_GRANT = "abuse-gate-direct-grant";
-    private static TokenClient tokens;
     private static SamlEcp ecp;
 
     @BeforeAll
     static void clients() {
-        tokens = new TokenClient(server.baseUrl());
         ecp = new SamlEcp(server.baseUrl(), SP);
     }
 
@@ -63,7 +60,7 @@ class NoFreeWritesIT extends ServerTest {
 
     @Test
     void a_whitespace_password_with_a_solved_altcha_on_the_token_endpoint_leaves_the_solution_unspent_and_counts_no_failure() {
-        String realm = importRealm(RealmBuilder.named(RealmBuilder.uniqueName("nfw-dg")).user("alice", PW)
+        String realm = importRealm(RealmBuilder.unique("nfw-dg").user("alice", PW)
                 .gatedDirectGrantFlow(DIRECT_GRANT, bandFromTheThirdAttempt()));
         String a = GateIt.freshAddress();
         for (int i = 1; i <= 2; i++) {
@@ -76,7 +73,7 @@ class NoFreeWritesIT extends ServerTest {
             TokenResponse r = tokens.passwordGrant(realm, "alice", blank, solution, a);
             assertCaptchaRequired(r); // the solution was not even looked at: the band still asks for one
         }
-        Map<String, Object> s = GateIt.state(admin, realm, a, "alice");
+        Map<String, Object> s = admin.gateState(realm, a, "alice");
         assertThat(stateNumber(s, "identifier", "failures")).as("a blank password is no failure").isEqualTo(2);
         assertThat(stateNumber(s, "address", "attempts")).as("only the two free attempts counted").isEqualTo(2);
 
@@ -87,7 +84,7 @@ class NoFreeWritesIT extends ServerTest {
 
     @Test
     void a_blank_password_takes_no_lockout_reservation_so_a_locked_account_answers_it_as_a_missing_password() {
-        String realm = importRealm(RealmBuilder.named(RealmBuilder.uniqueName("nfw-lock")).user("alice", PW)
+        String realm = importRealm(RealmBuilder.unique("nfw-lock").user("alice", PW)
                 .gatedDirectGrantFlow(DIRECT_GRANT, quietConfig("accountLockout.threshold", "2", "accountLockout.lockoutSeconds", "600")));
         for (int i = 1; i <= 2; i++) {
             TokenResponse wrong = tokens.passwordGrant(realm, "alice", "wrong-" + i, null, GateIt.freshAddress());
@@ -102,7 +99,7 @@ class NoFreeWritesIT extends ServerTest {
             TokenResponse r = tokens.passwordGrant(realm, "alice", blank, null, GateIt.freshAddress());
             assertThat(r.isKeycloakInvalidGrant()).as("a blank password on a locked account: %s", r).isTrue();
         }
-        assertThat(GateIt.stateValue(GateIt.state(admin, realm, null, "alice"), "identifier", "locked"))
+        assertThat(GateIt.stateValue(admin.gateState(realm, null, "alice"), "identifier", "locked"))
                 .as("the lock is untouched by blank passwords").isEqualTo(true);
         TokenResponse still = tokens.passwordGrant(realm, "alice", PW, null, GateIt.freshAddress());
         assertThat(still.status()).as("the lock holds: %s", still).isEqualTo(429);
@@ -110,7 +107,7 @@ class NoFreeWritesIT extends ServerTest {
 
     @Test
     void a_whitespace_password_with_a_solved_altcha_on_the_login_form_leaves_the_solution_unspent() {
-        String realm = importRealm(RealmBuilder.named(RealmBuilder.uniqueName("nfw-form")).user("alice", PW)
+        String realm = importRealm(RealmBuilder.unique("nfw-form").user("alice", PW)
                 .gatedBrowserFlow(GateIt.USERNAME_PASSWORD_FORM, bandFromTheThirdAttempt()));
         String a = GateIt.freshAddress();
         BrowserLogin browser = server.newBrowser();
@@ -123,7 +120,7 @@ class NoFreeWritesIT extends ServerTest {
 
         LoginResult blank = browser.submit(band.nextPage(), "alice", "   ", a, Map.of("altcha", solution));
         GateIt.assertCaptchaRequired(blank);
-        assertThat(stateNumber(GateIt.state(admin, realm, a, "alice"), "identifier", "failures")).isEqualTo(2);
+        assertThat(stateNumber(admin.gateState(realm, a, "alice"), "identifier", "failures")).isEqualTo(2);
 
         LoginResult ok = browser.submit(blank.nextPage(), "alice", PW, a, Map.of("altcha", solution));
         assertThat(ok.loginSucceeded()).as("the solution, unspent, now with the right password: %s", ok).isTrue();
@@ -170,7 +167,7 @@ class NoFreeWritesIT extends ServerTest {
 
         LoginResult wrong = browser.submit(passwordPage.nextPage(), null, "wrong-1", a, Map.of());
         assertThat(wrong.keycloakError()).as(wrong.toString()).contains("Invalid password.");
-        Map<String, Object> s = GateIt.state(admin, realm, a, "alice");
+        Map<String, Object> s = admin.gateState(realm, a, "alice");
         assertThat(stateNumber(s, "identifier", "failures")).as("the password step checked a password").isEqualTo(1);
         assertThat(stateNumber(s, "address", "attempts")).as("counted once, on the username page").isEqualTo(3);
 
@@ -184,13 +181,13 @@ class NoFreeWritesIT extends ServerTest {
 
     @Test
     void an_unknown_name_over_saml_ecp_is_counted_and_costs_about_what_a_known_one_costs() {
-        String ecpRealm = importRealm(RealmBuilder.named(RealmBuilder.uniqueName("nfw-ecp")).user("alice", PW)
+        String ecpRealm = importRealm(RealmBuilder.unique("nfw-ecp").user("alice", PW)
                 .set("clients", List.of(ecp.client())));
-        GatedFlows.copyWithGatedStep(admin, ecpRealm, "saml ecp", "gated saml ecp", "http-basic-authenticator", "abuse-gate-http-basic",
+        admin.copyWithGatedStep(ecpRealm, "saml ecp", "gated saml ecp", "http-basic-authenticator", "abuse-gate-http-basic",
                 quietConfig());
-        GatedFlows.rename(admin, ecpRealm, "saml ecp", "saml ecp stock");
-        GatedFlows.rename(admin, ecpRealm, "gated saml ecp", "saml ecp");
-        String dg = importRealm(RealmBuilder.named(RealmBuilder.uniqueName("nfw-dg-t")).user("alice", PW)
+        admin.renameFlow(ecpRealm, "saml ecp", "saml ecp stock");
+        admin.renameFlow(ecpRealm, "gated saml ecp", "saml ecp");
+        String dg = importRealm(RealmBuilder.unique("nfw-dg-t").user("alice", PW)
                 .gatedDirectGrantFlow(DIRECT_GRANT, quietConfig()));
         assertThat(ecp.login(ecpRealm, "alice", PW, "10.9.0.1").body()).as("control: the right password").contains(SamlEcp.SUCCESS);
 
@@ -210,7 +207,7 @@ class NoFreeWritesIT extends ServerTest {
                 grantUnknown.add(g);
             }
             if (i == 0) {
-                assertThat(stateNumber(GateIt.state(admin, ecpRealm, null, ghost), "identifier", "failures"))
+                assertThat(stateNumber(admin.gateState(ecpRealm, null, ghost), "identifier", "failures"))
                         .as("an unknown name is counted as a failed check, as a known one is").isEqualTo(1);
             }
         }
@@ -221,7 +218,7 @@ class NoFreeWritesIT extends ServerTest {
                 + " direct grant unknown name %.1f%n", rounds, mu, mk, mg);
         assertThat(mu).as("ECP: an unknown name (median %.1f ms) is no faster than half a known one (median %.1f ms)", mu, mk)
                 .isGreaterThanOrEqualTo(mk / 2);
-        assertThat(stateNumber(GateIt.state(admin, ecpRealm, null, "alice"), "identifier", "failures")).isEqualTo(rounds + 3);
+        assertThat(stateNumber(admin.gateState(ecpRealm, null, "alice"), "identifier", "failures")).isEqualTo(rounds + 3);
     }
 
     // ------------------------------------------------------------------------------------------
@@ -229,7 +226,7 @@ class NoFreeWritesIT extends ServerTest {
     /** Identity-first with both gated steps and a gated direct grant, each with {@link #bandFromTheThirdAttempt()}. */
     private String identityFirstRealm(String prefix) {
         Map<String, String> config = bandFromTheThirdAttempt();
-        return importRealm(RealmBuilder.named(RealmBuilder.uniqueName(prefix)).user("alice", PW)
+        return importRealm(RealmBuilder.unique(prefix).user("alice", PW)
                 .identityFirstGatedBrowserFlow(GateIt.USERNAME_FORM, GateIt.PASSWORD_FORM, config)
                 .gatedDirectGrantFlow(DIRECT_GRANT, config));
     }

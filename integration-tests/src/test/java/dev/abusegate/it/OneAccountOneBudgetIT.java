@@ -34,13 +34,11 @@ class OneAccountOneBudgetIT extends ServerTest {
             "perIp.enabled", "false",
             "perIpAccount.enabled", "false",
             "credentialStuffing.enabled", "false");
-    private static TokenClient tokens;
     private static String realm;
 
     @BeforeAll
     static void createRealm() {
-        tokens = new TokenClient(server.baseUrl());
-        realm = importClassRealm(RealmBuilder.named(RealmBuilder.uniqueName("one-budget"))
+        realm = importClassRealm(RealmBuilder.unique("one-budget")
                 .user("alice", PASSWORD)
                 .set("loginWithEmailAllowed", true)
                 .gatedDirectGrantFlow("abuse-gate-direct-grant", Map.of(
@@ -155,13 +153,13 @@ class OneAccountOneBudgetIT extends ServerTest {
 
     private static void assertLocked(String realm, String... names) {
         for (String name : names) {
-            assertThat(GateIt.stateValue(GateIt.state(admin, realm, null, name), "identifier", "locked")).as(name).isEqualTo(true);
+            assertThat(GateIt.stateValue(admin.gateState(realm, null, name), "identifier", "locked")).as(name).isEqualTo(true);
         }
     }
 
     /** Wrong passwords Keycloak checked: its invalid_user_credentials login errors. */
     private static int checked(String realm) {
-        return GateIt.eventsWithError(admin, realm, "LOGIN_ERROR", "invalid_user_credentials").size();
+        return admin.eventsWithError(realm, "LOGIN_ERROR", "invalid_user_credentials").size();
     }
 
     @Test
@@ -176,8 +174,8 @@ class OneAccountOneBudgetIT extends ServerTest {
         assertThat(byName.status()).as(byName.toString()).isEqualTo(429);
         TokenClient.TokenResponse byEmail = tokens.passwordGrant(realm, "alice@example.com", PASSWORD, null, "203.0.113.41");
         assertThat(byEmail.status()).as(byEmail.toString()).isEqualTo(429);
-        assertThat(GateIt.stateValue(GateIt.state(admin, realm, null, "alice"), "identifier", "locked")).isEqualTo(true);
-        assertThat(GateIt.stateValue(GateIt.state(admin, realm, null, "alice@example.com"), "identifier", "locked")).isEqualTo(true);
+        assertThat(GateIt.stateValue(admin.gateState(realm, null, "alice"), "identifier", "locked")).isEqualTo(true);
+        assertThat(GateIt.stateValue(admin.gateState(realm, null, "alice@example.com"), "identifier", "locked")).isEqualTo(true);
     }
 
     @Test
@@ -187,9 +185,9 @@ class OneAccountOneBudgetIT extends ServerTest {
             tokens.passwordGrant(realm, i == 0 ? "alice" : "alice@example.com", "wrong-" + i, null, "198.51.100." + (80 + i));
         }
         assertLocked(realm, "alice", "alice@example.com");
-        admin.delete("/admin/realms/" + AdminClient.seg(realm) + "/abuse-gate/state?identifier=alice");
+        admin.clearGateState(realm, null, "alice");
         // the lock is gone under the account's e-mail too: the right password typed as the e-mail signs in
-        assertThat(GateIt.stateValue(GateIt.state(admin, realm, null, "alice@example.com"), "identifier", "locked")).isEqualTo(false);
+        assertThat(GateIt.stateValue(admin.gateState(realm, null, "alice@example.com"), "identifier", "locked")).isEqualTo(false);
         assertThat(Step.DIRECT_GRANT.attempt(realm, "alice@example.com", PASSWORD, "203.0.113.85")).isEqualTo(Step.SIGNED_IN);
     }
 
@@ -198,7 +196,7 @@ class OneAccountOneBudgetIT extends ServerTest {
         for (int i = 0; i < 3; i++) {
             tokens.passwordGrant(realm, "nobody", "wrong-" + i, null, "198.51.100." + (50 + i));
         }
-        assertThat(GateIt.stateNumber(GateIt.state(admin, realm, null, "nobody"), "identifier", "failures")).isEqualTo(3);
-        assertThat(GateIt.stateNumber(GateIt.state(admin, realm, null, "nobody@example.com"), "identifier", "failures")).isZero();
+        assertThat(GateIt.stateNumber(admin.gateState(realm, null, "nobody"), "identifier", "failures")).isEqualTo(3);
+        assertThat(GateIt.stateNumber(admin.gateState(realm, null, "nobody@example.com"), "identifier", "failures")).isZero();
     }
 }

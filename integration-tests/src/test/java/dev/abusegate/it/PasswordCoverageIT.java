@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.abusegate.it.support.AdminClient;
 import dev.abusegate.it.support.GateIt;
-import dev.abusegate.it.support.GatedFlows;
 import dev.abusegate.it.support.RealmBuilder;
 import dev.abusegate.it.support.ServerTest;
 import dev.abusegate.it.support.TokenClient;
@@ -32,8 +31,8 @@ class PasswordCoverageIT extends ServerTest {
     @Test
     @SuppressWarnings("unchecked")
     void a_realm_with_keycloaks_own_password_steps_is_reported_flow_by_flow() {
-        String realm = importRealm(RealmBuilder.named(RealmBuilder.uniqueName("coverage-stock")).user("alice", "pw-1"));
-        Map<String, Object> report = GatedFlows.coverage(admin, realm);
+        String realm = importRealm(RealmBuilder.unique("coverage-stock").user("alice", "pw-1"));
+        Map<String, Object> report = admin.coverage(realm);
         assertThat(report.get("gated")).isEqualTo(false);
         List<Map<String, Object>> flows = (List<Map<String, Object>>) report.get("ungatedFlows");
         assertThat(flows).extracting(f -> f.get("flow")).containsExactly("browser", "direct grant");
@@ -49,10 +48,10 @@ class PasswordCoverageIT extends ServerTest {
 
     @Test
     void a_realm_gated_everywhere_reports_nothing_until_a_client_override_brings_an_ungated_flow_back() {
-        String realm = importRealm(RealmBuilder.named(RealmBuilder.uniqueName("coverage-gated")).user("alice", "pw-1")
+        String realm = importRealm(RealmBuilder.unique("coverage-gated").user("alice", "pw-1")
                 .gatedBrowserFlow(GateIt.USERNAME_PASSWORD_FORM, null)
                 .gatedDirectGrantFlow("abuse-gate-direct-grant", null));
-        Map<String, Object> report = GatedFlows.coverage(admin, realm);
+        Map<String, Object> report = admin.coverage(realm);
         assertThat(report.get("gated")).as(report.toString()).isEqualTo(true);
         assertThat(report.get("ungatedFlows")).isEqualTo(List.of());
 
@@ -64,7 +63,7 @@ class PasswordCoverageIT extends ServerTest {
         ClientRepresentation rep = client.toRepresentation();
         rep.setAuthenticationFlowBindingOverrides(Map.of("browser", browserId));
         client.update(rep);
-        Map<String, Object> after = GatedFlows.coverage(admin, realm);
+        Map<String, Object> after = admin.coverage(realm);
         assertThat(after.get("gated")).isEqualTo(false);
         assertThat(after.toString()).contains("browser flow override of client '" + RealmBuilder.CLIENT_ID + "'")
                 .contains("auth-username-password-form");
@@ -80,18 +79,18 @@ class PasswordCoverageIT extends ServerTest {
         CreatedResponseUtil.getCreatedId(flows.copy("reset credentials", Map.of("newName", "reset with password")));
         String stockForm = addStep(realm, "reset with password", "auth-password-form");
         admin.updateRealm(realm, r -> r.setResetCredentialsFlow("reset with password"));
-        assertThat(GatedFlows.coverage(admin, realm).get("gated")).as("a step added DISABLED checks nothing").isEqualTo(true);
+        assertThat(admin.coverage(realm).get("gated")).as("a step added DISABLED checks nothing").isEqualTo(true);
 
         require(flows, "reset with password", stockForm);
-        Map<String, Object> report = GatedFlows.coverage(admin, realm);
+        Map<String, Object> report = admin.coverage(realm);
         assertThat(report.get("gated")).isEqualTo(false);
         assertUngated(report, "reset with password", "reset credentials flow", "auth-password-form", "Password Form",
                 "abuse-gate-password-form");
 
-        GatedFlows.copyWithGatedStep(admin, realm, "reset with password", "reset with gated password", "auth-password-form",
+        admin.copyWithGatedStep(realm, "reset with password", "reset with gated password", "auth-password-form",
                 "abuse-gate-password-form", null);
         admin.updateRealm(realm, r -> r.setResetCredentialsFlow("reset with gated password"));
-        assertGated(GatedFlows.coverage(admin, realm), "reset credentials flow", "reset with gated password", "abuse-gate-password-form");
+        assertGated(admin.coverage(realm), "reset credentials flow", "reset with gated password", "abuse-gate-password-form");
     }
 
     @Test
@@ -102,7 +101,7 @@ class PasswordCoverageIT extends ServerTest {
         String grantClient = "direct grant flow override of client '" + RealmBuilder.CLIENT_ID + "'";
 
         overrideFlows(realm, "browser stock copy", "direct grant");
-        Map<String, Object> report = GatedFlows.coverage(admin, realm);
+        Map<String, Object> report = admin.coverage(realm);
         assertThat(report.get("gated")).isEqualTo(false);
         assertUngated(report, "browser stock copy", browserClient, "auth-username-password-form", "Username Password Form",
                 "abuse-gate-username-password-form");
@@ -110,7 +109,7 @@ class PasswordCoverageIT extends ServerTest {
                 "abuse-gate-direct-grant");
 
         overrideFlows(realm, RealmBuilder.GATED_BROWSER_FLOW, RealmBuilder.GATED_DIRECT_GRANT_FLOW);
-        Map<String, Object> gated = GatedFlows.coverage(admin, realm);
+        Map<String, Object> gated = admin.coverage(realm);
         assertGated(gated, browserClient, RealmBuilder.GATED_BROWSER_FLOW, GateIt.USERNAME_PASSWORD_FORM);
         assertGated(gated, grantClient, RealmBuilder.GATED_DIRECT_GRANT_FLOW, "abuse-gate-direct-grant");
     }
@@ -137,30 +136,30 @@ class PasswordCoverageIT extends ServerTest {
         String first = "first broker login flow of identity provider 'corp'";
         String postLogin = "post broker login flow of identity provider 'corp'";
 
-        Map<String, Object> report = GatedFlows.coverage(admin, realm);
+        Map<String, Object> report = admin.coverage(realm);
         assertThat(report.get("gated")).isEqualTo(false);
         assertUngated(report, "first login stock copy", first, "idp-username-password-form",
                 "Username Password Form for identity provider reauthentication", "abuse-gate-idp-username-password");
         assertUngated(report, "post login stock", postLogin, "auth-password-form", "Password Form", "abuse-gate-password-form");
 
-        GatedFlows.copyWithGatedStep(admin, realm, "first login stock copy", "first login gated", "idp-username-password-form",
+        admin.copyWithGatedStep(realm, "first login stock copy", "first login gated", "idp-username-password-form",
                 "abuse-gate-idp-username-password", null);
-        GatedFlows.copyWithGatedStep(admin, realm, "post login stock", "post login gated", "auth-password-form",
+        admin.copyWithGatedStep(realm, "post login stock", "post login gated", "auth-password-form",
                 "abuse-gate-password-form", null);
         IdentityProviderRepresentation rep = admin.realm(realm).identityProviders().get("corp").toRepresentation();
         rep.setFirstBrokerLoginFlowAlias("first login gated");
         rep.setPostBrokerLoginFlowAlias("post login gated");
         admin.realm(realm).identityProviders().get("corp").update(rep);
-        Map<String, Object> gated = GatedFlows.coverage(admin, realm);
+        Map<String, Object> gated = admin.coverage(realm);
         assertGated(gated, first, "first login gated", "abuse-gate-idp-username-password");
         assertGated(gated, postLogin, "post login gated", "abuse-gate-password-form");
     }
 
     @Test
     void the_report_needs_manage_users_as_the_state_api_does() {
-        String realm = importRealm(RealmBuilder.named(RealmBuilder.uniqueName("coverage-auth")).user("viewer", "viewer-pw-1"));
-        String token = new TokenClient(server.baseUrl()).passwordGrant(realm, "viewer", "viewer-pw-1", null, "192.0.2.120").accessToken();
-        assertThat(admin.sendAs("GET", "/admin/realms/" + AdminClient.seg(realm) + "/abuse-gate/coverage", token).status())
+        String realm = importRealm(RealmBuilder.unique("coverage-auth").user("viewer", "viewer-pw-1"));
+        String token = tokens.passwordGrant(realm, "viewer", "viewer-pw-1", null, "192.0.2.120").accessToken();
+        assertThat(admin.sendAs("GET", AdminClient.gatePath(realm, "coverage"), token).status())
                 .as("a user of the realm without manage-users").isEqualTo(403);
     }
 
@@ -174,7 +173,7 @@ class PasswordCoverageIT extends ServerTest {
 
     /** A realm whose browser and direct grant bindings are gated, and whose other flows are Keycloak's own. */
     private static RealmBuilder gatedRealm(String prefix) {
-        return RealmBuilder.named(RealmBuilder.uniqueName(prefix)).user("alice", "pw-1")
+        return RealmBuilder.unique(prefix).user("alice", "pw-1")
                 .gatedBrowserFlow(GateIt.USERNAME_PASSWORD_FORM, null)
                 .gatedDirectGrantFlow("abuse-gate-direct-grant", null);
     }

@@ -78,7 +78,7 @@ class RealmIsolationIT extends ServerTest {
      * its flood, borne by it alone) never stop the fills that follow.
      */
     private String realm(String prefix, boolean ecp) {
-        RealmBuilder b = RealmBuilder.named(RealmBuilder.uniqueName(prefix))
+        RealmBuilder b = RealmBuilder.unique(prefix)
                 .user("victim", PASSWORD)
                 .gatedDirectGrantFlow("abuse-gate-direct-grant", config(ecp ? "1000" : "4"));
         if (ecp) {
@@ -172,16 +172,15 @@ class RealmIsolationIT extends ServerTest {
      * were sent (an address whose requests never reach the band sends none).
      */
     private int solvedCaptchas(String realm, String prefix, String password, int n) {
-        TokenClient client = new TokenClient(server.baseUrl());
         AtomicInteger sent = new AtomicInteger();
         FloodProbes.inParallel(n, i -> {
             String address = prefix + (i >> 8 & 0xff) + "." + (i & 0xff);
             for (int j = 0; j < 6; j++) {
-                TokenClient.TokenResponse r = client.passwordGrant(realm, "fill-" + prefix + i + "-" + j, password, null, address);
+                TokenClient.TokenResponse r = tokens.passwordGrant(realm, "fill-" + prefix + i + "-" + j, password, null, address);
                 Object challenge = r.status() == 429 ? r.json().get("captcha_challenge") : null;
                 if (challenge != null) {
                     String solution = AltchaSolver.solve(Json.write(challenge));
-                    TokenClient.TokenResponse s = client.passwordGrant(realm, "fill-" + prefix + i + "-x", password, solution, address);
+                    TokenClient.TokenResponse s = tokens.passwordGrant(realm, "fill-" + prefix + i + "-x", password, solution, address);
                     assertThat(s.status()).as("a solved captcha in the fill: %s", s).isIn(400, 401, 429);
                     sent.incrementAndGet();
                     return;

@@ -82,7 +82,7 @@ class RealmTabIT extends ServerTest {
 
     @Test
     void without_tab_or_step_configuration_the_defaults_apply() {
-        String realm = importRealm(RealmBuilder.named(RealmBuilder.uniqueName("tab-defaults")).user("alice", PW)
+        String realm = importRealm(RealmBuilder.unique("tab-defaults").user("alice", PW)
                 .gatedBrowserFlow(GateIt.USERNAME_PASSWORD_FORM, null));
         assertThat(tabComponents(realm)).isEmpty();
         String a = "198.51.100.10";
@@ -96,7 +96,7 @@ class RealmTabIT extends ServerTest {
     @Test
     @NeedsChromium
     void a_threshold_saved_in_the_admin_console_tab_takes_effect_on_the_login_form() {
-        String realm = importRealm(RealmBuilder.named(RealmBuilder.uniqueName("tab-console")).user("alice", PW)
+        String realm = importRealm(RealmBuilder.unique("tab-console").user("alice", PW)
                 .gatedBrowserFlow(GateIt.USERNAME_PASSWORD_FORM, null));
         String before = "198.51.100.20";
         GateIt.assertWrongPassword(attempt(realm, "wrong-1", before));
@@ -151,7 +151,7 @@ class RealmTabIT extends ServerTest {
 
     @Test
     void a_steps_saved_key_wins_and_the_other_keys_come_from_the_tab() {
-        String realm = importRealm(RealmBuilder.named(RealmBuilder.uniqueName("tab-step")).user("alice", PW)
+        String realm = importRealm(RealmBuilder.unique("tab-step").user("alice", PW)
                 .gatedBrowserFlow(GateIt.USERNAME_PASSWORD_FORM, Map.of("perIpAccount.threshold", "4", "captcha.enabled", "inherit"))
                 .gatedDirectGrantFlow("abuse-gate-direct-grant", null)
                 .set("components", Map.of(TAB_TYPE, List.of(tabComponent(Map.of(
@@ -170,7 +170,6 @@ class RealmTabIT extends ServerTest {
         GateIt.assertGate(attempt(realm, "wrong-5", a), "blocked");
 
         // Token endpoint, no step configuration: the tab alone -> two pass, the third is blocked
-        TokenClient tokens = new TokenClient(server.baseUrl());
         String b = "198.51.100.31";
         assertThat(tokens.passwordGrant(realm, "alice", "wrong-1", null, b).isKeycloakInvalidGrant()).isTrue();
         assertThat(tokens.passwordGrant(realm, "alice", "wrong-2", null, b).isKeycloakInvalidGrant()).isTrue();
@@ -182,7 +181,7 @@ class RealmTabIT extends ServerTest {
     @Test
     @SuppressWarnings("unchecked")
     void partial_export_carries_the_tab_with_its_secret_masked() {
-        String realm = importRealm(RealmBuilder.named(RealmBuilder.uniqueName("tab-export")).user("alice", PW)
+        String realm = importRealm(RealmBuilder.unique("tab-export").user("alice", PW)
                 .gatedBrowserFlow(GateIt.USERNAME_PASSWORD_FORM, null));
         String realmId = admin.realmId(realm);
         Map<String, Object> component = tabComponent(Map.of("perIp.threshold", "42", "captcha.secret", "tab-secret-value"));
@@ -203,7 +202,7 @@ class RealmTabIT extends ServerTest {
 
     @Test
     void the_tab_refuses_an_invalid_value_naming_the_key_and_a_second_configuration() {
-        String realm = importRealm(RealmBuilder.named(RealmBuilder.uniqueName("tab-invalid")).user("alice", PW)
+        String realm = importRealm(RealmBuilder.unique("tab-invalid").user("alice", PW)
                 .gatedBrowserFlow(GateIt.USERNAME_PASSWORD_FORM, null));
         String realmId = admin.realmId(realm);
         String path = "/admin/realms/" + AdminClient.seg(realm) + "/components";
@@ -234,7 +233,6 @@ class RealmTabIT extends ServerTest {
 
     /** Two wrong passwords for alice from a fresh address, then the right one: what the third attempt gets. */
     private static int thirdTokenAttempt(String realm, String address) {
-        TokenClient tokens = new TokenClient(server.baseUrl());
         assertThat(tokens.passwordGrant(realm, "alice", "wrong-1", null, address).isKeycloakInvalidGrant()).isTrue();
         assertThat(tokens.passwordGrant(realm, "alice", "wrong-2", null, address).isKeycloakInvalidGrant()).isTrue();
         return tokens.passwordGrant(realm, "alice", PW, null, address).status();
@@ -242,7 +240,7 @@ class RealmTabIT extends ServerTest {
 
     @Test
     void documented_and_console_key_names_work_on_create_update_and_export() {
-        String realm = importRealm(RealmBuilder.named(RealmBuilder.uniqueName("tab-rest")).user("alice", PW)
+        String realm = importRealm(RealmBuilder.unique("tab-rest").user("alice", PW)
                 .gatedDirectGrantFlow("abuse-gate-direct-grant", null));
         String realmId = admin.realmId(realm);
         String path = "/admin/realms/" + AdminClient.seg(realm) + "/components";
@@ -303,7 +301,7 @@ class RealmTabIT extends ServerTest {
     @Test
     @SuppressWarnings("unchecked")
     void a_partial_export_imports_again_with_the_same_settings() {
-        String source = importRealm(RealmBuilder.named(RealmBuilder.uniqueName("tab-trip")).user("alice", PW)
+        String source = importRealm(RealmBuilder.unique("tab-trip").user("alice", PW)
                 .gatedDirectGrantFlow("abuse-gate-direct-grant", null)
                 .set("components", Map.of(TAB_TYPE, List.of(tabComponent(Map.of(
                         "perIpAccount.threshold", "2", form("captcha.enabled"), "false"))))));
@@ -317,7 +315,7 @@ class RealmTabIT extends ServerTest {
         // the exported component, as it is, in a new realm
         Map<String, Object> copy = new LinkedHashMap<>(tab);
         copy.remove("id");
-        String target = importRealm(RealmBuilder.named(RealmBuilder.uniqueName("tab-trip-in")).user("alice", PW)
+        String target = importRealm(RealmBuilder.unique("tab-trip-in").user("alice", PW)
                 .gatedDirectGrantFlow("abuse-gate-direct-grant", null)
                 .set("components", Map.of(TAB_TYPE, List.of(copy))));
         assertThat(config(tabComponents(target).get(0))).containsEntry("perIpAccount.threshold", List.of("2"))
@@ -328,7 +326,7 @@ class RealmTabIT extends ServerTest {
     @Test
     void a_realm_import_with_an_invalid_tab_value_answers_400_naming_the_key() {
         for (String key : List.of("accountLockout.threshold", form("accountLockout.threshold"))) {
-            RealmBuilder bad = RealmBuilder.named(RealmBuilder.uniqueName("tab-bad-import")).user("alice", PW)
+            RealmBuilder bad = RealmBuilder.unique("tab-bad-import").user("alice", PW)
                     .set("components", Map.of(TAB_TYPE, List.of(tabComponent(Map.of(key, "0")))));
             AdminClient.Response r = admin.send("POST", "/admin/realms", bad.toMap());
             if (r.isSuccess()) {

@@ -46,7 +46,7 @@ class RealmUnderAttackIT extends ServerTest {
     }
 
     private String realm(String prefix) {
-        return importRealm(RealmBuilder.named(RealmBuilder.uniqueName(prefix))
+        return importRealm(RealmBuilder.unique(prefix)
                 .user(ALICE, ALICE_PASSWORD)
                 .user(BOB, BOB_PASSWORD)
                 .gatedBrowserFlow(FORM, config())
@@ -95,7 +95,7 @@ class RealmUnderAttackIT extends ServerTest {
         assertThat(known.loginSucceeded()).as(known.toString()).isTrue();
 
         // the token endpoint: the same captcha_required JSON, no layer named
-        TokenResponse api = new TokenClient(server.baseUrl()).passwordGrant(attacked, BOB, BOB_PASSWORD, null, "10.28.5.1");
+        TokenResponse api = tokens.passwordGrant(attacked, BOB, BOB_PASSWORD, null, "10.28.5.1");
         assertThat(api.status()).as(api.toString()).isEqualTo(429);
         assertThat(api.json()).containsEntry("error", "captcha_required");
         assertThat(api.body()).doesNotContain("realm_under_attack");
@@ -124,7 +124,7 @@ class RealmUnderAttackIT extends ServerTest {
         // out of the window
         Map<String, String> quick = Map.of("realm.enabled", "true", "realm.threshold", "4", "realm.windowSeconds", "20",
                 "realm.minNetworks", "4", "realm.baselineMultiple", "0", "deviceCookie.enabled", "true");
-        String realm = importRealm(RealmBuilder.named(RealmBuilder.uniqueName("realm-leaves"))
+        String realm = importRealm(RealmBuilder.unique("realm-leaves")
                 .user(BOB, BOB_PASSWORD)
                 .gatedBrowserFlow(FORM, quick));
 
@@ -166,7 +166,7 @@ class RealmUnderAttackIT extends ServerTest {
     private static final int REAL_USERS = 12;
 
     private String crowdRealm(String prefix, int windowSeconds) {
-        RealmBuilder b = RealmBuilder.named(RealmBuilder.uniqueName(prefix));
+        RealmBuilder b = RealmBuilder.unique(prefix);
         for (int u = 0; u < REAL_USERS; u++) {
             b.user("user-" + u, "user-Secret-" + u);
         }

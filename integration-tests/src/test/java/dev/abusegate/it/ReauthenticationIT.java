@@ -33,7 +33,7 @@ class ReauthenticationIT extends ServerTest {
 
     @Test
     void re_authentication_counts_the_known_user_whatever_username_is_posted() {
-        String realm = importRealm(RealmBuilder.named(RealmBuilder.uniqueName("reauth"))
+        String realm = importRealm(RealmBuilder.unique("reauth")
                 .user("alice", ALICE_PW).user("bob", BOB_PW)
                 .gatedBrowserFlow("abuse-gate-username-password-form", LOCKOUT_2));
         BrowserLogin alice = server.newBrowser();

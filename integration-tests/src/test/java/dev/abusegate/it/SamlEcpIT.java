@@ -3,7 +3,6 @@ package dev.abusegate.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.abusegate.it.support.GateIt;
-import dev.abusegate.it.support.GatedFlows;
 import dev.abusegate.it.support.RealmBuilder;
 import dev.abusegate.it.support.SamlEcp;
 import dev.abusegate.it.support.ServerTest;
@@ -32,13 +31,13 @@ class SamlEcpIT extends ServerTest {
 
     @BeforeEach
     void gatedEcpRealm() {
-        realm = importRealm(RealmBuilder.named(RealmBuilder.uniqueName("ecp"))
+        realm = importRealm(RealmBuilder.unique("ecp")
                 .user("alice", PASSWORD)
                 .set("clients", List.of(ecp.client())));
-        assertThat(GatedFlows.ungatedFlows(admin, realm)).as("Keycloak's own ECP flow checks passwords ungated").contains("saml ecp");
+        assertThat(admin.ungatedFlows(realm)).as("Keycloak's own ECP flow checks passwords ungated").contains("saml ecp");
         // README, Enable: the ECP endpoint runs the flow named "saml ecp"; a gated copy takes that name.
         SamlEcp.gate(admin, realm, GateIt.quietConfig("accountLockout.threshold", "3", "accountLockout.lockoutSeconds", "600"));
-        assertThat(GatedFlows.ungatedFlows(admin, realm)).as("the flow the ECP endpoint runs is gated (the browser and direct "
+        assertThat(admin.ungatedFlows(realm)).as("the flow the ECP endpoint runs is gated (the browser and direct "
                 + "grant flows are left stock here)").containsExactly("browser", "direct grant");
     }
 
@@ -60,8 +59,8 @@ class SamlEcpIT extends ServerTest {
         assertThat(elsewhere.statusCode()).as("the lock holds from another address").isEqualTo(429);
         assertThat(elsewhere.body()).doesNotContain(SUCCESS);
         assertThat(passwordChecks("alice")).as("no password was checked after the lock").isEqualTo(3);
-        assertThat(GateIt.eventsWithError(admin, realm, "LOGIN_ERROR", "abuse_gate_blocked")).hasSize(2);
-        assertThat(GateIt.stateValue(GateIt.state(admin, realm, null, "alice"), "identifier", "locked")).isEqualTo(true);
+        assertThat(admin.eventsWithError(realm, "LOGIN_ERROR", "abuse_gate_blocked")).hasSize(2);
+        assertThat(GateIt.stateValue(admin.gateState(realm, null, "alice"), "identifier", "locked")).isEqualTo(true);
     }
 
     @Test

@@ -35,7 +35,7 @@ final class StoreFlood {
 
     /** A realm with the victim and the gate on the token endpoint, imported through {@code admin}. */
     public static String realm(AdminClient admin, String prefix) {
-        return admin.importRealm(RealmBuilder.named(RealmBuilder.uniqueName(prefix))
+        return admin.importRealm(RealmBuilder.unique(prefix)
                 .user("victim", PASSWORD)
                 .gatedDirectGrantFlow("abuse-gate-direct-grant", CONFIG));
     }

@@ -37,7 +37,7 @@ class TrustedProxyIT extends ServerTest {
                 "perIpAccount.enabled", "false",
                 "accountLockout.enabled", "false",
                 "credentialStuffing.enabled", "false");
-        realm = importClassRealm(RealmBuilder.named(RealmBuilder.uniqueName("trusted-proxy"))
+        realm = importClassRealm(RealmBuilder.unique("trusted-proxy")
                 .user("alice", "alice-secret-1")
                 .gatedBrowserFlow("abuse-gate-username-password-form", config)
                 .gatedDirectGrantFlow("abuse-gate-direct-grant", config));
@@ -61,7 +61,7 @@ class TrustedProxyIT extends ServerTest {
         BrowserLogin.LoginResult right = server.newBrowser().login(realm, "alice", "alice-secret-1", "203.0.113.99");
         assertThat(right.status()).as(right.toString()).isEqualTo(429);
         // the token endpoint sees the same peer address
-        TokenResponse direct = new TokenClient(server.baseUrl()).passwordGrant(realm, "alice", "alice-secret-1", null, "198.51.100.77");
+        TokenResponse direct = tokens.passwordGrant(realm, "alice", "alice-secret-1", null, "198.51.100.77");
         assertThat(direct.status()).as(direct.toString()).isEqualTo(429);
         assertThat(direct.json().get("error")).isEqualTo("blocked");
 
@@ -74,8 +74,8 @@ class TrustedProxyIT extends ServerTest {
         assertThat(blocked.getDetails().get("abuse_gate_layer")).isEqualTo("per_ip");
 
         // the operator sees the peer's counter, and nothing under the claimed addresses
-        assertThat(GateIt.stateNumber(GateIt.state(admin, realm, "127.0.0.1", null), "address", "attempts")).isGreaterThanOrEqualTo(10);
-        assertThat(GateIt.stateNumber(GateIt.state(admin, realm, "198.51.100.1", null), "address", "attempts")).isZero();
+        assertThat(GateIt.stateNumber(admin.gateState(realm, "127.0.0.1", null), "address", "attempts")).isGreaterThanOrEqualTo(10);
+        assertThat(GateIt.stateNumber(admin.gateState(realm, "198.51.100.1", null), "address", "attempts")).isZero();
         assertThat(server.abuseGateErrorLines()).isEmpty();
     }
 }

@@ -9,64 +9,56 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.MatchResult;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
-/**
- * One simulated browser without JavaScript: its own cookie jar, no automatic redirects.
- *
- * <pre>{@code
- * BrowserLogin browser = server.newBrowser();
- * BrowserLogin.LoginResult r = browser.login(realm, "alice", "secret", "192.0.2.10");
- * assertThat(r.loginSucceeded()).isTrue();
- * // step by step, e.g. several attempts in one authentication session:
- * BrowserLogin.LoginPage page = browser.openLoginPage(realm, "192.0.2.10");
- * BrowserLogin.LoginResult first = browser.submit(page, "alice", "wrong", "192.0.2.10", Map.of());
- * BrowserLogin.LoginResult second = browser.submit(first.nextPage(), "alice", "wrong", "192.0.2.10", Map.of());
- * assertThat(second.gateCode()).contains("blocked");
- * }</pre>
- * Thread-safe: methods keep no state but the (synchronised) cookie jar, so one instance can be used
- * from many threads; create one instance per simulated browser/user agent. Only talks to the server's
- * base URL (127.0.0.1).
- */
+/** A browser without JavaScript: its own cookies, no automatic redirects, X-Forwarded-For per request. Thread-safe. */
 public final class BrowserLogin {
 
     private static final Pattern FORM_TAG = Pattern.compile("<form\\b[^>]*>", Pattern.CASE_INSENSITIVE);
     private static final Pattern FEEDBACK = Pattern.compile(
             "<span\\b[^>]*class\\s*=\\s*\"[^\"]*\\bkc-feedback-text\\b[^\"]*\"[^>]*>(.*?)</span>", Pattern.DOTALL);
+    private static final Pattern SECURE = Pattern.compile(";\\s*Secure\\s*(?=;|$)", Pattern.CASE_INSENSITIVE);
     private static final Pattern ENTITY = Pattern.compile("&(#x[0-9a-fA-F]+|#[0-9]+|amp|lt|gt|quot|apos|#39);");
 
     private final String baseUrl;
-    private final CookieManager cookies = new CookieManager(null, CookiePolicy.ACCEPT_ALL);
+    /** Keycloak marks cookies {@code Secure} on loopback; like a browser there, this jar keeps them without the flag. */
+    private final CookieManager cookies = new CookieManager(null, CookiePolicy.ACCEPT_ALL) {
+        @Override
+        public void put(URI uri, Map<String, List<String>> responseHeaders) throws IOException {
+            Map<String, List<String>> rewritten = new LinkedHashMap<>();
+            responseHeaders.forEach((k, v) -> rewritten.put(k, k != null && k.toLowerCase(Locale.ROOT).startsWith("set-cookie")
+                    ? v.stream().map(c -> SECURE.matcher(c).replaceAll("")).toList() : v));
+            super.put(uri, rewritten);
+        }
+    };
     private final HttpClient http;
 
-    /** A browser for {@link RealmBuilder#CLIENT_ID} and {@link RealmBuilder#REDIRECT_URI}. */
     public BrowserLogin(String baseUrl) {
         this.baseUrl = baseUrl;
-        this.http = Http.builder().cookieHandler(new LoopbackCookieHandler(cookies)).build();
+        this.http = Http.builder().cookieHandler(cookies).build();
     }
 
-    // ------------------------------------------------------------------------------------------
-    // Results
-
-    /** A page holding a login form (or not: then {@link #formAction()} is null). */
-    public record LoginPage(int status, String body, String formAction, String location) {
-        /** The page's form action or a clear failure. */
-        public String requireFormAction() {
-            if (formAction == null) {
-                throw new AssertionError("No login form (HTTP " + status + ", Location " + location + "):\n" + Json.abbreviate(body));
-            }
-            return formAction;
-        }
-    }
-
-    /** The answer to a form POST. */
+    /** An answer of the server: a login page, the gate's 429 page, a redirect. */
     public record LoginResult(int status, String body, String location) {
+
+        /** The action of its login form, or null. */
+        public String formAction() {
+            return BrowserLogin.formAction(body);
+        }
+
+        /** The action of its login form, or a clear failure. */
+        public String requireFormAction() {
+            return Optional.ofNullable(formAction()).orElseThrow(() -> new AssertionError("No login form (HTTP " + status
+                    + ", Location " + location + "):\n" + Json.abbreviate(body)));
+        }
 
         /** True for a 302 to the client's redirect URI carrying an authorization code. */
         public boolean loginSucceeded() {
@@ -74,7 +66,6 @@ public final class BrowserLogin {
                     && queryParam(location, "code").isPresent();
         }
 
-        /** The authorization code of a successful login. */
         public Optional<String> code() {
             return location == null ? Optional.empty() : queryParam(location, "code");
         }
@@ -84,33 +75,22 @@ public final class BrowserLogin {
             return attributeOfElement(body, "abuse-gate-status", "data-code");
         }
 
-        /** The text of the gate's status element (localized message), if present. */
+        /** The gate's localized message, if present. */
         public Optional<String> gateMessage() {
             return elementText(body, "abuse-gate-status");
         }
 
-        /**
-         * Keycloak's own login error (e.g. "Invalid username or password."): the field error under the
-         * username/password input ({@code id="input-error-username"} etc. in keycloak.v2) or else the page's
-         * alert ({@code .kc-feedback-text}), if any.
-         */
+        /** Keycloak's own login error: the field error ({@code #input-error-username} …) or else the page's alert. */
         public Optional<String> keycloakError() {
-            for (String id : List.of("input-error-username", "input-error-password", "input-error")) {
-                Optional<String> t = elementText(body, id).filter(x -> !x.isEmpty());
-                if (t.isPresent()) {
-                    return t;
-                }
-            }
-            if (body == null) {
-                return Optional.empty();
-            }
-            Matcher m = FEEDBACK.matcher(body);
-            return m.find() ? Optional.of(text(m.group(1))).filter(x -> !x.isEmpty()) : Optional.empty();
+            return Stream.of("input-error-username", "input-error-password", "input-error")
+                    .flatMap(id -> elementText(body, id).filter(x -> !x.isEmpty()).stream()).findFirst()
+                    .or(() -> Optional.ofNullable(body).map(FEEDBACK::matcher).filter(Matcher::find).map(m -> text(m.group(1))))
+                    .filter(x -> !x.isEmpty());
         }
 
-        /** The login form in this answer (to try again in the same authentication session). */
-        public LoginPage nextPage() {
-            return new LoginPage(status, body, formAction(body), location);
+        /** This answer as the page to submit next (to try again in the same authentication session). */
+        public LoginResult nextPage() {
+            return this;
         }
 
         @Override
@@ -120,35 +100,22 @@ public final class BrowserLogin {
         }
     }
 
-    // ------------------------------------------------------------------------------------------
-    // Actions
-
     /** GET the authorization endpoint of {@code realm}, with X-Forwarded-For if {@code forwardedFor} is not null. */
-    public LoginPage openLoginPage(String realm, String forwardedFor) {
-        HttpResponse<String> r = rawGet(authUrl(realm), forwardedFor);
-        return new LoginPage(r.statusCode(), r.body(), formAction(r.body()), r.headers().firstValue("Location").orElse(null));
+    public LoginResult openLoginPage(String realm, String forwardedFor) {
+        return result(rawGet(authUrl(realm), forwardedFor));
     }
 
-    /** POSTs username, password and {@code extraFields} to the page's form. */
-    public LoginResult submit(LoginPage page, String username, String password, String forwardedFor, Map<String, String> extraFields) {
-        Map<String, String> fields = new LinkedHashMap<>();
-        if (username != null) {
-            fields.put("username", username);
-        }
-        if (password != null) {
-            fields.put("password", password);
-        }
-        fields.put("credentialId", "");
+    public LoginResult submit(LoginResult page, String username, String password, String forwardedFor, Map<String, String> extraFields) {
+        Map<String, String> fields = Http.fields("username", username, "password", password, "credentialId", "");
         fields.putAll(extraFields);
         return post(page.requireFormAction(), fields, forwardedFor);
     }
 
-    /** Opens the login page and submits the credentials: one attempt in a fresh authentication session. */
+    /** Opens the login page and submits the credentials (and extra fields): one attempt in a new authentication session. */
     public LoginResult login(String realm, String username, String password, String forwardedFor) {
-        return submit(openLoginPage(realm, forwardedFor), username, password, forwardedFor, Map.of());
+        return login(realm, username, password, forwardedFor, Map.of());
     }
 
-    /** Same, with extra form fields (e.g. a captcha solution). */
     public LoginResult login(String realm, String username, String password, String forwardedFor, Map<String, String> extraFields) {
         return submit(openLoginPage(realm, forwardedFor), username, password, forwardedFor, extraFields);
     }
@@ -158,11 +125,8 @@ public final class BrowserLogin {
         return result(rawPost(actionUrl, fields, forwardedFor));
     }
 
-    /**
-     * POSTs {@code formBody} as it is (any bytes: invalid UTF-8, duplicated or missing fields, which a well-behaved
-     * browser never sends) as {@code application/x-www-form-urlencoded} to the page's form.
-     */
-    public LoginResult postBytes(LoginPage page, byte[] formBody, String forwardedFor) {
+    /** POSTs {@code formBody} as it is (any bytes, which no well-behaved browser sends) to the page's form. */
+    public LoginResult postBytes(LoginResult page, byte[] formBody, String forwardedFor) {
         return result(postBody(page.requireFormAction(), formBody, forwardedFor));
     }
 
@@ -170,30 +134,15 @@ public final class BrowserLogin {
         return new LoginResult(r.statusCode(), r.body(), r.headers().firstValue("Location").orElse(null));
     }
 
-    // ------------------------------------------------------------------------------------------
-    // HTML helpers (public for tests that inspect pages themselves)
-
     /** The action of the form with id="kc-form-login", else of the first form; HTML-unescaped; null if none. */
     public static String formAction(String html) {
         if (html == null) {
             return null;
         }
-        String first = null;
-        Matcher m = FORM_TAG.matcher(html);
-        while (m.find()) {
-            String tag = m.group();
-            Optional<String> action = attribute(tag, "action");
-            if (action.isEmpty()) {
-                continue;
-            }
-            if (attribute(tag, "id").filter("kc-form-login"::equals).isPresent()) {
-                return action.get();
-            }
-            if (first == null) {
-                first = action.get();
-            }
-        }
-        return first;
+        List<String> forms = FORM_TAG.matcher(html).results().map(MatchResult::group)
+                .filter(t -> attribute(t, "action").isPresent()).toList();
+        return forms.stream().filter(t -> attribute(t, "id").filter("kc-form-login"::equals).isPresent()).findFirst()
+                .or(() -> forms.stream().findFirst()).flatMap(t -> attribute(t, "action")).orElse(null);
     }
 
     /** Value (unescaped) of {@code attribute} on the element with the given id. */
@@ -229,24 +178,15 @@ public final class BrowserLogin {
 
     /** Decodes the HTML entities Keycloak's templates produce (&amp;amp; &amp;lt; &amp;#39; &amp;#x2F; …). */
     public static String unescape(String s) {
-        Matcher m = ENTITY.matcher(s);
-        StringBuilder out = new StringBuilder();
-        while (m.find()) {
-            String e = m.group(1);
-            String rep = switch (e) {
-                case "amp" -> "&";
-                case "lt" -> "<";
-                case "gt" -> ">";
-                case "quot" -> "\"";
-                case "apos", "#39" -> "'";
-                default -> e.startsWith("#x")
-                        ? new String(Character.toChars(Integer.parseInt(e.substring(2), 16)))
-                        : new String(Character.toChars(Integer.parseInt(e.substring(1))));
-            };
-            m.appendReplacement(out, Matcher.quoteReplacement(rep));
-        }
-        m.appendTail(out);
-        return out.toString();
+        return ENTITY.matcher(s).replaceAll(m -> Matcher.quoteReplacement(switch (m.group(1)) {
+            case "amp" -> "&";
+            case "lt" -> "<";
+            case "gt" -> ">";
+            case "quot" -> "\"";
+            case "apos", "#39" -> "'";
+            default -> new String(Character.toChars(m.group(1).startsWith("#x")
+                    ? Integer.parseInt(m.group(1).substring(2), 16) : Integer.parseInt(m.group(1).substring(1))));
+        }));
     }
 
     /** The start tag of the element with the given id (group 1 its name), or null. */
@@ -260,10 +200,7 @@ public final class BrowserLogin {
 
     private static Optional<String> attribute(String tag, String name) {
         Matcher m = Pattern.compile("\\s" + Pattern.quote(name) + "\\s*=\\s*(\"([^\"]*)\"|'([^']*)')", Pattern.CASE_INSENSITIVE).matcher(tag);
-        if (!m.find()) {
-            return Optional.empty();
-        }
-        return Optional.of(unescape(m.group(2) != null ? m.group(2) : m.group(3)));
+        return m.find() ? Optional.of(unescape(m.group(2) != null ? m.group(2) : m.group(3))) : Optional.empty();
     }
 
     private static Optional<String> queryParam(String url, String name) {
@@ -271,49 +208,16 @@ public final class BrowserLogin {
         return query == null ? Optional.empty() : Optional.ofNullable(Http.parseForm(query).get(name));
     }
 
-    private HttpRequest.Builder request(String url, String forwardedFor) {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url))
-                .timeout(Duration.ofSeconds(60))
-                .header("Accept", "text/html,application/xhtml+xml")
-                .header("Accept-Language", "en")
-                .header("User-Agent", "abuse-gate-it-browser");
-        if (forwardedFor != null) {
-            b.header("X-Forwarded-For", forwardedFor);
+    /** Sends a request to this server (and nowhere else) with a browser's headers and this browser's cookies. */
+    private HttpResponse<String> send(HttpRequest.Builder request) {
+        HttpRequest r = request.header("Accept", "text/html,application/xhtml+xml").header("Accept-Language", "en")
+                .header("User-Agent", "abuse-gate-it-browser").build();
+        if (!r.uri().toString().startsWith(baseUrl + "/")) {
+            throw new IllegalArgumentException("Refusing to leave the test server: " + r.uri());
         }
-        return b;
+        return Http.send(http, r);
     }
 
-
-    /**
-     * Keycloak treats http://127.0.0.1 and http://localhost as secure contexts (as browsers do) and marks
-     * its cookies {@code Secure}; the JDK cookie manager would then never send them over plain HTTP. Like a
-     * browser talking to a loopback origin, this jar stores them without the flag.
-     */
-    private static final class LoopbackCookieHandler extends java.net.CookieHandler {
-        private static final Pattern SECURE = Pattern.compile(";\\s*Secure\\s*(?=;|$)", Pattern.CASE_INSENSITIVE);
-        private final CookieManager delegate;
-
-        LoopbackCookieHandler(CookieManager delegate) {
-            this.delegate = delegate;
-        }
-
-        @Override
-        public Map<String, List<String>> get(URI uri, Map<String, List<String>> requestHeaders) throws IOException {
-            return delegate.get(uri, requestHeaders);
-        }
-
-        @Override
-        public void put(URI uri, Map<String, List<String>> responseHeaders) throws IOException {
-            Map<String, List<String>> rewritten = new LinkedHashMap<>();
-            responseHeaders.forEach((k, v) -> rewritten.put(k,
-                    k != null && (k.equalsIgnoreCase("Set-Cookie") || k.equalsIgnoreCase("Set-Cookie2"))
-                            ? v.stream().map(c -> SECURE.matcher(c).replaceAll("")).toList()
-                            : v));
-            delegate.put(uri, rewritten);
-        }
-    }
-
-    /** The value of the named cookie this browser holds, if any. */
     public Optional<String> cookie(String name) {
         return cookies.getCookieStore().getCookies().stream().filter(c -> c.getName().equals(name)).map(HttpCookie::getValue).findFirst();
     }
@@ -335,15 +239,11 @@ public final class BrowserLogin {
         cookies.getCookieStore().add(URI.create(baseUrl), c);
     }
 
-    // ------------------------------------------------------------------------------------------
-    // Raw exchanges: the whole response, headers (e.g. Content-Security-Policy) included
-
-    /** GET {@code url} (must be on this server) with this browser's cookies; the whole response, headers included. */
+    /** GET {@code url} (on this server) with this browser's cookies; the whole response, headers included. */
     public HttpResponse<String> rawGet(String url, String forwardedFor) {
-        return Http.send(http, request(onThisServer(url), forwardedFor).GET().build());
+        return send(Http.request(url, forwardedFor).GET());
     }
 
-    /** The authorization endpoint URL of {@code realm} for this browser's client and redirect URI. */
     public String authUrl(String realm) {
         return baseUrl + "/realms/" + Http.enc(realm) + "/protocol/openid-connect/auth?client_id=" + Http.enc(RealmBuilder.CLIENT_ID)
                 + "&response_type=code&scope=openid&redirect_uri=" + Http.enc(RealmBuilder.REDIRECT_URI);
@@ -355,16 +255,6 @@ public final class BrowserLogin {
     }
 
     private HttpResponse<String> postBody(String actionUrl, byte[] formBody, String forwardedFor) {
-        return Http.send(http, request(onThisServer(actionUrl), forwardedFor)
-                .header("Content-Type", "application/x-www-form-urlencoded")
-                .POST(HttpRequest.BodyPublishers.ofByteArray(formBody))
-                .build());
-    }
-
-    private String onThisServer(String url) {
-        if (!url.startsWith(baseUrl + "/")) {
-            throw new IllegalArgumentException("Refusing to leave the test server: " + url);
-        }
-        return url;
+        return send(Http.formPost(actionUrl, formBody, forwardedFor));
     }
 }

@@ -6,22 +6,18 @@ import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
-/**
- * On a {@link ServerTest} class: the class runs on a Keycloak of its own, started with these kc.sh options
- * beside the shared one, and stopped after the class. Such a class is in the {@link Extended} tier.
- */
+/** A {@link ServerTest} class on a Keycloak of its own with these kc.sh options, stopped after the class; {@link Extended}. */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)
 @Documented
 @Extended
 public @interface DedicatedServer {
 
-    /** Names the server (home directory, log file {@code target/keycloak-<name>.log}, container). */
+    /** The server's name (home directory, log file {@code target/keycloak-<name>.log}, container). */
     String name();
 
     /** kc.sh options, e.g. {@code --features=docker}. */
     String[] options() default {};
 
-    /** How long to wait for the server to be ready. */
     long startTimeoutSeconds() default 300;
 }

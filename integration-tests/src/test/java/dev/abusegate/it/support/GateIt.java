@@ -1,7 +1,5 @@
 package dev.abusegate.it.support;
 
-import org.keycloak.representations.idm.EventRepresentation;
-
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
@@ -12,6 +10,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -22,18 +21,12 @@ import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/**
- * Small helpers shared by the browser-form gate ITs: gate configs with every layer but the one under
- * test out of the way, one-attempt-per-fresh-browser logins, the admin state API, the shipped message
- * bundles and polling.
- */
+/** Helpers shared by the gate ITs: gate configs, the gate's answers, the state API's sections, message bundles, polling. */
 public final class GateIt {
 
-    /** Provider id of the gated username+password form. */
+    /** Provider ids of the gated steps: the username+password form, identity-first's username and password forms. */
     public static final String USERNAME_PASSWORD_FORM = "abuse-gate-username-password-form";
-    /** Provider id of the gated username form (identity-first, first step). */
     public static final String USERNAME_FORM = "abuse-gate-username-form";
-    /** Provider id of the gated password form (identity-first). */
     public static final String PASSWORD_FORM = "abuse-gate-password-form";
 
     private static final Pattern ALTCHA_WIDGET = Pattern.compile("<altcha-widget\\b[^>]*>");
@@ -44,43 +37,23 @@ public final class GateIt {
     private GateIt() {
     }
 
-    /**
-     * A gate config in which every threshold is 1000 and the captcha band is off, so only the layers
-     * named in {@code overrides} (key, value, key, value, ...) matter.
-     */
+    /** Every threshold 1000 and no captcha, so only the layers named in {@code overrides} (key, value, …) matter. */
     public static Map<String, String> quietConfig(String... overrides) {
-        Map<String, String> c = new LinkedHashMap<>();
-        c.put("perIp.threshold", "1000");
-        c.put("perIpAccount.threshold", "1000");
-        c.put("accountLockout.threshold", "1000");
-        c.put("credentialStuffing.threshold", "1000");
-        c.put("captcha.enabled", "false");
-        return with(c, overrides);
+        return with(new LinkedHashMap<>(Map.of("perIp.threshold", "1000", "perIpAccount.threshold", "1000",
+                "accountLockout.threshold", "1000", "credentialStuffing.threshold", "1000", "captcha.enabled", "false")), overrides);
     }
 
     private static Map<String, String> with(Map<String, String> config, String... overrides) {
-        if (overrides.length % 2 != 0) {
-            throw new IllegalArgumentException("key/value pairs expected");
-        }
-        for (int i = 0; i < overrides.length; i += 2) {
-            config.put(overrides[i], overrides[i + 1]);
-        }
+        config.putAll(Http.fields(overrides));
         return config;
     }
 
-    /**
-     * The captcha ITs' gate: only per address + account counts (threshold 6), and from factor 0.5 of it the
-     * form asks for a captcha: attempts 1-3 are free, the fourth meets the captcha. {@code overrides} as in
-     * {@link #quietConfig}.
-     */
+    /** Per address and account, threshold 6, captcha from factor 0.5: attempts 1-3 are free, the fourth meets the captcha. */
     public static Map<String, String> captchaBandConfig(String... overrides) {
         return with(quietConfig("perIpAccount.threshold", "6", "captcha.enabled", "true", "captcha.factor", "0.5"), overrides);
     }
 
-    /**
-     * In a realm with {@link #captchaBandConfig()}: three free wrong attempts, each answered with Keycloak's own
-     * error, then the fourth answered with the captcha: that answer.
-     */
+    /** With {@link #captchaBandConfig()}: three free wrong attempts, then the fourth's captcha answer. */
     public static BrowserLogin.LoginResult reachCaptchaBand(BrowserLogin browser, String realm, String username, String address) {
         for (int i = 1; i <= 3; i++) {
             BrowserLogin.LoginResult free = browser.login(realm, username, "wrong-" + i, address);
@@ -114,18 +87,6 @@ public final class GateIt {
         return "198.51.100." + n;
     }
 
-    /** GET /admin/realms/{realm}/abuse-gate/state for an address and/or identifier (either may be null). */
-    public static Map<String, Object> state(AdminClient admin, String realm, String address, String identifier) {
-        StringBuilder q = new StringBuilder("/admin/realms/" + AdminClient.seg(realm) + "/abuse-gate/state?");
-        if (address != null) {
-            q.append("address=").append(AdminClient.seg(address)).append('&');
-        }
-        if (identifier != null) {
-            q.append("identifier=").append(AdminClient.seg(identifier));
-        }
-        return admin.getMap(q.toString());
-    }
-
     /** A number inside a section of the state answer, e.g. {@code stateNumber(s, "pair", "attempts")}. */
     public static long stateNumber(Map<String, Object> state, String section, String field) {
         if (!(stateValue(state, section, field) instanceof Number n)) {
@@ -148,11 +109,8 @@ public final class GateIt {
     public static Properties messages(String lang) {
         String path = "theme-resources/messages/messages_" + lang + ".properties";
         try (InputStream in = GateIt.class.getClassLoader().getResourceAsStream(path)) {
-            if (in == null) {
-                throw new IllegalStateException("No " + path + " on the test class path (the provider jar)");
-            }
             Properties p = new Properties();
-            p.load(new InputStreamReader(in, StandardCharsets.UTF_8));
+            p.load(new InputStreamReader(Objects.requireNonNull(in, "No " + path + " on the test class path"), StandardCharsets.UTF_8));
             return p;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -165,10 +123,7 @@ public final class GateIt {
                 () -> "timed out after " + timeout);
     }
 
-    /**
-     * Polls {@code probe} every 200 ms until it yields a value and returns it; after the timeout fails with
-     * {@code what + ": " + detail}.
-     */
+    /** Polls {@code probe} every 200 ms until it yields a value; after the timeout fails with {@code what} and the detail. */
     public static <T> T awaitValue(String what, Duration timeout, Supplier<Optional<T>> probe, Supplier<String> detail) {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
@@ -181,11 +136,6 @@ public final class GateIt {
             }
             sleep(200);
         }
-    }
-
-    /** Stored events of a realm with the given type and error. */
-    public static List<EventRepresentation> eventsWithError(AdminClient admin, String realm, String type, String error) {
-        return admin.events(realm, type).stream().filter(e -> error.equals(e.getError())).toList();
     }
 
     public static void sleep(long millis) {
@@ -212,18 +162,16 @@ public final class GateIt {
         assertThat(r.keycloakError()).as(r.toString()).isPresent();
     }
 
-    /** The gate's 429 page with {@code code} ("blocked", "captcha_required"). */
+    /** The gate's 429 page with {@code code} ("blocked", "captcha_required"): nobody was logged in. */
     public static void assertGate(BrowserLogin.LoginResult r, String code) {
         assertThat(r.status()).as(r.toString()).isEqualTo(429);
         assertThat(r.gateCode()).as(r.toString()).contains(code);
     }
 
-    /** The gate's 429 page with {@code blocked} (so nobody was logged in). */
     public static void assertBlocked(BrowserLogin.LoginResult r) {
         assertGate(r, "blocked");
     }
 
-    /** The gate's 429 page with {@code captcha_required} (so nobody was logged in). */
     public static void assertCaptchaRequired(BrowserLogin.LoginResult r) {
         assertGate(r, "captcha_required");
     }

@@ -10,9 +10,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.logging.Level;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.extension.ConditionEvaluationResult;
-import org.junit.jupiter.api.extension.ExecutionCondition;
-import org.junit.jupiter.api.extension.ExtensionContext;
 import org.openqa.selenium.Dimension;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.chrome.ChromeDriver;
@@ -22,21 +19,7 @@ import org.openqa.selenium.logging.LogEntry;
 import org.openqa.selenium.logging.LogType;
 import org.openqa.selenium.logging.LoggingPreferences;
 
-/**
- * A real headless Chromium driven by Selenium, from the operating system's packages only
- * ({@code /usr/bin/chromium}, {@code /usr/bin/chromedriver}; Debian: {@code apt-get install chromium
- * chromium-driver}). Selenium Manager is never asked for anything: the driver and the browser binary are
- * given explicitly. Each instance has a fresh profile directory, deleted on {@link #close()}.
- * <pre>{@code
- * try (HeadlessChromium chromium = HeadlessChromium.start()) {
- *     ChromeDriver driver = chromium.driver();
- *     driver.get(server.baseUrl() + "/realms/" + realm + "/account");
- *     chromium.screenshot(path);
- * }
- * }</pre>
- * A test using it carries {@link NeedsChromium}: where the packages are missing it is skipped with the install
- * command as its reason, except under {@code CI=true}, where {@link #start()} fails with that command.
- */
+/** A headless Chromium from the system's binaries (never Selenium Manager), with a fresh profile; see {@link NeedsChromium}. */
 public final class HeadlessChromium implements AutoCloseable {
 
     public static final String CHROMIUM = System.getProperty("chromium.binary", "/usr/bin/chromium");
@@ -63,26 +46,21 @@ public final class HeadlessChromium implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        ChromeOptions options = new ChromeOptions();
-        options.setBinary(CHROMIUM);
-        options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
-                "--disable-default-apps", "--disable-extensions", "--lang=en-US", "--window-size=1280,900",
-                "--user-data-dir=" + profile);
+        ChromeOptions options = new ChromeOptions().setBinary(CHROMIUM).addArguments("--headless=new", "--no-sandbox",
+                "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update",
+                "--disable-sync", "--no-first-run", "--disable-default-apps", "--disable-extensions", "--lang=en-US",
+                "--window-size=1280,900", "--user-data-dir=" + profile);
         options.setExperimentalOption("prefs", Map.of("intl.accept_languages", "en-US,en"));
         LoggingPreferences logs = new LoggingPreferences();
         logs.enable(LogType.BROWSER, Level.ALL);
         options.setCapability("goog:loggingPrefs", logs);
-        ChromeDriverService service = new ChromeDriverService.Builder()
-                .usingDriverExecutable(new File(CHROMEDRIVER))
-                .usingAnyFreePort()
-                .withTimeout(Duration.ofSeconds(120))
-                .build();
+        ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(new File(CHROMEDRIVER))
+                .usingAnyFreePort().withTimeout(Duration.ofSeconds(120)).build();
         ChromeDriver driver;
         try {
             driver = new ChromeDriver(service, options);
         } catch (RuntimeException e) {
-            deleteQuietly(profile);
+            KeycloakProcess.deleteQuietly(profile);
             throw e;
         }
         driver.manage().window().setSize(new Dimension(1280, 900));
@@ -101,23 +79,6 @@ public final class HeadlessChromium implements AutoCloseable {
         return null;
     }
 
-    /** {@link NeedsChromium}'s condition: skipped without Chromium, except under {@code CI=true}. */
-    static final class Condition implements ExecutionCondition {
-        @Override
-        public ConditionEvaluationResult evaluateExecutionCondition(ExtensionContext context) {
-            String missing = missing();
-            if (missing == null) {
-                return ConditionEvaluationResult.enabled("Chromium found");
-            }
-            if ("true".equalsIgnoreCase(System.getenv("CI"))) {
-                return ConditionEvaluationResult.enabled("CI=true: a missing Chromium fails the test");
-            }
-            String reason = "SKIPPED " + context.getDisplayName() + ": " + missing;
-            System.out.println("[keycloak-it] " + reason);
-            return ConditionEvaluationResult.disabled(reason);
-        }
-    }
-
     public ChromeDriver driver() {
         return driver;
     }
@@ -127,12 +88,10 @@ public final class HeadlessChromium implements AutoCloseable {
         return driver.manage().logs().get(LogType.BROWSER).getAll();
     }
 
-    /** Console entries as text lines. */
     public static String describe(List<LogEntry> entries) {
         return entries.stream().map(e -> e.getLevel() + " " + e.getMessage()).collect(Collectors.joining("\n"));
     }
 
-    /** Saves a PNG of the viewport. */
     public Path screenshot(Path file) {
         try {
             Files.createDirectories(file.toAbsolutePath().getParent());
@@ -148,15 +107,7 @@ public final class HeadlessChromium implements AutoCloseable {
         try {
             driver.quit();
         } finally {
-            deleteQuietly(profile);
-        }
-    }
-
-    private static void deleteQuietly(Path dir) {
-        try {
-            KeycloakProcess.deleteTree(dir);
-        } catch (IOException ignored) {
-            // a leftover temp profile is harmless
+            KeycloakProcess.deleteQuietly(profile);
         }
     }
 }

@@ -1,6 +1,7 @@
 package dev.abusegate.it.support;
 
 import java.io.IOException;
+import java.net.URI;
 import java.net.URLDecoder;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -37,6 +38,32 @@ public final class Http {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         }
+    }
+
+    /** A request to {@code url} (60 s timeout) with {@code X-Forwarded-For} unless {@code forwardedFor} is null. */
+    public static HttpRequest.Builder request(String url, String forwardedFor) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(60));
+        return forwardedFor == null ? b : b.header("X-Forwarded-For", forwardedFor);
+    }
+
+    /** A POST of {@code formBody} (any bytes) as {@code application/x-www-form-urlencoded}. */
+    public static HttpRequest.Builder formPost(String url, byte[] formBody, String forwardedFor) {
+        return request(url, forwardedFor).header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofByteArray(formBody));
+    }
+
+    /** The pairs (name, value, name, value, …) whose value is not null, in their order. */
+    public static Map<String, String> fields(String... pairs) {
+        if (pairs.length % 2 != 0) {
+            throw new IllegalArgumentException("name/value pairs expected");
+        }
+        Map<String, String> out = new LinkedHashMap<>();
+        for (int i = 0; i < pairs.length; i += 2) {
+            if (pairs[i + 1] != null) {
+                out.put(pairs[i], pairs[i + 1]);
+            }
+        }
+        return out;
     }
 
     /** {@code application/x-www-form-urlencoded} of the fields, in their order. */

@@ -11,7 +11,6 @@ import java.util.Map;
 /** Small Jackson wrapper shared by the harness: JSON in and out as plain maps and lists. */
 public final class Json {
 
-    /** Thread-safe once configured. */
     public static final ObjectMapper MAPPER = new ObjectMapper()
             .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
 
@@ -30,12 +29,10 @@ public final class Json {
         }
     }
 
-    /** Parses a JSON object. */
     public static Map<String, Object> parseMap(String json) {
         return parse(json, new TypeReference<>() { });
     }
 
-    /** Parses a JSON array of objects. */
     public static List<Map<String, Object>> parseList(String json) {
         return parse(json, new TypeReference<>() { });
     }
@@ -50,9 +47,6 @@ public final class Json {
     }
 
     static String abbreviate(String s) {
-        if (s == null) {
-            return "<null>";
-        }
-        return s.length() <= 2000 ? s : s.substring(0, 2000) + "… (" + s.length() + " chars)";
+        return s == null ? "<null>" : s.length() <= 2000 ? s : s.substring(0, 2000) + "… (" + s.length() + " chars)";
     }
 }

@@ -5,17 +5,14 @@ import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -23,104 +20,51 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
-/**
- * The process backend of {@link KeycloakServer} (the default, {@code -Dkeycloak.it.backend=process}): a real
- * Keycloak distribution started as an operating-system process ({@code bin/kc.sh start-dev}).
- *
- * <p>Every server gets its own home directory ({@code target/keycloak-servers/<name>}: a copy of the
- * distribution with the read-only {@code lib/lib} linked, so H2 data and the Quarkus build output are
- * never shared), free random ports on 127.0.0.1 for HTTP and management, and a log file
- * {@code target/keycloak-<name>.log}.
- *
- * <h2>Lifecycle</h2>
- * Servers are stopped (whole process tree: SIGTERM, then SIGKILL after a grace period) by
- * {@link #close()} or by a JVM shutdown hook. A small watchdog in the launcher script also stops the
- * server if the test JVM disappears without running shutdown hooks (e.g. SIGKILL).
- *
- * <p>Configuration (system properties, set by the failsafe configuration in the pom):
- * <ul>
- *   <li>{@code keycloak.dist}: the unpacked distribution (required; contains {@code bin/kc.sh})</li>
- *   <li>{@code keycloak.it.workDir}: where homes and logs go (default: parent of {@code keycloak.dist})</li>
- * </ul>
- * Instances are thread-safe.
- */
-public final class KeycloakProcess extends KeycloakServerBase {
+/** The process backend (the default): {@code bin/kc.sh} in a home of its own, stopped as a process tree. */
+public final class KeycloakProcess extends KeycloakServer {
 
     private static final Duration STOP_GRACE = Duration.ofSeconds(30);
-    private static final int TAIL_LINES = 100;
 
-    /**
-     * Runs kc.sh in the background and stops it (SIGTERM, which kc.sh forwards to its java child) when
-     * either this wrapper receives SIGTERM/SIGINT or the watched test JVM (argument 1) is gone.
-     */
-    private static final String LAUNCHER = String.join("\n",
-            "watched=\"$1\"; shift",
-            "\"$@\" &",
-            "kc=$!",
+    /** Runs kc.sh and stops it (SIGTERM, forwarded to java) on SIGTERM/SIGINT or when the test JVM (argument 1) is gone. */
+    private static final String LAUNCHER = String.join("\n", "watched=\"$1\"; shift", "\"$@\" &", "kc=$!",
             "trap 'kill -TERM \"$kc\" 2>/dev/null; wait \"$kc\"; exit $?' TERM INT",
             "( while kill -0 \"$watched\" 2>/dev/null && kill -0 \"$kc\" 2>/dev/null; do sleep 2; done;",
-            "  kill -TERM \"$kc\" 2>/dev/null ) </dev/null >/dev/null 2>&1 &",
-            "wait \"$kc\"",
-            "exit $?");
+            "  kill -TERM \"$kc\" 2>/dev/null ) </dev/null >/dev/null 2>&1 &", "wait \"$kc\"", "exit $?");
 
-    /** Home of the first server that became ready: its Quarkus build output can seed later homes. */
+    /** Home of the first server that became ready: its Quarkus build output seeds later homes. */
     private static Path augmentedHome;
 
     private final Path home;
-    private final Path logFile;
     private final int httpPort;
     private final int managementPort;
-    private final Process process;
+    private volatile Process process;
 
-    private KeycloakProcess(String name, Path home, Path logFile, int httpPort, int managementPort,
-                           Process process) {
+    private KeycloakProcess(String name, Path home, int[] ports) {
         super(name);
         this.home = home;
-        this.logFile = logFile;
-        this.httpPort = httpPort;
-        this.managementPort = managementPort;
-        this.process = process;
+        this.httpPort = ports[0];
+        this.managementPort = ports[1];
     }
 
-    // ------------------------------------------------------------------------------------------
-    // Starting
-
-    /** Starts a server as a process (see {@link KeycloakServer.Builder#start()}) and blocks until it is ready. */
-    static KeycloakProcess start(KeycloakServer.Builder b) {
-        Path dist = distribution();
-        Path workDir = Paths.get(System.getProperty("keycloak.it.workDir", dist.getParent().toString())).toAbsolutePath();
-        Path home = workDir.resolve("keycloak-servers").resolve(b.name);
-        Path logFile = workDir.resolve("keycloak-" + b.name + ".log");
-        requireUnusedName(b.name);
+    /** A server with a fresh home and two free ports, not started yet. */
+    static KeycloakProcess prepare(KeycloakServer.Builder b) {
+        Path home = workDir().resolve("keycloak-servers").resolve(b.name);
         try {
-            prepareHome(dist, home);
-            try {
-                reuseAugmentation(home);
-            } catch (IOException e) {
-                log("not reusing the Quarkus build output (" + e + "); Keycloak will rebuild");
-            }
-            Files.deleteIfExists(logFile);
+            prepareHome(distribution(), home);
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot prepare Keycloak home " + home, e);
         }
+        return new KeycloakProcess(b.name, home, freePorts(2));
+    }
 
-        int[] ports = KeycloakServer.freePorts(2);
-        List<String> options = new ArrayList<>(List.of(
-                b.command,
-                "--http-host=" + HOST,
-                "--http-port=" + ports[0],
-                "--http-management-port=" + ports[1],
-                "--proxy-headers=xforwarded",
-                "--metrics-enabled=true",
-                "--health-enabled=true",
-                "--log-level=INFO,dev.abusegate:debug",
-                "--log-console-color=false"));
-        options.addAll(b.extraOptions);
-
+    @Override
+    void startAndAwaitReady(KeycloakServer.Builder b) {
         List<String> command = new ArrayList<>(List.of("/bin/bash", "-c", LAUNCHER, "keycloak-" + b.name,
-                Long.toString(ProcessHandle.current().pid()), home.resolve("bin/kc.sh").toString()));
-        command.addAll(options);
-
+                Long.toString(ProcessHandle.current().pid()), home.resolve("bin/kc.sh").toString(), b.command,
+                "--http-host=" + HOST, "--http-port=" + httpPort, "--http-management-port=" + managementPort,
+                "--proxy-headers=xforwarded", "--metrics-enabled=true", "--health-enabled=true",
+                "--log-level=INFO,dev.abusegate:debug", "--log-console-color=false"));
+        command.addAll(b.extraOptions);
         ProcessBuilder pb = new ProcessBuilder(command)
                 .directory(home.toFile())
                 .redirectErrorStream(true)
@@ -132,32 +76,20 @@ public final class KeycloakProcess extends KeycloakServerBase {
         env.put("KC_BOOTSTRAP_ADMIN_USERNAME", ADMIN_USERNAME);
         env.put("KC_BOOTSTRAP_ADMIN_PASSWORD", ADMIN_PASSWORD);
         env.putAll(b.env);
-
-        long t0 = System.nanoTime();
-        Process process;
         try {
             process = pb.start();
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot start " + command, e);
         }
-        KeycloakProcess server = new KeycloakProcess(b.name, home, logFile, ports[0], ports[1], process);
-        server.register();
-        server.recordPids();
-        log("starting Keycloak '" + b.name + "' (http " + ports[0] + ", management " + ports[1] + "), log " + logFile);
-        try {
-            server.awaitReady(b.startTimeout);
-        } catch (RuntimeException | Error e) {
-            server.close();
-            throw e;
-        }
-        server.recordPids(); // now with kc.sh's java child
+        recordPids();
+        log("starting Keycloak '" + b.name + "' (http " + httpPort + ", management " + managementPort + "), log " + logFile);
+        awaitReady(b.startTimeout);
+        recordPids(); // now with kc.sh's java child
         synchronized (KeycloakProcess.class) {
             if (augmentedHome == null) {
                 augmentedHome = home;
             }
         }
-        server.ready(Duration.ofNanos(System.nanoTime() - t0));
-        return server;
     }
 
     private void awaitReady(Duration timeout) {
@@ -166,35 +98,25 @@ public final class KeycloakProcess extends KeycloakServerBase {
         String last = "no answer yet";
         while (System.nanoTime() < deadline) {
             if (!process.isAlive()) {
-                throw new IllegalStateException("Keycloak '" + name() + "' exited with code " + process.exitValue()
-                        + " before it was ready. Last " + TAIL_LINES + " log lines (" + logFile + "):\n" + tail(TAIL_LINES));
+                throw new IllegalStateException("exited with code " + process.exitValue() + " before it was ready");
             }
             try {
-                HttpResponse<String> r = http.send(HttpRequest.newBuilder(ready).timeout(Duration.ofSeconds(5)).GET().build(),
-                        HttpResponse.BodyHandlers.ofString());
+                HttpResponse<String> r = Http.send(http, HttpRequest.newBuilder(ready).timeout(Duration.ofSeconds(5)).build());
                 if (r.statusCode() == 200) {
                     return;
                 }
                 last = "HTTP " + r.statusCode() + " " + r.body();
-            } catch (IOException e) {
-                last = e.toString();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("Interrupted while waiting for Keycloak", e);
+            } catch (IllegalStateException e) {
+                last = e.getMessage();
             }
-            sleep(1000);
+            GateIt.sleep(1000);
         }
-        throw new IllegalStateException("Keycloak '" + name() + "' not ready within " + timeout.toSeconds() + " s (" + last
-                + "). Last " + TAIL_LINES + " log lines (" + logFile + "):\n" + tail(TAIL_LINES));
+        throw new IllegalStateException("not ready within " + timeout.toSeconds() + " s: " + last);
     }
 
-    private static Path distribution() {
-        String prop = System.getProperty("keycloak.dist");
-        if (prop == null || prop.isBlank()) {
-            throw new IllegalStateException("System property keycloak.dist is not set (run the ITs with `mvn verify`, "
-                    + "which unpacks the distribution into integration-tests/target)");
-        }
-        Path dist = Paths.get(prop).toAbsolutePath();
+    static Path distribution() {
+        Path dist = Paths.get(requiredProperty("keycloak.dist", "run the ITs with `mvn verify`, which unpacks the distribution "
+                + "into integration-tests/target")).toAbsolutePath();
         if (!Files.isRegularFile(dist.resolve("bin/kc.sh"))) {
             throw new IllegalStateException("No Keycloak distribution at " + dist + " (bin/kc.sh missing)");
         }
@@ -202,100 +124,65 @@ public final class KeycloakProcess extends KeycloakServerBase {
     }
 
     /**
-     * Fresh home per start: a copy of the distribution except {@code lib/lib} (170 MB of read-only jars),
-     * which is a symbolic link. {@code bin/} must be a real copy: kc.sh finds the home from its own path.
+     * A copy of the distribution ({@code bin/} too: kc.sh finds the home from its path) with {@code lib/lib} (170 MB of jars)
+     * linked and no {@code data/}, then the Quarkus build of the first ready server: Keycloak builds again if options or
+     * providers differ, so this only skips a build (~30 s) with the same result.
      */
     private static void prepareHome(Path dist, Path home) throws IOException {
         deleteTree(home);
-        Files.createDirectories(home);
-        Path sharedLibs = dist.resolve("lib/lib");
-        Files.walkFileTree(dist, new SimpleFileVisitor<>() {
-            @Override
-            public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) throws IOException {
-                Path rel = dist.relativize(dir);
-                if (dir.equals(sharedLibs)) {
-                    Files.createSymbolicLink(home.resolve(rel), sharedLibs);
-                    return FileVisitResult.SKIP_SUBTREE;
-                }
-                if (rel.toString().equals("data")) {
-                    return FileVisitResult.SKIP_SUBTREE;
-                }
-                Files.createDirectories(home.resolve(rel));
-                return FileVisitResult.CONTINUE;
-            }
-
-            @Override
-            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-                Files.copy(file, home.resolve(dist.relativize(file)), StandardCopyOption.COPY_ATTRIBUTES);
-                return FileVisitResult.CONTINUE;
-            }
-        });
-    }
-
-    /**
-     * Seeds {@code lib/quarkus} (the Quarkus build output of start-dev) from an earlier server of this JVM.
-     * Keycloak compares the persisted build options and provider files with the current ones and
-     * re-augments when they differ, so this only skips a build (~30 s) that would produce the same result.
-     */
-    private static void reuseAugmentation(Path home) throws IOException {
-        Path source;
+        copyTree(dist, home);
+        Path augmented;
         synchronized (KeycloakProcess.class) {
-            source = augmentedHome;
+            augmented = augmentedHome;
         }
-        if (source == null || source.equals(home) || !Files.isDirectory(source.resolve("lib/quarkus"))) {
-            return;
+        if (augmented != null && !augmented.equals(home)) {
+            run(() -> copyTree(augmented.resolve("lib/quarkus"), home.resolve("lib/quarkus")),
+                    "not reusing the Quarkus build output; Keycloak will build it");
         }
-        try (Stream<Path> files = Files.list(source.resolve("lib/quarkus"))) {
-            for (Path f : files.toList()) {
-                if (Files.isRegularFile(f)) {
-                    Files.copy(f, home.resolve("lib/quarkus").resolve(f.getFileName()),
-                            StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.COPY_ATTRIBUTES);
+    }
+
+    private static void copyTree(Path from, Path to) throws IOException {
+        Path sharedLibs = Path.of("lib/lib");
+        try (Stream<Path> paths = Files.walk(from)) {
+            for (Path p : paths.toList()) {
+                Path rel = from.relativize(p);
+                if (rel.equals(sharedLibs)) {
+                    Files.createSymbolicLink(to.resolve(rel.toString()), p);
+                } else if (rel.startsWith("data") || rel.startsWith(sharedLibs)) {
+                    continue;
+                } else if (Files.isDirectory(p)) {
+                    Files.createDirectories(to.resolve(rel.toString()));
+                } else {
+                    Files.copy(p, to.resolve(rel.toString()), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.COPY_ATTRIBUTES);
                 }
             }
         }
     }
 
-    /** Deletes a directory tree; symbolic links are deleted themselves, never followed. No error if it is absent. */
+    /** Deletes a directory tree: symbolic links themselves, never their targets (walk follows none). No error if absent. */
     static void deleteTree(Path dir) throws IOException {
-        if (!Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
-            return;
-        }
-        Files.walkFileTree(dir, new SimpleFileVisitor<>() {
-            @Override
-            public FileVisitResult preVisitDirectory(Path d, BasicFileAttributes attrs) throws IOException {
-                if (Files.isSymbolicLink(d)) {
-                    Files.delete(d);
-                    return FileVisitResult.SKIP_SUBTREE;
+        if (Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
+            try (Stream<Path> paths = Files.walk(dir)) {
+                for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+                    Files.delete(p);
                 }
-                return FileVisitResult.CONTINUE;
             }
-
-            @Override
-            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-                Files.delete(file); // also deletes symbolic links themselves, never their targets
-                return FileVisitResult.CONTINUE;
-            }
-
-            @Override
-            public FileVisitResult postVisitDirectory(Path d, IOException exc) throws IOException {
-                Files.delete(d);
-                return FileVisitResult.CONTINUE;
-            }
-        });
+        }
     }
 
-    /**
-     * Writes this server's process tree to {@link RunningServers}; the marker is the home directory, which
-     * the launcher's, kc.sh's and java's command lines contain (and no other server's).
-     */
+    /** {@link #deleteTree}, saying on the console what it could not delete instead of failing. */
+    static void deleteQuietly(Path dir) {
+        run(() -> deleteTree(dir), "cannot delete " + dir);
+    }
+
+    /** Records the process tree; the marker is the home, on the launcher's, kc.sh's and java's command lines alone. */
     private void recordPids() {
         List<Long> pids = new ArrayList<>();
         pids.add(process.pid());
         process.descendants().forEach(h -> pids.add(h.pid()));
-        RunningServers.recordProcess(name(), home + "/", pids);
+        recordProcess(name(), home + "/", pids);
     }
 
-    // ------------------------------------------------------------------------------------------
     // Stopping
 
     /**
@@ -303,7 +190,10 @@ public final class KeycloakProcess extends KeycloakServerBase {
      * remaining descendant after half the grace period, SIGKILL after it.
      */
     @Override
-    protected void stop() {
+    void stop() {
+        if (process == null) {
+            return;
+        }
         Set<ProcessHandle> tree = new HashSet<>();
         tree.add(process.toHandle());
         process.descendants().forEach(tree::add);
@@ -316,7 +206,7 @@ public final class KeycloakProcess extends KeycloakServerBase {
                 tree.stream().filter(ProcessHandle::isAlive).forEach(ProcessHandle::destroy);
                 termSent = true;
             }
-            sleep(200);
+            GateIt.sleep(200);
         }
         for (ProcessHandle h : tree) {
             if (h.isAlive()) {
@@ -330,51 +220,22 @@ public final class KeycloakProcess extends KeycloakServerBase {
             Thread.currentThread().interrupt();
         }
         if (tree.stream().noneMatch(ProcessHandle::isAlive)) {
-            RunningServers.forgetProcess(name()); // else the record stays for .ci/stop-recorded-servers
+            forget("process-" + name() + ".pid"); // else the record stays for .ci/stop-recorded-servers
         }
     }
 
     @Override
-    protected boolean running() {
-        return process.isAlive();
+    boolean running() {
+        return process != null && process.isAlive();
     }
 
-    // ------------------------------------------------------------------------------------------
-    // Addresses and clients
-
-    /** {@code http://127.0.0.1:<port>} (no trailing slash). */
     @Override
     public String baseUrl() {
         return "http://" + HOST + ":" + httpPort;
     }
 
-    /** {@code http://127.0.0.1:<management port>}: /health, /health/ready, /metrics. */
     @Override
     public String managementUrl() {
         return "http://" + HOST + ":" + managementPort;
-    }
-
-    // ------------------------------------------------------------------------------------------
-    // Log
-
-    /** The log file so far (empty before the process wrote it). */
-    @Override
-    public String logText() {
-        try {
-            return Files.exists(logFile) ? new String(Files.readAllBytes(logFile), StandardCharsets.UTF_8) : "";
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    // ------------------------------------------------------------------------------------------
-
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("Interrupted", e);
-        }
     }
 }

@@ -1,10 +1,5 @@
 package dev.abusegate.it.support;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -21,44 +16,26 @@ public final class Metrics {
     private Metrics() {
     }
 
-    /** One sample line: metric name, labels and value. */
     public record Sample(String name, Map<String, String> labels, double value) {
     }
 
-    static String fetch(HttpClient http, String url) {
-        HttpResponse<String> r = Http.send(http, HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30)).GET().build());
-        if (r.statusCode() != 200) {
-            throw new IllegalStateException("GET " + url + " -> " + r.statusCode() + ": " + Json.abbreviate(r.body()));
-        }
-        return r.body();
-    }
-
-    /** All samples in {@code text}. */
     public static List<Sample> parse(String text) {
         List<Sample> out = new ArrayList<>();
         for (String line : text.split("\n")) {
-            line = line.strip();
-            if (line.isEmpty() || line.startsWith("#")) {
-                continue;
-            }
-            Matcher m = SAMPLE.matcher(line);
-            if (!m.matches()) {
+            Matcher m = SAMPLE.matcher(line.strip());
+            if (line.strip().startsWith("#") || !m.matches()) {
                 continue;
             }
             Map<String, String> labels = new LinkedHashMap<>();
             if (m.group(3) != null) {
-                Matcher lm = LABEL.matcher(m.group(3));
-                while (lm.find()) {
-                    labels.put(lm.group(1), lm.group(2).replace("\\\"", "\"").replace("\\n", "\n").replace("\\\\", "\\"));
-                }
+                LABEL.matcher(m.group(3)).results().forEach(l -> labels.put(l.group(1),
+                        l.group(2).replace("\\\"", "\"").replace("\\n", "\n").replace("\\\\", "\\")));
             }
-            double value;
             try {
-                value = Double.parseDouble(m.group(4));
-            } catch (NumberFormatException e) {
-                continue;
+                out.add(new Sample(m.group(1), labels, Double.parseDouble(m.group(4))));
+            } catch (NumberFormatException notANumber) {
+                // "+Inf" and the like are no samples to sum
             }
-            out.add(new Sample(m.group(1), labels, value));
         }
         return out;
     }

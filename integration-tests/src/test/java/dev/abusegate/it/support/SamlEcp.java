@@ -1,22 +1,16 @@
 package dev.abusegate.it.support;
 
-import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
-/**
- * A SAML ECP service provider for tests: its client representation (ECP allowed, no client signature) and its
- * AuthnRequest (SOAP, PAOS binding) POSTed to a realm's SAML endpoint with {@code Authorization: Basic} credentials.
- */
+/** A SAML ECP service provider: its client (ECP allowed) and its SOAP AuthnRequest with {@code Authorization: Basic}. */
 public final class SamlEcp {
 
     /** The status of a SAML Response that signed the user in. */
@@ -44,41 +38,23 @@ public final class SamlEcp {
                 + " ID=\"_" + UUID.randomUUID() + "\" Version=\"2.0\" IssueInstant=\"" + Instant.now() + "\""
                 + " AssertionConsumerServiceURL=\"" + ACS + "\" ProtocolBinding=\"urn:oasis:names:tc:SAML:2.0:bindings:PAOS\">"
                 + "<saml:Issuer>" + sp + "</saml:Issuer></samlp:AuthnRequest></S:Body></S:Envelope>";
-        HttpRequest req = HttpRequest.newBuilder(URI.create(baseUrl + "/realms/" + realm + "/protocol/saml"))
-                .timeout(Duration.ofSeconds(30))
-                .header("Content-Type", "text/xml; charset=utf-8")
-                .header("Authorization", "Basic " + credentials)
-                .header("X-Forwarded-For", address)
-                .POST(HttpRequest.BodyPublishers.ofString(envelope))
-                .build();
+        HttpRequest req = Http.request(baseUrl + "/realms/" + realm + "/protocol/saml", address)
+                .header("Content-Type", "text/xml; charset=utf-8").header("Authorization", "Basic " + credentials)
+                .POST(HttpRequest.BodyPublishers.ofString(envelope)).build();
         return Http.send(http, req);
     }
 
-    /**
-     * Gates a realm's SAML ECP endpoint as README's Enable section says: the endpoint runs the flow named
-     * "saml ecp", so a copy with the gated HTTP Basic step (configured with {@code config}) takes that name.
-     */
+    /** Gates a realm's ECP endpoint as README's Enable says: a gated copy takes the name "saml ecp", which it runs. */
     public static void gate(AdminClient admin, String realm, Map<String, String> config) {
-        GatedFlows.copyWithGatedStep(admin, realm, "saml ecp", "gated saml ecp", "http-basic-authenticator", "abuse-gate-http-basic", config);
-        GatedFlows.rename(admin, realm, "saml ecp", "saml ecp stock");
-        GatedFlows.rename(admin, realm, "gated saml ecp", "saml ecp");
+        admin.copyWithGatedStep(realm, "saml ecp", "gated saml ecp", "http-basic-authenticator", "abuse-gate-http-basic", config);
+        admin.renameFlow(realm, "saml ecp", "saml ecp stock");
+        admin.renameFlow(realm, "gated saml ecp", "saml ecp");
     }
 
     /** The SAML client that allows ECP, for a realm's {@code clients}. */
     public Map<String, Object> client() {
-        Map<String, String> attributes = new LinkedHashMap<>();
-        attributes.put("saml.allow.ecp.flow", "true");
-        attributes.put("saml.client.signature", "false");
-        attributes.put("saml.server.signature", "true");
-        attributes.put("saml.authnstatement", "true");
-        attributes.put("saml_name_id_format", "username");
-        attributes.put("saml_assertion_consumer_url_post", ACS);
-        Map<String, Object> c = new LinkedHashMap<>();
-        c.put("clientId", sp);
-        c.put("protocol", "saml");
-        c.put("enabled", true);
-        c.put("redirectUris", List.of(ACS));
-        c.put("attributes", attributes);
-        return c;
+        return Map.of("clientId", sp, "protocol", "saml", "enabled", true, "redirectUris", List.of(ACS), "attributes", Map.of(
+                "saml.allow.ecp.flow", "true", "saml.client.signature", "false", "saml.server.signature", "true",
+                "saml.authnstatement", "true", "saml_name_id_format", "username", "saml_assertion_consumer_url_post", ACS));
     }
 }

@@ -10,16 +10,13 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInfo;
 
-/**
- * Base of the IT classes: the shared Keycloak, or a server of the class's own when the class carries
- * {@link DedicatedServer} (started before its first test, stopped after its last). Realms imported through
- * {@link #importRealm} are deleted after each test, those through {@link #importClassRealm} after the class;
- * the class fails if the server logged an ERROR from the gate while it ran.
- */
+/** Base of the ITs: the shared Keycloak or, with {@link DedicatedServer}, one of their own; realms deleted after use. */
 public abstract class ServerTest {
 
     protected static KeycloakServer server;
     protected static AdminClient admin;
+    /** The token endpoint of {@link #server}. */
+    protected static TokenClient tokens;
     /** Where the server log stood when this class started. */
     protected static long logMark;
     private static boolean dedicated;
@@ -31,11 +28,10 @@ public abstract class ServerTest {
         server = null;
         DedicatedServer own = test.getTestClass().map(c -> c.getAnnotation(DedicatedServer.class)).orElse(null);
         dedicated = own != null;
-        server = own == null ? KeycloakServer.shared() : KeycloakServer.builder(own.name())
-                .options(List.of(own.options()))
-                .startTimeout(Duration.ofSeconds(own.startTimeoutSeconds()))
-                .start();
+        server = own == null ? KeycloakServer.shared() : KeycloakServer.builder(own.name()).options(List.of(own.options()))
+                .startTimeout(Duration.ofSeconds(own.startTimeoutSeconds())).start();
         admin = server.admin();
+        tokens = new TokenClient(server.baseUrl());
         logMark = server.logMark();
     }
 
@@ -80,7 +76,6 @@ public abstract class ServerTest {
         return server.newBrowser().login(realm, user, password, address);
     }
 
-    /** Deletes a realm imported some other way after the test. */
     protected void deleteAfterTest(String realm) {
         realms.add(realm);
     }

@@ -3,7 +3,6 @@ package dev.abusegate.it.support;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -14,31 +13,12 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
-/**
- * A local stand-in for a captcha vendor's siteverify API (Turnstile, hCaptcha, reCAPTCHA all take the
- * same form POST: {@code secret}, {@code response}, {@code remoteip}) on 127.0.0.1 and a random port, in
- * the test JVM. The token decides the answer:
- * <ul>
- *   <li>{@code ok-…}: {@code {"success":true}}</li>
- *   <li>{@code bad-…}: {@code {"success":false,"error-codes":["invalid-input-response"]}}</li>
- *   <li>{@code slow-…}: waits {@link #SLOW_MILLIS}, then {@code {"success":true}} (a timeout must not pass)</li>
- *   <li>{@code html-…}: HTTP 200 with an HTML error page (garbage)</li>
- * </ul>
- * Every request is recorded with its form fields.
- * <pre>{@code
- * try (SiteVerifyStub stub = SiteVerifyStub.start()) {
- *     config.put("captcha.verifyUrl", stub.url());
- *     ...
- *     assertThat(stub.requestsWithToken(token)).singleElement().satisfies(r -> ...);
- * }
- * }</pre>
- */
+/** A captcha vendor's siteverify on 127.0.0.1, recording requests; the token's prefix (ok-, bad-, slow-, html-) decides. */
 public final class SiteVerifyStub implements AutoCloseable {
 
     /** Longer than the gate's 5 s verification timeout. */
     public static final long SLOW_MILLIS = 8_000;
 
-    /** One request the stub received. */
     public record Received(String method, String contentType, Map<String, String> form) {
         public String token() {
             return form.get("response");
@@ -70,7 +50,6 @@ public final class SiteVerifyStub implements AutoCloseable {
         }
     }
 
-    /** {@code http://127.0.0.1:<port>/siteverify}. */
     public String url() {
         return "http://" + KeycloakServer.HOST + ":" + server.getAddress().getPort() + "/siteverify";
     }
@@ -89,31 +68,18 @@ public final class SiteVerifyStub implements AutoCloseable {
             Map<String, String> form = Http.parseForm(body);
             received.add(new Received(ex.getRequestMethod(), ex.getRequestHeaders().getFirst("Content-Type"), form));
             String token = form.getOrDefault("response", "");
-            String contentType = "application/json";
-            String reply;
-            if (token.startsWith("ok-")) {
-                reply = "{\"success\":true,\"hostname\":\"127.0.0.1\"}";
-            } else if (token.startsWith("slow-")) {
-                try {
-                    Thread.sleep(SLOW_MILLIS);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    return;
-                }
-                reply = "{\"success\":true}";
-            } else if (token.startsWith("html-")) {
-                contentType = "text/html";
-                reply = "<!DOCTYPE html><html><body><h1>502 Bad Gateway</h1><p>upstream hiccup</p></body></html>";
-            } else {
-                reply = "{\"success\":false,\"error-codes\":[\"invalid-input-response\"]}";
+            if (token.startsWith("slow-")) {
+                GateIt.sleep(SLOW_MILLIS);
             }
-            byte[] bytes = reply.getBytes(StandardCharsets.UTF_8);
-            ex.getResponseHeaders().set("Content-Type", contentType);
+            boolean html = token.startsWith("html-");
+            byte[] reply = (token.startsWith("ok-") ? "{\"success\":true,\"hostname\":\"127.0.0.1\"}"
+                    : token.startsWith("slow-") ? "{\"success\":true}"
+                    : html ? "<!DOCTYPE html><html><body><h1>502 Bad Gateway</h1><p>upstream hiccup</p></body></html>"
+                    : "{\"success\":false,\"error-codes\":[\"invalid-input-response\"]}").getBytes(StandardCharsets.UTF_8);
+            ex.getResponseHeaders().set("Content-Type", html ? "text/html" : "application/json");
             try {
-                ex.sendResponseHeaders(200, bytes.length);
-                try (OutputStream out = ex.getResponseBody()) {
-                    out.write(bytes);
-                }
+                ex.sendResponseHeaders(200, reply.length);
+                ex.getResponseBody().write(reply);
             } catch (IOException gone) {
                 // the caller gave up (timeout): nothing to answer
             }

@@ -1,33 +1,17 @@
 package dev.abusegate.it.support;
 
-import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpHeaders;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 
-/**
- * The token endpoint's password grant ({@code POST /realms/{realm}/protocol/openid-connect/token},
- * {@code grant_type=password}, public client {@link RealmBuilder#CLIENT_ID}), as an API client would call it.
- *
- * <pre>{@code
- * TokenClient tokens = new TokenClient(server.baseUrl());
- * TokenClient.TokenResponse r = tokens.passwordGrant(realm, "alice", "secret", null, "192.0.2.10");
- * assertThat(r.status()).isEqualTo(200);
- * String accessToken = r.accessToken();
- * }</pre>
- * Only talks to the server's base URL (127.0.0.1). Thread-safe.
- */
+/** The token endpoint's password grant for {@link RealmBuilder#CLIENT_ID}, as an API client calls it. Thread-safe. */
 public final class TokenClient {
 
-    /** An answer of the token endpoint. */
     public record TokenResponse(int status, String body, HttpHeaders headers) {
-        /** The body as a JSON object (fails with the body if it is not one). */
         public Map<String, Object> json() {
             return Json.parseMap(body);
         }
@@ -41,23 +25,16 @@ public final class TokenClient {
             return s;
         }
 
-        /**
-         * Keycloak's own answer to wrong credentials: {@code invalid_grant} "Invalid user credentials"
-         * (HTTP 400 in Keycloak 26.7.3; compare with a stock realm where the exact status matters).
-         */
+        /** Keycloak's own answer to wrong credentials (400 in 26.7.3; compare with a stock realm where the status matters). */
         public boolean isKeycloakInvalidGrant() {
-            if (status != 400 && status != 401) {
-                return false;
-            }
             try {
-                Map<String, Object> j = json();
-                return "invalid_grant".equals(j.get("error")) && "Invalid user credentials".equals(j.get("error_description"));
-            } catch (IllegalArgumentException e) {
+                return (status == 400 || status == 401) && "invalid_grant".equals(json().get("error"))
+                        && "Invalid user credentials".equals(json().get("error_description"));
+            } catch (IllegalArgumentException notJson) {
                 return false;
             }
         }
 
-        /** First value of a header (case-insensitive), if any. */
         public Optional<String> header(String name) {
             return headers.firstValue(name);
         }
@@ -75,38 +52,16 @@ public final class TokenClient {
         this.baseUrl = baseUrl;
     }
 
-    /**
-     * Password grant for {@link RealmBuilder#CLIENT_ID}. {@code captchaToken} (the {@code captcha_token}
-     * parameter) and {@code forwardedFor} (X-Forwarded-For) are left out when null; so are
-     * {@code username}/{@code password} when null.
-     */
+    /** Password grant; a null {@code username}, {@code password}, {@code captchaToken} or {@code forwardedFor} is left out. */
     public TokenResponse passwordGrant(String realm, String username, String password, String captchaToken, String forwardedFor) {
-        Map<String, String> form = new LinkedHashMap<>();
-        form.put("grant_type", "password");
-        form.put("client_id", RealmBuilder.CLIENT_ID);
-        if (username != null) {
-            form.put("username", username);
-        }
-        if (password != null) {
-            form.put("password", password);
-        }
-        if (captchaToken != null) {
-            form.put("captcha_token", captchaToken);
-        }
-        return postRaw(realm, Http.form(form).getBytes(StandardCharsets.UTF_8), forwardedFor);
+        return postRaw(realm, Http.form(Http.fields("grant_type", "password", "client_id", RealmBuilder.CLIENT_ID, "username", username,
+                "password", password, "captcha_token", captchaToken)).getBytes(StandardCharsets.UTF_8), forwardedFor);
     }
 
-    /** POSTs a raw {@code application/x-www-form-urlencoded} body (any bytes, e.g. invalid UTF-8) to the token endpoint. */
+    /** POSTs a raw form body (any bytes, e.g. invalid UTF-8) to the token endpoint. */
     public TokenResponse postRaw(String realm, byte[] formBody, String forwardedFor) {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(baseUrl + "/realms/" + AdminClient.seg(realm) + "/protocol/openid-connect/token"))
-                .timeout(Duration.ofSeconds(60))
-                .header("Content-Type", "application/x-www-form-urlencoded")
-                .header("Accept", "application/json")
-                .header("Accept-Language", "en")
-                .POST(HttpRequest.BodyPublishers.ofByteArray(formBody));
-        if (forwardedFor != null) {
-            b.header("X-Forwarded-For", forwardedFor);
-        }
+        HttpRequest.Builder b = Http.formPost(baseUrl + "/realms/" + AdminClient.seg(realm) + "/protocol/openid-connect/token",
+                formBody, forwardedFor).header("Accept", "application/json").header("Accept-Language", "en");
         HttpResponse<String> r = Http.send(http, b.build());
         return new TokenResponse(r.statusCode(), r.body(), r.headers());
     }
