@@ -73,17 +73,19 @@ javac -d "$TARGET/classes" "$ROOT"/benchmarks/src/main/java/dev/abusegate/benchm
 
 # The nginx row needs Debian's nginx: install it (root, apt-get) when it is missing, or skip the row and say why.
 nginx_row() { case " $REALMS " in *" nginx "*) return 0 ;; *) return 1 ;; esac; }
-NGINX_BIN="$(command -v nginx || true)"
-[ -z "$NGINX_BIN" ] && [ -x /usr/sbin/nginx ] && NGINX_BIN=/usr/sbin/nginx
-if nginx_row && [ -z "$NGINX_BIN" ]; then
-  if [ "$(id -u)" = 0 ] && command -v apt-get > /dev/null; then
+# NGINX_BIN names an nginx binary; unset, the one on the PATH or /usr/sbin/nginx, installed when missing.
+find_nginx() { command -v nginx || { [ -x /usr/sbin/nginx ] && echo /usr/sbin/nginx; } || true; }
+if nginx_row && [ -z "${NGINX_BIN:-}" ]; then
+  NGINX_BIN="$(find_nginx)"
+  if [ -z "$NGINX_BIN" ] && [ "$(id -u)" = 0 ] && command -v apt-get > /dev/null; then
     echo "==> Installing Debian's nginx-light (apt-get) for the nginx row"
     DEBIAN_FRONTEND=noninteractive apt-get install -y -q nginx-light > "$WORK/nginx-install.log" 2>&1 || true
-    NGINX_BIN="$(command -v nginx || true)"
-    [ -z "$NGINX_BIN" ] && [ -x /usr/sbin/nginx ] && NGINX_BIN=/usr/sbin/nginx
+    NGINX_BIN="$(find_nginx)"
   fi
-  if [ -z "$NGINX_BIN" ]; then
-    reason="nginx row skipped: no nginx on this machine and it could not be installed (apt-get as root; see nginx-install.log)"
+fi
+if nginx_row; then
+  if [ ! -x "${NGINX_BIN:-}" ]; then
+    reason="nginx row skipped: no nginx binary (NGINX_BIN=\"${NGINX_BIN:-}\"; unset, run.sh installs Debian's nginx-light with apt-get, which needs root: see nginx-install.log of the raw output)"
     echo "    $reason"
     export SKIPPED_NOTE="$reason"
     REALMS="$(echo " $REALMS " | sed 's/ nginx / /; s/^ *//; s/ *$//')"
@@ -91,7 +93,7 @@ if nginx_row && [ -z "$NGINX_BIN" ]; then
   fi
 fi
 if nginx_row; then
-  export NGINX_NOTE="the stock realm behind $("$NGINX_BIN" -v 2>&1 | sed 's/^nginx version: //') (Debian's package), \`limit_req\` per client address (\`\$binary_remote_addr\`, rate=$NGINX_RATE burst=$NGINX_BURST nodelay, 429) on the token endpoint and the form POST; the client address comes from the driver's X-Forwarded-For (\`real_ip_header\`, trusted from 127.0.0.1 only), as Keycloak's does; config: nginx/nginx.conf of the raw output"
+  export NGINX_NOTE="the stock realm behind $("$NGINX_BIN" -v 2>&1 | sed 's/^nginx version: //') ($NGINX_BIN), \`limit_req\` per client address (\`\$binary_remote_addr\`, rate=$NGINX_RATE burst=$NGINX_BURST nodelay, 429) on the token endpoint and the form POST; the client address comes from the driver's X-Forwarded-For (\`real_ip_header\`, trusted from 127.0.0.1 only), as Keycloak's does; config: nginx/nginx.conf of the raw output"
 fi
 
 # start_nginx <nginx port> <Keycloak port>: nginx in front of Keycloak, its own prefix under $WORK/nginx.
