@@ -2,15 +2,20 @@
 # Availability under attack: real users' logins while open-loop attacks run, stock Keycloak 26.7.3 against the
 # abuse gate, on one server, in one run. What it measures and the knobs: benchmarks/attack/README.md.
 #
-#   benchmarks/attack/run.sh                      build, unpack Keycloak, start it, run every phase, write the
-#                                                 table (benchmarks/results/attack-<UTC date>.md) and the plot
-#                                                 (benchmarks/results/attack-availability.png)
-#   RATES="10 50 200 800" PHASE_SECONDS=12 ...    offered attack rates (requests/s) and seconds per phase
+#   benchmarks/attack/run.sh                      build, unpack Keycloak; RUNS times: start Keycloak (and nginx for
+#                                                 the nginx row), run every phase, stop them; write the table
+#                                                 (benchmarks/results/attack-<UTC date>.md, medians over the runs)
+#                                                 and the plot (benchmarks/results/attack-availability.png)
+#   RATES="10 50 200 800" PHASE_SECONDS=60 ...    offered attack rates (requests/s) and seconds per phase
+#   RUNS=3 REAL_LOGINS=1000 ...                   runs of every configuration; real logins per phase
 #   QUIET=1 ...                                   take the machine's quiet window (/work/QUIET) for the measured
 #                                                 phases only (after the start and the warm-up), at most 10 minutes
 #
 # Everything listens on 127.0.0.1 on free ports (never 8080/9000); client addresses reach Keycloak through
-# X-Forwarded-For from 127.0.0.1, the only trusted proxy. The Keycloak started here is stopped on exit (by its pid).
+# X-Forwarded-For from 127.0.0.1, the only trusted proxy. The nginx row: Debian's nginx (installed with apt-get when
+# missing and this runs as root; otherwise the row is skipped, the results say why) with limit_req per client
+# address, which it takes from the driver's X-Forwarded-For (real_ip from 127.0.0.1). The Keycloak and the nginx
+# started here are stopped on exit (by their pids).
 set -euo pipefail
 
 . "$(dirname "${BASH_SOURCE[0]}")/../load/common.sh"
@@ -25,12 +30,17 @@ export PROFILE_OUT="${PROFILE_OUT:-$ROOT/benchmarks/results/attack-profile-$(dat
 export GIT_COMMIT="$(git -C "$ROOT" rev-parse --short HEAD)"
 # The command as run, with the knobs that were set (for the results file).
 knobs=""
-for k in REALMS RATES SHAPES ENDPOINTS PHASE_SECONDS WARMUP_SECONDS REAL_INTERVAL_MS USERS MAX_INFLIGHT DRAIN_SECONDS SATURATED_FACTOR \
-  REAL_TIMEOUT_SECONDS QUIET QUIET_MINUTES PROFILE; do
+for k in RUNS REALMS RATES SHAPES ENDPOINTS PHASE_SECONDS WARMUP_SECONDS REAL_LOGINS REAL_INTERVAL_MS USERS MAX_INFLIGHT DRAIN_SECONDS \
+  SATURATED_FACTOR REAL_TIMEOUT_SECONDS QUIET QUIET_MINUTES PROFILE NGINX_RATE NGINX_BURST; do
   [ -n "${!k:-}" ] && knobs="$knobs$k=\"${!k}\" "
 done
 export COMMAND="${knobs}benchmarks/attack/run.sh"
 export USERS
+RUNS="${RUNS:-3}"
+export REALMS="${REALMS:-stock nginx gated}"
+# nginx limit_req per client address: NGINX_RATE requests (r/s or r/m), NGINX_BURST answered at once beyond it.
+NGINX_RATE="${NGINX_RATE:-1r/s}"
+NGINX_BURST="${NGINX_BURST:-5}"
 QUIET_FILE="${QUIET_FILE:-/work/QUIET}"
 
 wait_for_quiet_to_end() {
@@ -41,7 +51,9 @@ wait_for_quiet_to_end() {
 }
 
 KC_PID=""
+NGINX_PID=""
 cleanup() {
+  stop_pid "$NGINX_PID" nginx
   stop_pid "$KC_PID" Keycloak
   # Our quiet window, if the driver died without removing it.
   if [ -e "$QUIET_FILE" ] && grep -q '^attack ' "$QUIET_FILE" 2>/dev/null && [ "${QUIET:-0}" = "1" ]; then rm -f "$QUIET_FILE"; fi
@@ -59,39 +71,132 @@ echo "==> Compiling the benchmark (benchmarks/src/main/java/dev/abusegate/benchm
 rm -rf "$TARGET/classes" && mkdir -p "$TARGET/classes"
 javac -d "$TARGET/classes" "$ROOT"/benchmarks/src/main/java/dev/abusegate/benchmarks/attack/*.java
 
-echo "==> Installing the provider and the realms stock, gated and shielded ($USERS users each; fresh database)"
+# The nginx row needs Debian's nginx: install it (root, apt-get) when it is missing, or skip the row and say why.
+nginx_row() { case " $REALMS " in *" nginx "*) return 0 ;; *) return 1 ;; esac; }
+# NGINX_BIN names an nginx binary; unset, the one on the PATH or /usr/sbin/nginx, installed when missing.
+find_nginx() { command -v nginx || { [ -x /usr/sbin/nginx ] && echo /usr/sbin/nginx; } || true; }
+if nginx_row && [ -z "${NGINX_BIN:-}" ]; then
+  NGINX_BIN="$(find_nginx)"
+  if [ -z "$NGINX_BIN" ] && [ "$(id -u)" = 0 ] && command -v apt-get > /dev/null; then
+    echo "==> Installing Debian's nginx-light (apt-get) for the nginx row"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q nginx-light > "$WORK/nginx-install.log" 2>&1 || true
+    NGINX_BIN="$(find_nginx)"
+  fi
+fi
+if nginx_row; then
+  if [ ! -x "${NGINX_BIN:-}" ]; then
+    reason="nginx row skipped: no nginx binary (NGINX_BIN=\"${NGINX_BIN:-}\"; unset, run.sh installs Debian's nginx-light with apt-get, which needs root: see nginx-install.log of the raw output)"
+    echo "    $reason"
+    export SKIPPED_NOTE="$reason"
+    REALMS="$(echo " $REALMS " | sed 's/ nginx / /; s/^ *//; s/ *$//')"
+    export REALMS
+  fi
+fi
+if nginx_row; then
+  export NGINX_NOTE="the stock realm behind $("$NGINX_BIN" -v 2>&1 | sed 's/^nginx version: //') ($NGINX_BIN), \`limit_req\` per client address (\`\$binary_remote_addr\`, rate=$NGINX_RATE burst=$NGINX_BURST nodelay, 429) on the token endpoint and the form POST; the client address comes from the driver's X-Forwarded-For (\`real_ip_header\`, trusted from 127.0.0.1 only), as Keycloak's does; config: nginx/nginx.conf of the raw output"
+fi
+
+# start_nginx <nginx port> <Keycloak port>: nginx in front of Keycloak, its own prefix under $WORK/nginx.
+start_nginx() {
+  local port="$1" upstream="$2" dir="$WORK/nginx"
+  mkdir -p "$dir/logs" "$dir/tmp"
+  cat > "$dir/nginx.conf" <<CONF
+worker_processes auto;
+pid $dir/nginx.pid;
+error_log $dir/logs/error.log warn;
+events { worker_connections 4096; }
+http {
+  access_log off;
+  client_body_temp_path $dir/tmp/body;
+  proxy_temp_path $dir/tmp/proxy;
+  fastcgi_temp_path $dir/tmp/fastcgi;
+  uwsgi_temp_path $dir/tmp/uwsgi;
+  scgi_temp_path $dir/tmp/scgi;
+  # Every client of the benchmark connects from 127.0.0.1; the driver names its address in X-Forwarded-For.
+  set_real_ip_from 127.0.0.1;
+  real_ip_header X-Forwarded-For;
+  limit_req_zone \$binary_remote_addr zone=login:10m rate=$NGINX_RATE;
+  limit_req_status 429;
+  upstream keycloak { server 127.0.0.1:$upstream; keepalive 64; }
+  server {
+    listen 127.0.0.1:$port;
+    proxy_http_version 1.1;
+    proxy_set_header Connection "";
+    proxy_set_header Host \$http_host;
+    proxy_set_header X-Forwarded-For \$remote_addr;
+    proxy_set_header X-Forwarded-Proto \$scheme;
+    proxy_set_header X-Forwarded-Host \$host;
+    proxy_set_header X-Forwarded-Port \$server_port;
+    proxy_buffer_size 16k;
+    proxy_buffers 8 16k;
+    # The password checks: the password grant and the login form's POST.
+    location ~ ^/realms/[^/]+/(protocol/openid-connect/token|login-actions/authenticate)\$ {
+      limit_req zone=login burst=$NGINX_BURST nodelay;
+      proxy_pass http://keycloak;
+    }
+    location / { proxy_pass http://keycloak; }
+  }
+}
+CONF
+  "$NGINX_BIN" -p "$dir" -c "$dir/nginx.conf" -g 'daemon off;' > "$dir/logs/stdout.log" 2>&1 &
+  NGINX_PID=$!
+  for _ in $(seq 1 50); do
+    curl -sf -o /dev/null "http://127.0.0.1:$port/realms/stock/.well-known/openid-configuration" && break
+    kill -0 "$NGINX_PID" 2>/dev/null || { echo "nginx exited; see $dir/logs" >&2; cat "$dir/logs/error.log" "$dir/logs/stdout.log" >&2; exit 1; }
+    sleep 0.2
+  done
+  NGINX_PIDS="$NGINX_PID $(pgrep -P "$NGINX_PID" | tr '\n' ' ')"
+  echo "    nginx on 127.0.0.1:$port (pids $NGINX_PIDS) in front of Keycloak"
+}
+
+# Production mode (theme and template caches on), LOCAL caches and the dev-file H2 database, as benchmarks/load.
+echo "==> Installing the provider"
 rm -f "$KC_HOME"/providers/keycloak-abuse-gate-*.jar
 cp "$ROOT"/providers/keycloak-abuse-gate-*.jar "$KC_HOME/providers/"
-rm -rf "$KC_HOME/data" && mkdir -p "$KC_HOME/data/import"
-java -cp "$TARGET/classes" dev.abusegate.benchmarks.attack.Realms "$KC_HOME/data/import" "$USERS"
-
-HTTP_PORT=$(free_port)
-MGMT_PORT=$(free_port "$HTTP_PORT")
-HTTPS_PORT=$(free_port "$HTTP_PORT" "$MGMT_PORT")
 wait_for_quiet_to_end
-# Production mode (theme and template caches on), LOCAL caches and the dev-file H2 database, as benchmarks/load.
 echo "==> kc.sh build (--cache=local, dev-file database)"
 "$KC_HOME/bin/kc.sh" build --cache=local --db=dev-file > "$WORK/keycloak-build.log" 2>&1
-echo "==> Starting Keycloak $KEYCLOAK_VERSION on 127.0.0.1:$HTTP_PORT (log: $WORK/keycloak.log)"
-KC_BOOTSTRAP_ADMIN_USERNAME=admin KC_BOOTSTRAP_ADMIN_PASSWORD=admin \
-  "$KC_HOME/bin/kc.sh" start --optimized --import-realm \
-  --http-enabled=true --http-host=127.0.0.1 --http-port="$HTTP_PORT" --https-port="$HTTPS_PORT" \
-  --http-management-port="$MGMT_PORT" --hostname-strict=false \
-  --proxy-headers=xforwarded --proxy-trusted-addresses=127.0.0.1 \
-  > "$WORK/keycloak.log" 2>&1 &
-KC_PID=$!
-echo -n "    waiting for the realms"
-for i in $(seq 1 600); do
-  kill -0 "$KC_PID" 2>/dev/null || { echo; echo "Keycloak exited; see $WORK/keycloak.log" >&2; tail -30 "$WORK/keycloak.log" >&2; exit 1; }
-  if curl -sf -o /dev/null "http://127.0.0.1:$HTTP_PORT/realms/gated/.well-known/openid-configuration" \
-    && curl -sf -o /dev/null "http://127.0.0.1:$HTTP_PORT/realms/stock/.well-known/openid-configuration" \
-    && curl -sf -o /dev/null "http://127.0.0.1:$HTTP_PORT/realms/shielded/.well-known/openid-configuration"; then break; fi
-  sleep 1; [ $((i % 10)) = 0 ] && echo -n "."
-done
-echo
-JAVA_PID=$(jvm_pid "$KC_PID")
-echo "    Keycloak JVM pid $JAVA_PID"
 
-# The driver (real users, events, CPU, table, plot) runs in this JVM; it starts the attack client in a JVM of its own.
-java -DclkTck="$(getconf CLK_TCK)" -Dwork="$WORK" -DkcPid="$JAVA_PID" -Dbase="http://127.0.0.1:$HTTP_PORT" \
-  -DquietFile="$QUIET_FILE" -cp "$TARGET/classes" dev.abusegate.benchmarks.attack.AttackRun 2>&1 | tee "$WORK/driver.txt"
+for run in $(seq 1 "$RUNS"); do
+  echo "==> Run $run of $RUNS: the realms stock, gated and shielded ($USERS users each; fresh database)"
+  rm -rf "$KC_HOME/data" && mkdir -p "$KC_HOME/data/import"
+  java -cp "$TARGET/classes" dev.abusegate.benchmarks.attack.Realms "$KC_HOME/data/import" "$USERS"
+  HTTP_PORT=$(free_port)
+  MGMT_PORT=$(free_port "$HTTP_PORT")
+  HTTPS_PORT=$(free_port "$HTTP_PORT" "$MGMT_PORT")
+  wait_for_quiet_to_end
+  echo "==> Starting Keycloak $KEYCLOAK_VERSION on 127.0.0.1:$HTTP_PORT (log: $WORK/keycloak-run$run.log)"
+  KC_BOOTSTRAP_ADMIN_USERNAME=admin KC_BOOTSTRAP_ADMIN_PASSWORD=admin \
+    "$KC_HOME/bin/kc.sh" start --optimized --import-realm \
+    --http-enabled=true --http-host=127.0.0.1 --http-port="$HTTP_PORT" --https-port="$HTTPS_PORT" \
+    --http-management-port="$MGMT_PORT" --hostname-strict=false \
+    --proxy-headers=xforwarded --proxy-trusted-addresses=127.0.0.1 \
+    > "$WORK/keycloak-run$run.log" 2>&1 &
+  KC_PID=$!
+  echo -n "    waiting for the realms"
+  for i in $(seq 1 600); do
+    kill -0 "$KC_PID" 2>/dev/null || { echo; echo "Keycloak exited; see $WORK/keycloak-run$run.log" >&2; tail -30 "$WORK/keycloak-run$run.log" >&2; exit 1; }
+    if curl -sf -o /dev/null "http://127.0.0.1:$HTTP_PORT/realms/gated/.well-known/openid-configuration" \
+      && curl -sf -o /dev/null "http://127.0.0.1:$HTTP_PORT/realms/stock/.well-known/openid-configuration" \
+      && curl -sf -o /dev/null "http://127.0.0.1:$HTTP_PORT/realms/shielded/.well-known/openid-configuration"; then break; fi
+    sleep 1; [ $((i % 10)) = 0 ] && echo -n "."
+  done
+  echo
+  JAVA_PID=$(jvm_pid "$KC_PID")
+  echo "    Keycloak JVM pid $JAVA_PID"
+  NGINX_ARGS=()
+  if nginx_row; then
+    NGINX_PORT=$(free_port "$HTTP_PORT" "$MGMT_PORT" "$HTTPS_PORT")
+    start_nginx "$NGINX_PORT" "$HTTP_PORT"
+    NGINX_ARGS=(-DnginxBase="http://127.0.0.1:$NGINX_PORT" -DnginxPids="$NGINX_PIDS")
+  fi
+
+  # The driver (real users, events, CPU, table, plot) runs in this JVM; it starts the attack client in a JVM of its
+  # own. After each run it writes the table and the plot of the runs so far.
+  java -DclkTck="$(getconf CLK_TCK)" -Dwork="$WORK" -DkcPid="$JAVA_PID" -Dbase="http://127.0.0.1:$HTTP_PORT" \
+    -Drun="$run" -Druns="$RUNS" "${NGINX_ARGS[@]}" \
+    -DquietFile="$QUIET_FILE" -cp "$TARGET/classes" dev.abusegate.benchmarks.attack.AttackRun 2>&1 | tee "$WORK/driver-run$run.txt"
+
+  stop_pid "$NGINX_PID" nginx; NGINX_PID=""
+  stop_pid "$KC_PID" Keycloak; KC_PID=""
+done

@@ -178,7 +178,15 @@ public final class AttackClient {
                 .thenApply(r -> tokenOutcome(r.statusCode(), r.body()));
     }
 
+    /** nginx's own 429 page ({@code limit_req_status 429}, footer "nginx/<version>"): the proxy refused before Keycloak. */
+    static boolean proxyRefusal(int status, String body) {
+        return status == 429 && body.contains("<center>nginx");
+    }
+
     static String tokenOutcome(int status, String body) {
+        if (proxyRefusal(status, body)) {
+            return "blocked";
+        }
         if (status == 429) {
             return body.contains("\"captcha_required\"") ? "captcha_required" : body.contains("\"blocked\"") ? "blocked" : "429?";
         }
@@ -218,12 +226,17 @@ public final class AttackClient {
                     if (next != null && !outcome.equals("success")) {
                         sess.action = next;
                         idle.offer(sess);
+                    } else if (proxyRefusal(r.statusCode(), body)) {
+                        idle.offer(sess); // nginx refused before Keycloak: the session and its action are still good
                     }
                     return outcome;
                 }));
     }
 
     static String formOutcome(int status, String body) {
+        if (proxyRefusal(status, body)) {
+            return "blocked";
+        }
         if (status == 429) {
             return body.contains("data-code=\"captcha_required\"") ? "captcha_required"
                     : body.contains("data-code=\"blocked\"") ? "blocked" : "429?";

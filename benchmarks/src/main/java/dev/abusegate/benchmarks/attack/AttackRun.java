@@ -67,11 +67,22 @@ public final class AttackRun {
     final List<Double> rates = doubles(env("RATES", "10 50 200 800"));
     final List<String> shapes = List.of(env("SHAPES", "one spread v6").trim().split("\\s+"));
     final List<String> endpoints = List.of(env("ENDPOINTS", "token form").trim().split("\\s+"));
-    /** The realms, in order: {@code stock}, {@code gated} and {@code shielded} (gated with the realm-wide layer on). */
-    final List<String> realms = List.of(env("REALMS", "stock gated").trim().split("\\s+"));
-    final double phaseSeconds = Double.parseDouble(env("PHASE_SECONDS", "12"));
+    /**
+     * The realms, in order: {@code stock}, {@code nginx} (the stock realm behind nginx {@code limit_req}),
+     * {@code gated} and {@code shielded} (gated with the realm-wide layer on).
+     */
+    final List<String> realms = List.of(env("REALMS", "stock nginx gated").trim().split("\\s+"));
+    final double phaseSeconds = Double.parseDouble(env("PHASE_SECONDS", "60"));
     final double warmupSeconds = Double.parseDouble(env("WARMUP_SECONDS", "10"));
-    final long realIntervalMs = Long.parseLong(env("REAL_INTERVAL_MS", "250"));
+    /** Real logins per phase; the real users' interval follows from it and the phase length, unless REAL_INTERVAL_MS is set. */
+    final int realLogins = Integer.parseInt(env("REAL_LOGINS", "1000"));
+    final double realIntervalMs = Double.parseDouble(env("REAL_INTERVAL_MS", Double.toString(phaseSeconds * 1000 / realLogins)));
+    /** This run's number (1-based) and the number of runs: each run has a Keycloak (and a database) of its own. */
+    final int runNo = Integer.getInteger("run", 1);
+    final int runs = Integer.getInteger("runs", 1);
+    /** nginx in front of Keycloak, for the {@code nginx} realm; its pids (master and workers) for its CPU. */
+    final String nginxBase = System.getProperty("nginxBase", "");
+    final List<Long> nginxPids = longs(System.getProperty("nginxPids", ""));
     final int users = Integer.parseInt(env("USERS", "400"));
     final int maxInflight = Integer.parseInt(env("MAX_INFLIGHT", "128"));
     final double drainSeconds = Double.parseDouble(env("DRAIN_SECONDS", "30"));
@@ -105,6 +116,40 @@ public final class AttackRun {
         return v == null || v.isBlank() ? d : v;
     }
 
+    static List<Long> longs(String s) {
+        List<Long> l = new ArrayList<>();
+        for (String p : s.trim().split("\\s+")) {
+            if (!p.isEmpty()) {
+                l.add(Long.parseLong(p));
+            }
+        }
+        return l;
+    }
+
+    /** The Keycloak realm behind a row: the nginx row is the stock realm. */
+    static String kcRealm(String realm) {
+        return realm.equals("nginx") ? "stock" : realm;
+    }
+
+    /** Where a row's requests go: nginx for the nginx row, Keycloak itself otherwise. */
+    String base(String realm) {
+        if (realm.equals("nginx")) {
+            if (nginxBase.isEmpty()) {
+                throw new IllegalStateException("REALMS has nginx but no nginx runs (-DnginxBase)");
+            }
+            return nginxBase;
+        }
+        return base;
+    }
+
+    long nginxTicks() {
+        long t = 0;
+        for (long pid : nginxPids) {
+            t += Web.cpuTicks(pid);
+        }
+        return t;
+    }
+
     static List<Double> doubles(String s) {
         List<Double> l = new ArrayList<>();
         for (String p : s.trim().split("\\s+")) {
@@ -115,12 +160,40 @@ public final class AttackRun {
 
     public static void main(String[] args) throws Exception {
         if (System.getProperty("render") != null) {
-            List<Phase> ps = Phase.readTsv(Path.of(System.getProperty("render")));
-            Report.write(ps, Path.of(env("RESULTS", "attack.md")), Path.of(env("PLOT", "attack.png")),
-                    Files.readString(Path.of(System.getProperty("render") + ".header")));
+            render(Path.of(System.getProperty("render")), Path.of(env("RESULTS", "attack.md")), Path.of(env("PLOT", "attack.png")));
             return;
         }
         new AttackRun().run();
+    }
+
+    /**
+     * Writes the table and the plot of every run in a directory ({@code phases-run<N>.tsv} and its {@code .header}),
+     * or of one TSV file.
+     */
+    static void render(Path from, Path md, Path png) throws IOException {
+        List<Path> tsvs = new ArrayList<>();
+        if (Files.isDirectory(from)) {
+            try (var s = Files.list(from)) {
+                s.filter(f -> f.getFileName().toString().matches("phases-run\\d+\\.tsv")).sorted((a, b) -> Integer.compare(runOf(a), runOf(b)))
+                        .forEach(tsvs::add);
+            }
+        } else {
+            tsvs.add(from);
+        }
+        List<Phase> ps = new ArrayList<>();
+        StringBuilder header = new StringBuilder();
+        for (Path t : tsvs) {
+            ps.addAll(Phase.readTsv(t));
+            Path h = Path.of(t + ".header");
+            if (Files.exists(h)) {
+                header.append(Files.readString(h));
+            }
+        }
+        Report.write(ps, md, png, header.toString());
+    }
+
+    static int runOf(Path tsv) {
+        return Integer.parseInt(tsv.getFileName().toString().replaceAll("\\D", ""));
     }
 
     // ------------------------------------------------------------------ the run
@@ -142,8 +215,9 @@ public final class AttackRun {
 
     void runPhases() throws Exception {
         String loadBefore = Files.readString(Path.of("/proc/loadavg")).trim();
-        System.out.printf("attack benchmark: rates %s /s, shapes %s, endpoints %s, %.0f s phases, real user every %d ms, %d users,"
-                + " at most %d attack attempts in flight%n", rates, shapes, endpoints, phaseSeconds, realIntervalMs, users, maxInflight);
+        System.out.printf("attack benchmark, run %d of %d: realms %s, rates %s /s, shapes %s, endpoints %s, %.0f s phases, real user every %.1f ms"
+                + " (%d logins a phase), %d users, at most %d attack attempts in flight%n", runNo, runs, realms, rates, shapes, endpoints,
+                phaseSeconds, realIntervalMs, realLoginsPerPhase(phaseSeconds), users, maxInflight);
         // Warm-up (not measured): every realm and endpoint, real users and each shape at a low rate.
         int warmId = 250;
         for (String endpoint : endpoints) {
@@ -182,12 +256,12 @@ public final class AttackRun {
                     for (String realm : realms) {
                         String line = realm + "/" + endpoint + "/" + shape;
                         if (saturatedAt.containsKey(line)) {
-                            phases.add(Phase.skipped(realm, endpoint, shape, rate, "not run: real users already failed or p99 > "
+                            phases.add(Phase.skipped(runNo, realm, endpoint, shape, rate, "not run: real users already failed or p99 > "
                                     + (int) saturated + "x idle at " + fmtRate(saturatedAt.get(line)) + "/s"));
                             continue;
                         }
                         if (!fits()) {
-                            phases.add(Phase.skipped(realm, endpoint, shape, rate, "not run: the quiet window was over"));
+                            phases.add(Phase.skipped(runNo, realm, endpoint, shape, rate, "not run: the quiet window was over"));
                             continue;
                         }
                         Phase p = phase(realm, endpoint, shape, rate, phaseSeconds, id++, true);
@@ -206,7 +280,7 @@ public final class AttackRun {
         String loadEnd = Files.readString(Path.of("/proc/loadavg")).trim();
         // Profiles of the gated realm under the one-address attack at the highest rate, after the table's phases.
         List<String[]> profiles = new ArrayList<>();
-        if (profile) {
+        if (profile && runNo == runs) { // the last run only
             for (String endpoint : endpoints) {
                 double rate = rates.get(rates.size() - 1);
                 if (quietHeld && !fits()) {
@@ -223,17 +297,18 @@ public final class AttackRun {
         }
         releaseQuiet();
         String header = header(start, end, loadBefore, loadStart, loadEnd);
-        Path tsv = work.resolve("phases.tsv");
+        Path tsv = work.resolve("phases-run" + runNo + ".tsv");
         Phase.writeTsv(phases, tsv);
         Files.writeString(Path.of(tsv + ".header"), header);
-        Report.write(phases, Path.of(env("RESULTS", work.resolve("attack.md").toString())),
-                Path.of(env("PLOT", work.resolve("attack.png").toString())), header);
+        // The runs so far (an interrupted set of runs still leaves the table of those that finished).
+        render(work, Path.of(env("RESULTS", work.resolve("attack.md").toString())),
+                Path.of(env("PLOT", work.resolve("attack.png").toString())));
         if (!profiles.isEmpty()) {
             Path out = Path.of(env("PROFILE_OUT", work.resolve("attack-profile.txt").toString()));
             StringBuilder b = new StringBuilder("# Where the server's time goes: the gated realm under the one-address attack\n\n"
                     + "Keycloak JVM recorded with JFR (`jcmd <pid> JFR.start settings=profile`) during one extra phase per endpoint "
                     + "after the table's phases, summarised by `dev.abusegate.benchmarks.attack.JfrSummary` (jdk.jfr.consumer). "
-                    + "The real users (one login every " + realIntervalMs + " ms, each a correct password: one argon2 hash) run "
+                    + "The real users (one login every " + fmt(realIntervalMs) + " ms, each a correct password: one argon2 hash) run "
                     + "during the recording too, so their hashes are in the samples.\n\n" + header + "\n");
             for (String[] f : profiles) {
                 b.append("## ").append(f[0].equals("token") ? "Token endpoint" : "Browser form").append(", one-address attack at ")
@@ -248,14 +323,18 @@ public final class AttackRun {
     }
 
     String header(String start, String end, String loadBefore, String loadStart, String loadEnd) {
-        return "- command: `" + env("COMMAND", "benchmarks/attack/run.sh") + "`\n"
+        String nginx = realms.contains("nginx") ? "- nginx row: " + env("NGINX_NOTE", "stock realm behind nginx") + "\n" : "";
+        String skipped = env("SKIPPED_NOTE", "");
+        return "### Run " + runNo + " of " + runs + "\n\n"
+                + "- command: `" + env("COMMAND", "benchmarks/attack/run.sh") + "`\n"
                 + "- settings: REALMS=\"" + String.join(" ", realms) + "\" RATES=\"" + env("RATES", "10 50 200 800") + "\" SHAPES=\"" + String.join(" ", shapes) + "\" ENDPOINTS=\""
                 + String.join(" ", endpoints) + "\" PHASE_SECONDS=" + fmt(phaseSeconds) + " WARMUP_SECONDS=" + fmt(warmupSeconds)
-                + " REAL_INTERVAL_MS=" + realIntervalMs + " USERS=" + users + " MAX_INFLIGHT=" + maxInflight + " SATURATED_FACTOR="
+                + " REAL_LOGINS=" + realLogins + " REAL_INTERVAL_MS=" + fmt(realIntervalMs) + " (" + realLoginsPerPhase(phaseSeconds)
+                + " real logins a phase) USERS=" + users + " MAX_INFLIGHT=" + maxInflight + " SATURATED_FACTOR="
                 + fmt(saturated) + " REAL_TIMEOUT_SECONDS=" + realTimeout.toSeconds() + "\n"
                 + "- measured phases from " + start + " to " + end + "; " + quietNote + "\n"
                 + "- load average (1, 5, 15 min; /proc/loadavg): " + loadBefore + " before the warm-up, " + loadStart
-                + " before the first phase, " + loadEnd + " after the last\n";
+                + " before the first phase, " + loadEnd + " after the last\n" + nginx + (skipped.isEmpty() ? "" : "- " + skipped + "\n") + "\n";
     }
 
     /** Whether another phase (its seconds plus 25 s of drain and event reading) still fits into the quiet window. */
@@ -333,29 +412,32 @@ public final class AttackRun {
 
     Phase phase(String realm, String endpoint, String shape, double rate, double seconds, int id, boolean withEvents) throws Exception {
         if (withEvents) {
-            deleteEvents(realm);
+            deleteEvents(kcRealm(realm));
         }
         waitServerQuiet();
+        long ng0 = realm.equals("nginx") ? nginxTicks() : 0;
         long kc0 = Web.cpuTicks(kcPid);
         long cl0 = Web.cpuTicks(clientPid);
         long me0 = Web.cpuTicks(selfPid);
         long t0 = System.nanoTime();
         if (!shape.equals("idle")) {
-            clientIn.println("attack " + base + " " + realm + " " + endpoint + " " + shape + " " + rate + " " + seconds + " " + id + " "
+            clientIn.println("attack " + base(realm) + " " + kcRealm(realm) + " " + endpoint + " " + shape + " " + rate + " " + seconds + " " + id + " "
                     + maxInflight + " " + drainSeconds);
         }
         // Real users: one login every realIntervalMs, each a tracked task, on schedule whatever the answers.
         List<java.util.concurrent.Future<double[]>> logins = new ArrayList<>();
-        long n = (long) (seconds * 1000 / realIntervalMs);
+        long n = realLoginsPerPhase(seconds);
+        String to = base(realm);
+        String kcRealm = kcRealm(realm);
         for (long i = 0; i < n; i++) {
-            long due = t0 + i * realIntervalMs * 1_000_000L;
+            long due = t0 + (long) (i * realIntervalMs * 1_000_000L);
             long now;
             while ((now = System.nanoTime()) < due) {
                 LockSupport.parkNanos(due - now);
             }
             int user = nextUser(realm);
             String address = realAddress();
-            logins.add(pool.submit(() -> realLogin(realm, endpoint, user, address)));
+            logins.add(pool.submit(() -> realLogin(to, kcRealm, endpoint, user, address)));
         }
         List<double[]> results = new ArrayList<>();
         for (var f : logins) {
@@ -366,7 +448,10 @@ public final class AttackRun {
         long kc1 = Web.cpuTicks(kcPid);
         long cl1 = Web.cpuTicks(clientPid);
         long me1 = Web.cpuTicks(selfPid);
+        long ng1 = realm.equals("nginx") ? nginxTicks() : 0;
         Phase p = new Phase();
+        p.run = runNo;
+        p.proxyCpu = (ng1 - ng0) / (double) CLK_TCK;
         p.realm = realm;
         p.endpoint = endpoint;
         p.shape = shape;
@@ -394,6 +479,11 @@ public final class AttackRun {
         return p;
     }
 
+    /** Real logins in a phase of this many seconds: one every {@link #realIntervalMs}. */
+    long realLoginsPerPhase(double seconds) {
+        return Math.round(seconds * 1000 / realIntervalMs);
+    }
+
     int nextUser(String realm) {
         long c = userCursor.computeIfAbsent(realm, k -> new AtomicLong()).getAndIncrement();
         return (int) (c % users) + 1;
@@ -411,7 +501,7 @@ public final class AttackRun {
      * real user solves it, as a person's browser would, and sends the login again with the solution; the solving
      * is in the latency.
      */
-    double[] realLogin(String realm, String endpoint, int user, String address) {
+    double[] realLogin(String base, String realm, String endpoint, int user, String address) {
         long t0 = System.nanoTime();
         boolean ok = false;
         int solved = 0;
@@ -528,7 +618,7 @@ public final class AttackRun {
         int first = 0;
         int page = 20_000;
         while (true) {
-            HttpRequest req = HttpRequest.newBuilder(URI.create(base + "/admin/realms/" + p.realm + "/events?first=" + first + "&max=" + page))
+            HttpRequest req = HttpRequest.newBuilder(URI.create(base + "/admin/realms/" + kcRealm(p.realm) + "/events?first=" + first + "&max=" + page))
                     .header("Authorization", "Bearer " + token).timeout(Duration.ofSeconds(120)).GET().build();
             String body = admin.send(req, HttpResponse.BodyHandlers.ofString()).body();
             String[] events = body.split("\\{\"id\":\"");

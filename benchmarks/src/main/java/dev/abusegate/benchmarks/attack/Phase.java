@@ -41,9 +41,14 @@ final class Phase {
     long hashes;
     /** Why the phase did not run; null when it ran. */
     String note;
+    /** Which of the RUNS repetitions (1-based) the phase belongs to; each run has a Keycloak of its own. */
+    int run = 1;
+    /** CPU seconds of the reverse proxy (nginx, master and workers) in front of the realm; 0 without one. */
+    double proxyCpu;
 
-    static Phase skipped(String realm, String endpoint, String shape, double rate, String note) {
+    static Phase skipped(int run, String realm, String endpoint, String shape, double rate, String note) {
         Phase p = new Phase();
+        p.run = run;
         p.realm = realm;
         p.endpoint = endpoint;
         p.shape = shape;
@@ -65,19 +70,19 @@ final class Phase {
                 + "(invalid %d, captcha %d, blocked %d, other %d, errors %d, unanswered %d) | hashes %d | CPU s: server %.2f, attack client %.2f, "
                 + "driver %.2f in %.1f s | events %s", realm, endpoint, shape, AttackRun.fmt(rate), realOk, realN, p50, p99, a("sent"),
                 a("dropped"), a("late"), a("invalid"), a("captcha"), a("blocked"), a("other"), a("errors"), a("unanswered"), hashes,
-                serverCpu, clientCpu, driverCpu, window, events);
+                serverCpu, clientCpu, driverCpu, window, events) + (proxyCpu > 0 ? String.format(" | nginx CPU s %.2f", proxyCpu) : "");
     }
 
     static final String[] COLUMNS = {"realm", "endpoint", "shape", "rate", "seconds", "window", "serverCpu", "clientCpu", "driverCpu",
         "realN", "realOk", "p50", "p99", "max", "attack", "events", "realLoginEvents", "realErrorEvents", "attackLoginEvents", "hashes",
-        "note", "realCaptchas"};
+        "note", "realCaptchas", "run", "proxyCpu"};
 
     String tsv() {
         return String.join("\t", realm, endpoint, shape, Double.toString(rate), Double.toString(seconds), Double.toString(window),
                 Double.toString(serverCpu), Double.toString(clientCpu), Double.toString(driverCpu), Integer.toString(realN),
                 Integer.toString(realOk), Double.toString(p50), Double.toString(p99), Double.toString(max), map(attack), map(events),
                 Long.toString(realLoginEvents), Long.toString(realErrorEvents), Long.toString(attackLoginEvents), Long.toString(hashes),
-                note == null ? "" : note, Integer.toString(realCaptchas));
+                note == null ? "" : note, Integer.toString(realCaptchas), Integer.toString(run), Double.toString(proxyCpu));
     }
 
     static Phase fromTsv(String line) {
@@ -104,7 +109,10 @@ final class Phase {
         p.attackLoginEvents = Long.parseLong(f[18]);
         p.hashes = Long.parseLong(f[19]);
         p.note = f[20].isEmpty() ? null : f[20];
-        p.realCaptchas = f.length > 21 ? Integer.parseInt(f[21]) : 0; // TSVs written before the column have none
+        // TSVs written before these columns have none: no captchas, one run, no proxy
+        p.realCaptchas = f.length > 21 ? Integer.parseInt(f[21]) : 0;
+        p.run = f.length > 22 ? Integer.parseInt(f[22]) : 1;
+        p.proxyCpu = f.length > 23 ? Double.parseDouble(f[23]) : 0;
         return p;
     }
 

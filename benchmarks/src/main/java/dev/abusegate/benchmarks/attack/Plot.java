@@ -12,24 +12,27 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import javax.imageio.ImageIO;
 
 /**
  * Real users' p99 against the offered attack rate, log-log, one panel per endpoint, one line per realm and attack
- * shape; the dashed lines are twice each realm's idle p99. Drawn with AWT (headless) into a PNG.
+ * shape: the median over the runs with a bar from the lowest to the highest run; the thin dashed lines are twice each
+ * realm's idle p99. The legend and the notes sit below the panels, inside the image. Drawn with AWT (headless) into a PNG.
  */
 final class Plot {
 
     static final int W = 1400;
-    static final int H = 660;
-    static final Color STOCK = new Color(200, 60, 40);
+        static final Color STOCK = new Color(200, 60, 40);
     static final Color GATED = new Color(30, 100, 200);
     static final Color SHIELDED = new Color(40, 150, 70);
+    static final Color NGINX = new Color(150, 90, 170);
 
     static Color color(String realm) {
         return switch (realm) {
             case "stock" -> STOCK;
             case "shielded" -> SHIELDED;
+            case "nginx" -> NGINX;
             default -> GATED;
         };
     }
@@ -37,18 +40,43 @@ final class Plot {
     private Plot() {
     }
 
+    /** Median, min and max p99 over the runs of one realm, endpoint, shape and rate (only phases that ran). */
+    static double[] p99(List<Phase> ps) {
+        return Report.stats(ps.stream().filter(Phase::ran).mapToDouble(p -> p.p99).toArray());
+    }
+
+    /** Whether every real user logged in, in every run of the phase. */
+    static boolean allOk(List<Phase> ps) {
+        return ps.stream().filter(Phase::ran).allMatch(p -> p.realOk == p.realN);
+    }
+
     static void write(List<Phase> ps, Path png) throws IOException {
         System.setProperty("java.awt.headless", "true");
-        BufferedImage img = new BufferedImage(W, H, BufferedImage.TYPE_INT_RGB);
+        List<String> endpoints = new ArrayList<>(Report.values(ps, p -> p.endpoint));
+        List<String> realms = Report.realms(ps);
+        List<String> shapes = new ArrayList<>(Report.values(ps, p -> p.shape));
+        shapes.remove("idle");
+        int runs = Report.runs(ps).size();
+        // The legend's rows below the panels, measured first so that the image is tall enough for all of them.
+        BufferedImage probe = new BufferedImage(1, 1, BufferedImage.TYPE_INT_RGB);
+        Graphics2D pg = probe.createGraphics();
+        pg.setFont(LEGEND);
+        List<String> notes = wrap(pg, notes(runs), W - 100);
+        int legendRows = legendRows(pg, realms, shapes);
+        pg.dispose();
+        int panelH = 440;
+        int legendTop = 60 + panelH + 60;
+        int h = legendTop + legendRows * 22 + 12 + notes.size() * 18 + 16;
+        BufferedImage img = new BufferedImage(W, h, BufferedImage.TYPE_INT_RGB);
         Graphics2D g = img.createGraphics();
         g.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
         g.setRenderingHint(RenderingHints.KEY_TEXT_ANTIALIASING, RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
         g.setColor(Color.WHITE);
-        g.fillRect(0, 0, W, H);
+        g.fillRect(0, 0, W, h);
         g.setColor(Color.BLACK);
         g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 17));
-        g.drawString("Real users' p99 login latency under attack: stock Keycloak 26.7.3 vs the abuse gate (one run, 2-core machine)", 30, 28);
-        List<String> endpoints = new ArrayList<>(Report.values(ps, p -> p.endpoint));
+        g.drawString("Real users' p99 login latency under attack: stock Keycloak 26.7.3 vs the abuse gate (" + runs
+                + (runs == 1 ? " run" : " runs, median") + ", 2-core machine)", 30, 28);
         double xMin = Double.MAX_VALUE;
         double xMax = 0;
         double yMin = Double.MAX_VALUE;
@@ -72,12 +100,67 @@ final class Plot {
         double[] yr = {decadeDown(yMin / 1.3), decadeUp(yMax * 1.3)};
         int panelW = (W - 80) / Math.max(1, endpoints.size());
         for (int i = 0; i < endpoints.size(); i++) {
-            panel(g, ps, endpoints.get(i), 70 + i * panelW, 60, panelW - 60, H - 230, xr, yr);
+            panel(g, ps, endpoints.get(i), realms, shapes, 80 + i * panelW, 60, panelW - 90, panelH, xr, yr);
         }
-        legend(g, Report.realms(ps), 70, H - 110);
+        legend(g, realms, shapes, notes, 80, legendTop);
         g.dispose();
         Files.createDirectories(png.toAbsolutePath().getParent());
         ImageIO.write(img, "png", png.toFile());
+    }
+
+    static final Font LEGEND = new Font(Font.SANS_SERIF, Font.PLAIN, 13);
+
+    static String notes(int runs) {
+        return "Filled marker: every real user logged in" + (runs > 1 ? " in every run" : "") + "; hollow: some did not. "
+                + (runs > 1 ? "Markers: the median over " + runs + " runs; vertical bars: the lowest and highest run. " : "")
+                + "Thin dashed lines: twice each realm's idle p99. Points of one rate are drawn side by side, one realm after "
+                + "another. Lines stop where a realm was already saturated (higher rates not run). Real users log in on a fixed "
+                + "schedule, each another user from another address; asked for a captcha, they solve it (the solving is in their "
+                + "latency).";
+    }
+
+    /** Splits a text into lines no wider than the given pixels. */
+    static List<String> wrap(Graphics2D g, String text, int width) {
+        List<String> out = new ArrayList<>();
+        StringBuilder line = new StringBuilder();
+        for (String w : text.split(" ")) {
+            String next = line.length() == 0 ? w : line + " " + w;
+            if (g.getFontMetrics().stringWidth(next) > width && line.length() > 0) {
+                out.add(line.toString());
+                line = new StringBuilder(w);
+            } else {
+                line = new StringBuilder(next);
+            }
+        }
+        if (line.length() > 0) {
+            out.add(line.toString());
+        }
+        return out;
+    }
+
+    static String entry(String realm, String shape) {
+        return realm + ", " + Report.shapeName(shape);
+    }
+
+    static int entryWidth(Graphics2D g, String realm, String shape) {
+        return 60 + g.getFontMetrics().stringWidth(entry(realm, shape));
+    }
+
+    /** Legend rows: one realm per row when all its shapes fit, wrapped otherwise. */
+    static int legendRows(Graphics2D g, List<String> realms, List<String> shapes) {
+        int rows = 0;
+        for (String realm : realms) {
+            int cx = 0;
+            rows++;
+            for (String shape : shapes) {
+                if (cx > 0 && cx + entryWidth(g, realm, shape) > W - 160) {
+                    rows++;
+                    cx = 0;
+                }
+                cx += entryWidth(g, realm, shape);
+            }
+        }
+        return rows;
     }
 
     static double decadeDown(double v) {
@@ -88,7 +171,8 @@ final class Plot {
         return Math.pow(10, Math.ceil(Math.log10(Math.max(v, 1e-3))));
     }
 
-    static void panel(Graphics2D g, List<Phase> ps, String endpoint, int x0, int y0, int w, int h, double[] xr, double[] yr) {
+    static void panel(Graphics2D g, List<Phase> ps, String endpoint, List<String> realms, List<String> shapes, int x0, int y0, int w, int h,
+            double[] xr, double[] yr) {
         g.setColor(Color.BLACK);
         g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 15));
         g.drawString(Report.endpointName(endpoint), x0, y0 - 8);
@@ -128,32 +212,37 @@ final class Plot {
         g.drawString("offered attack rate, requests/s (log)", x0 + w / 2 - 100, y0 + h + 34);
         g.drawRect(x0, y0, w, h);
         Stroke dashed = new BasicStroke(1.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10, new float[] {8, 6}, 0);
-        for (String realm : Report.realms(ps)) {
-            Phase idle = Report.idle(ps, realm, endpoint);
-            if (idle == null) {
+        for (String realm : realms) {
+            double[] idle = Report.stats(Report.idles(ps, realm, endpoint).stream().mapToDouble(p -> p.p99).toArray());
+            if (Double.isNaN(idle[0])) {
                 continue;
             }
-            int y = sy(2 * idle.p99, y0, h, yr);
+            int y = sy(2 * idle[0], y0, h, yr);
             g.setColor(color(realm));
             g.setStroke(dashed);
             g.drawLine(x0, y, x0 + w, y);
-            g.setStroke(new BasicStroke(1));
-            g.drawString("2x idle p99, " + realm, x0 + 6, y - 4);
         }
-        for (String realm : Report.realms(ps)) {
-            for (String shape : new String[] {"one", "spread", "v6"}) {
-                List<Phase> line = Report.line(ps, realm, endpoint, shape);
+        Map<String, List<Phase>> keys = Report.byKey(ps);
+        for (int ri = 0; ri < realms.size(); ri++) {
+            String realm = realms.get(ri);
+            int dodge = (int) Math.round((ri - (realms.size() - 1) / 2.0) * 9);
+            for (String shape : shapes) {
+                List<List<Phase>> line = new ArrayList<>();
+                for (List<Phase> k : keys.values()) {
+                    Phase f = k.get(0);
+                    if (f.realm.equals(realm) && f.endpoint.equals(endpoint) && f.shape.equals(shape) && k.stream().anyMatch(Phase::ran)) {
+                        line.add(k);
+                    }
+                }
+                line.sort((a, b) -> Double.compare(a.get(0).rate, b.get(0).rate));
                 Color c = color(realm);
                 g.setColor(c);
                 g.setStroke(stroke(shape));
                 int px = -1;
                 int py = -1;
-                for (Phase p : line) {
-                    if (!p.ran()) {
-                        continue;
-                    }
-                    int x = sx(p.rate, x0, w, xr);
-                    int y = sy(p.p99, y0, h, yr);
+                for (List<Phase> k : line) {
+                    int x = sx(k.get(0).rate, x0, w, xr) + dodge;
+                    int y = sy(p99(k)[0], y0, h, yr);
                     if (px >= 0) {
                         g.drawLine(px, py, x, y);
                     }
@@ -161,10 +250,17 @@ final class Plot {
                     py = y;
                 }
                 g.setStroke(new BasicStroke(1.5f));
-                for (Phase p : line) {
-                    if (p.ran()) {
-                        marker(g, shape, sx(p.rate, x0, w, xr), sy(p.p99, y0, h, yr), p.realOk == p.realN);
+                for (List<Phase> k : line) {
+                    double[] st = p99(k);
+                    int x = sx(k.get(0).rate, x0, w, xr) + dodge;
+                    if (st[1] < st[2]) {
+                        int top = sy(st[2], y0, h, yr);
+                        int bottom = sy(st[1], y0, h, yr);
+                        g.drawLine(x, top, x, bottom);
+                        g.drawLine(x - 3, top, x + 3, top);
+                        g.drawLine(x - 3, bottom, x + 3, bottom);
                     }
+                    marker(g, shape, x, sy(st[0], y0, h, yr), allOk(k));
                 }
             }
         }
@@ -198,31 +294,32 @@ final class Plot {
         }
     }
 
-    static void legend(Graphics2D g, List<String> realms, int x, int y) {
-        g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 13));
-        int cx = x;
+    static void legend(Graphics2D g, List<String> realms, List<String> shapes, List<String> notes, int x, int y) {
+        g.setFont(LEGEND);
         for (String realm : realms) {
-            for (String shape : new String[] {"one", "spread", "v6"}) {
+            int cx = x;
+            for (String shape : shapes) {
+                if (cx > x && cx - x + entryWidth(g, realm, shape) > W - 160) {
+                    cx = x;
+                    y += 22;
+                }
                 g.setColor(color(realm));
                 g.setStroke(stroke(shape));
                 g.drawLine(cx, y, cx + 40, y);
                 g.setStroke(new BasicStroke(1.5f));
                 marker(g, shape, cx + 20, y, true);
                 g.setColor(Color.BLACK);
-                String t = realm + ", " + Report.shapeName(shape);
-                g.drawString(t, cx + 48, y + 5);
-                cx += 60 + g.getFontMetrics().stringWidth(t);
-                if (cx > W - 330) { // the next entry would not fit: a new row
-                    cx = x;
-                    y += 22;
-                }
+                g.drawString(entry(realm, shape), cx + 48, y + 5);
+                cx += entryWidth(g, realm, shape);
             }
+            y += 22;
         }
         g.setColor(Color.DARK_GRAY);
-        g.drawString("Hollow marker: not every real user logged in. Dashed: twice the realm's idle p99. Points stop where a line "
-                + "was already saturated (higher rates not run).", x, y + 30);
-        g.drawString("Real users: one login every 250 ms, each another user from another address; asked for a captcha, they solve it "
-                + "(the solving is in their latency).", x, y + 48);
+        y += 12;
+        for (String n : notes) {
+            g.drawString(n, x, y);
+            y += 18;
+        }
         g.setStroke(new BasicStroke(1));
     }
 

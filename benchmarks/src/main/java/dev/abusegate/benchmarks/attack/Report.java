@@ -5,10 +5,14 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
+import java.util.function.ToDoubleFunction;
 
 /** The markdown results (headline, table, events) and the plot of one run. */
 final class Report {
@@ -23,6 +27,7 @@ final class Report {
         return switch (realm) {
             case "stock" -> "stock";
             case "gated" -> "gated";
+            case "nginx" -> "nginx (stock behind nginx `limit_req`)";
             case "shielded" -> "shielded (gated + realm under attack)";
             default -> realm;
         };
@@ -91,24 +96,98 @@ final class Report {
         return e.equals("token") ? "token endpoint (password grant)" : "browser form";
     }
 
+    /** The runs of a set of phases, in order. */
+    static List<Integer> runs(List<Phase> ps) {
+        return ps.stream().map(p -> p.run).distinct().sorted().toList();
+    }
+
+    static List<Phase> ofRun(List<Phase> ps, int run) {
+        return ps.stream().filter(p -> p.run == run).toList();
+    }
+
+    /** The phases of one realm, endpoint, shape and rate over every run, in the order the first run had them. */
+    static Map<String, List<Phase>> byKey(List<Phase> ps) {
+        Map<String, List<Phase>> m = new LinkedHashMap<>();
+        for (Phase p : ps) {
+            m.computeIfAbsent(p.realm + "|" + p.endpoint + "|" + p.shape + "|" + p.rate, k -> new ArrayList<>()).add(p);
+        }
+        return m;
+    }
+
+    /** {median, min, max} of the values (NaN when there are none); the median of an even count is the mean of the middle two. */
+    static double[] stats(double[] v) {
+        if (v.length == 0) {
+            return new double[] {Double.NaN, Double.NaN, Double.NaN};
+        }
+        double[] s = v.clone();
+        Arrays.sort(s);
+        int n = s.length;
+        double median = n % 2 == 1 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+        return new double[] {median, s[0], s[n - 1]};
+    }
+
+    /** A figure over runs: the median, and "(min–max)" when more than one run has it. */
+    static String fig(double[] values, String format) {
+        double[] st = stats(values);
+        if (values.length == 0) {
+            return "-";
+        }
+        String m = String.format(Locale.ROOT, format, st[0]);
+        return values.length == 1 ? m : m + " (" + String.format(Locale.ROOT, format, st[1]) + "–" + String.format(Locale.ROOT, format, st[2]) + ")";
+    }
+
+    static String fig(List<Phase> ps, ToDoubleFunction<Phase> f, String format) {
+        return fig(ps.stream().mapToDouble(f).toArray(), format);
+    }
+
+    /**
+     * The lower median: with an even number of runs, the lower of the two middle ones, so that a headline rate is
+     * always a rate that was tested (and a run's "not even the lowest rate" is not averaged into one).
+     */
+    static double lowerMedian(double[] v) {
+        double[] s = v.clone();
+        Arrays.sort(s);
+        return s[(s.length - 1) / 2];
+    }
+
+    /** A headline rate over runs (the lower median, then min – max): 0 stands for "not even the lowest rate". */
+    static String rateFig(double[] perRun, double lowest) {
+        double[] st = stats(perRun);
+        String m = rateText(lowerMedian(perRun), lowest);
+        return perRun.length <= 1 || st[1] == st[2] ? m : m + " (" + rateText(st[1], lowest) + " – " + rateText(st[2], lowest) + ")";
+    }
+
+    /** Keycloak's CPU, and nginx's in front of it for the nginx row. */
+    static double serverCpu(Phase p) {
+        return p.serverCpu + p.proxyCpu;
+    }
+
     static void write(List<Phase> ps, Path md, Path png, String header) throws IOException {
         Set<String> endpoints = values(ps, p -> p.endpoint);
         Set<String> shapes = values(ps, p -> p.shape);
         shapes.remove("idle");
+        List<Integer> runs = runs(ps);
+        int nRuns = runs.size();
+        Map<String, List<Phase>> keys = byKey(ps);
         double lowest = ps.stream().filter(p -> !p.shape.equals("idle")).mapToDouble(p -> p.rate).min().orElse(0);
         StringBuilder b = new StringBuilder();
         b.append("# Logins under attack: stock Keycloak 26.7.3 against the abuse gate\n\n");
-        if (realms(ps).contains("shielded")) {
-            b.append("Realms: " + String.join(", ", realms(ps).stream().map(Report::realmName).toList())
-                    + ". The shielded realm's settings are in `Realms.SHIELD` (benchmarks/src/main/java/dev/abusegate/benchmarks/attack/Realms.java).\n\n");
+        List<String> realms = realms(ps);
+        b.append("Realms: " + String.join(", ", realms.stream().map(Report::realmName).toList()) + ".");
+        if (realms.contains("shielded")) {
+            b.append(" The shielded realm's settings are in `Realms.SHIELD` (benchmarks/src/main/java/dev/abusegate/benchmarks/attack/Realms.java).");
         }
+        b.append("\n\n");
         b.append("Produced by `benchmarks/attack/run.sh` (what it does: [benchmarks/attack/README.md](../attack/README.md); "
-                + "discussion: [benchmarks/results/attack-availability.md](attack-availability.md)). One run on a shared 2-core machine.\n\n");
+                + "discussion: [benchmarks/results/attack-availability.md](attack-availability.md)). " + nRuns + (nRuns == 1 ? " run" : " runs")
+                + " on a shared 2-core machine, each with a Keycloak (and a database) of its own. "
+                + (nRuns > 1 ? "Every figure is the median over the runs, with the lowest and highest run in brackets (min–max).\n\n" : "\n\n"));
         b.append(header).append('\n');
         b.append("## Headline: the highest attack rate at which every real user still logged in with p99 within 2x of idle\n\n");
         b.append("Offered attack requests/s, the highest tested rate at which this and every lower tested rate kept all real users "
-                + "logging in with p99 at most twice the same realm's idle p99 on that endpoint (\"< r\": not even the lowest rate r).\n\n");
-        List<String> realms = realms(ps);
+                + "logging in with p99 at most twice the same realm's idle p99 on that endpoint (\"< r\": not even the lowest rate r); "
+                + "found per run, then the median over the runs (with an even number of runs the lower middle one), and the "
+                + "lowest – highest run.\n\n");
         List<String> others = new ArrayList<>(realms);
         others.remove("stock");
         StringBuilder head = new StringBuilder("| endpoint | attack |");
@@ -128,13 +207,13 @@ final class Report {
             for (String s : shapes) {
                 b.append("| ").append(endpointName(e)).append(" | ").append(shapeName(s)).append(" |");
                 for (String r : realms) {
-                    b.append(' ').append(rateText(highestAvailable(ps, r, e, s), lowest)).append(" |");
+                    b.append(' ').append(rateFig(headline(ps, runs, r, e, s), lowest)).append(" |");
                 }
                 if (realms.contains("stock")) {
-                    double st = highestAvailable(ps, "stock", e, s);
+                    double st = lowerMedian(headline(ps, runs, "stock", e, s));
                     for (String r : others) {
-                        double ga = highestAvailable(ps, r, e, s);
-                        String ratio = Double.isNaN(ga) ? "-" : Double.isNaN(st) ? "> " + AttackRun.fmt(ga / lowest) + "x" : fmt0(ga / st) + "x";
+                        double ga = lowerMedian(headline(ps, runs, r, e, s));
+                        String ratio = ga == 0 ? "-" : st == 0 ? "> " + AttackRun.fmt(ga / lowest) + "x" : fmt0(ga / st) + "x";
                         b.append(' ').append(ratio).append(" |");
                     }
                 }
@@ -143,40 +222,46 @@ final class Report {
         }
         if (realms.contains("stock")) {
             b.append("\n## Passwords hashed for the attack, and real users, over all rates of a shape\n\n");
-            b.append("Summed over the phases that ran at every offered rate (a realm's phases that were not run count nothing, so "
-                    + "compare realms over the same rates). Real users: logins that succeeded, and the captchas they solved to get "
-                    + "there (each asked with 429 `captcha_required`, then sent again with the solution).\n\n");
+            b.append("Summed per run over the phases that ran at every offered rate (a realm's phases that were not run count nothing, "
+                    + "so compare realms over the same rates), then the median over the runs (min–max). Real users: logins that "
+                    + "succeeded and the captchas they solved to get there (each asked with 429 `captcha_required`, then sent again "
+                    + "with the solution), summed over all runs.\n\n");
             b.append("| endpoint | attack | realm | rates run | passwords hashed | ÷ stock's over the same rates | real users ok | captchas solved |\n");
             b.append("|---|---|---|---|---|---|---|---|\n");
             for (String e : endpoints) {
                 for (String s : shapes) {
                     for (String r : realms) {
-                        List<Phase> line = line(ps, r, e, s);
-                        long hashes = 0;
-                        long stockSame = 0;
+                        double[] hashes = new double[nRuns];
+                        double[] share = new double[nRuns];
+                        double[] ran = new double[nRuns];
+                        boolean shared = true;
                         int ok = 0;
                         int n = 0;
                         int solved = 0;
-                        int run = 0;
-                        for (Phase p : line) {
-                            if (!p.ran()) {
-                                continue;
-                            }
-                            run++;
-                            hashes += p.hashes;
-                            ok += p.realOk;
-                            n += p.realN;
-                            solved += p.realCaptchas;
-                            for (Phase q : line(ps, "stock", e, s)) {
-                                if (q.ran() && q.rate == p.rate) {
-                                    stockSame += q.hashes;
+                        for (int i = 0; i < nRuns; i++) {
+                            List<Phase> run = ofRun(ps, runs.get(i));
+                            long stockSame = 0;
+                            for (Phase p : line(run, r, e, s)) {
+                                if (!p.ran()) {
+                                    continue;
+                                }
+                                ran[i]++;
+                                hashes[i] += p.hashes;
+                                ok += p.realOk;
+                                n += p.realN;
+                                solved += p.realCaptchas;
+                                for (Phase q : line(run, "stock", e, s)) {
+                                    if (q.ran() && q.rate == p.rate) {
+                                        stockSame += q.hashes;
+                                    }
                                 }
                             }
+                            shared &= stockSame > 0;
+                            share[i] = stockSame == 0 ? Double.NaN : 100.0 * hashes[i] / stockSame;
                         }
-                        String share = r.equals("stock") || stockSame == 0 ? "-"
-                                : String.format(Locale.ROOT, "%.1f %%", 100.0 * hashes / stockSame);
-                        b.append(String.format(Locale.ROOT, "| %s | %s | %s | %d | %d | %s | %d/%d | %d |%n", endpointName(e), shapeName(s),
-                                realmName(r), run, hashes, share, ok, n, solved));
+                        String shareText = r.equals("stock") || !shared ? "-" : fig(share, "%.1f") + " %";
+                        b.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %d/%d | %d |%n", endpointName(e), shapeName(s),
+                                realmName(r), fig(ran, "%.0f"), fig(hashes, "%.0f"), shareText, ok, n, solved));
                     }
                 }
             }
@@ -185,67 +270,83 @@ final class Report {
         List<String> idles = new ArrayList<>();
         for (String e : endpoints) {
             for (String r : realms) {
-                Phase i = idle(ps, r, e);
-                if (i != null) {
-                    idles.add(String.format(Locale.ROOT, "%s %s p50 %.0f ms, p99 %.0f ms (%d/%d ok)", r, e, i.p50, i.p99, i.realOk, i.realN));
+                List<Phase> is = idles(ps, r, e);
+                if (!is.isEmpty()) {
+                    idles.add(String.format(Locale.ROOT, "%s %s p50 %s ms, p99 %s ms (%d/%d ok)", r, e, fig(is, p -> p.p50, "%.0f"),
+                            fig(is, p -> p.p99, "%.0f"), is.stream().mapToInt(p -> p.realOk).sum(), is.stream().mapToInt(p -> p.realN).sum()));
                 }
             }
         }
         b.append(String.join("; ", idles)).append(".\n\n");
 
         b.append("## Table\n\n");
-        b.append("Per phase: one realm, one endpoint, one attack shape at one offered rate. Columns: real users' logins that "
-                + "succeeded and their latency (nearest-rank percentiles of one phase's logins; with under 100 logins the p99 is the "
-                + "slowest or second slowest); attack attempts sent per second of the phase, and those dropped (due while "
-                + MAX_INFLIGHT_TEXT + " were unanswered) or sent late (over 50 ms behind schedule); what the attack got back; "
-                + "passwords Keycloak hashed for the attack, from its events; the server's CPU per 1,000 attack attempts after "
-                + "taking away what the same number of real logins cost in the idle phase; the attack client's own CPU per 1,000 "
-                + "attempts sent (its own JVM). On the form an attempt is one POST; the GETs opening login sessions are counted "
-                + "apart (\"GETs\").\n\n");
-        b.append("| endpoint | realm | attack | offered /s | sent /s | dropped / late | real users ok | p50 ms | p99 ms | answers: "
+        b.append("Per realm, endpoint, attack shape and offered rate, over the runs in which the phase ran (\"runs\"): the median "
+                + "(min–max). Columns: real users' logins that succeeded, summed over the runs (✗n: in n runs not every real user "
+                + "logged in, or p99 was over twice that run's idle p99), and their latency (nearest-rank percentiles of one "
+                + "phase's logins, then the median over the runs); attack attempts sent per second of the phase, and those dropped "
+                + "(due while " + MAX_INFLIGHT_TEXT + " were unanswered) or sent late (over 50 ms behind schedule); what the attack "
+                + "got back; passwords Keycloak hashed for the attack, from its events; the server's CPU (on the nginx row: "
+                + "Keycloak's plus nginx's) and the same per 1,000 attack attempts after taking away what the same number of real "
+                + "logins cost in that run's idle phase; the attack client's own CPU per 1,000 attempts sent (its own JVM). On the "
+                + "form an attempt is one POST; the GETs opening login sessions are counted apart (\"GETs\").\n\n");
+        b.append("| endpoint | realm | attack | offered /s | runs | sent /s | dropped / late | real users ok | p50 ms | p99 ms | answers: "
                 + "wrong password / 429 captcha / 429 blocked / other | GETs | passwords hashed | server CPU s | server CPU s per 1,000 "
                 + "attempts | client CPU s per 1,000 |\n");
-        b.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+        b.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
         for (String e : endpoints) {
-            for (Phase p : ps) {
-                if (!p.endpoint.equals(e)) {
+            for (List<Phase> k : keys.values()) {
+                Phase first = k.get(0);
+                if (!first.endpoint.equals(e)) {
                     continue;
                 }
-                String offered = p.shape.equals("idle") ? "0" : AttackRun.fmt(p.rate);
-                if (!p.ran()) {
-                    b.append("| ").append(e).append(" | ").append(p.realm).append(" | ").append(shapeName(p.shape)).append(" | ")
-                            .append(offered).append(" | ").append(p.note).append(" | | | | | | | | | | |\n");
+                boolean attack = !first.shape.equals("idle");
+                String offered = attack ? AttackRun.fmt(first.rate) : "0";
+                List<Phase> ran = k.stream().filter(Phase::ran).toList();
+                if (ran.isEmpty()) {
+                    b.append("| ").append(e).append(" | ").append(first.realm).append(" | ").append(shapeName(first.shape)).append(" | ")
+                            .append(offered).append(" | 0/").append(nRuns).append(" | ").append(first.note).append(" | | | | | | | | | | |\n");
                     continue;
                 }
-                Phase idle = idle(ps, p.realm, e);
-                boolean attack = !p.shape.equals("idle");
-                long sent = p.a("sent");
-                long answered = sent - p.a("unanswered");
-                String cpuPer = "-";
-                String clientPer = "-";
-                if (attack && answered > 0 && idle != null) {
-                    double marginal = p.serverCpu - idle.serverCpu * p.realN / Math.max(1, idle.realN);
-                    cpuPer = String.format(Locale.ROOT, "%.2f", marginal * 1000 / answered);
-                    clientPer = String.format(Locale.ROOT, "%.2f", p.clientCpu * 1000 / Math.max(1, sent));
+                int failed = 0;
+                List<Double> cpuPer = new ArrayList<>();
+                List<Double> clientPer = new ArrayList<>();
+                for (Phase p : ran) {
+                    Phase idle = idle(ofRun(ps, p.run), p.realm, e);
+                    if (attack && idle != null && !available(p, idle)) {
+                        failed++;
+                    }
+                    long sent = p.a("sent");
+                    long answered = sent - p.a("unanswered");
+                    if (attack && answered > 0 && idle != null) {
+                        double marginal = serverCpu(p) - serverCpu(idle) * p.realN / Math.max(1, idle.realN);
+                        cpuPer.add(marginal * 1000 / answered);
+                        clientPer.add(p.clientCpu * 1000 / Math.max(1, sent));
+                    }
                 }
-                String mark = attack && idle != null && !available(p, idle) ? " ✗" : "";
-                b.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %d/%d%s | %.0f | %.0f | %s | %s | %d | %.1f | %s | %s |%n",
-                        e, p.realm, attack ? shapeName(p.shape) : "idle", offered,
-                        attack ? String.format(Locale.ROOT, "%.0f", sent / p.seconds) : "0",
-                        attack ? p.a("dropped") + " / " + p.a("late") : "-", p.realOk, p.realN, mark, p.p50, p.p99,
-                        attack ? p.a("invalid") + " / " + p.a("captcha") + " / " + p.a("blocked") + " / "
-                                + (p.a("other") + p.a("errors") + p.a("unanswered") + p.a("success")) : "-",
-                        attack && e.equals("form") ? Long.toString(p.a("gets")) : "-", p.hashes, p.serverCpu, cpuPer, clientPer));
+                String mark = failed > 0 ? " ✗" + failed : "";
+                b.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %d/%d | %s | %s | %d/%d%s | %s | %s | %s | %s | %s | %s | %s | %s |%n",
+                        e, first.realm, attack ? shapeName(first.shape) : "idle", offered, ran.size(), nRuns,
+                        attack ? fig(ran, p -> p.a("sent") / p.seconds, "%.0f") : "0",
+                        attack ? fig(ran, p -> p.a("dropped"), "%.0f") + " / " + fig(ran, p -> p.a("late"), "%.0f") : "-",
+                        ran.stream().mapToInt(p -> p.realOk).sum(), ran.stream().mapToInt(p -> p.realN).sum(), mark,
+                        fig(ran, p -> p.p50, "%.0f"), fig(ran, p -> p.p99, "%.0f"),
+                        attack ? fig(ran, p -> p.a("invalid"), "%.0f") + " / " + fig(ran, p -> p.a("captcha"), "%.0f") + " / "
+                                + fig(ran, p -> p.a("blocked"), "%.0f") + " / "
+                                + fig(ran, p -> p.a("other") + p.a("errors") + p.a("unanswered") + p.a("success"), "%.0f") : "-",
+                        attack && e.equals("form") ? fig(ran, p -> p.a("gets"), "%.0f") : "-", fig(ran, p -> p.hashes, "%.0f"),
+                        fig(ran, Report::serverCpu, "%.1f"), cpuPer.isEmpty() ? "-" : fig(cpuPer.stream().mapToDouble(d -> d).toArray(), "%.2f"),
+                        clientPer.isEmpty() ? "-" : fig(clientPer.stream().mapToDouble(d -> d).toArray(), "%.2f")));
             }
         }
-        b.append("\n✗: not every real user logged in, or their p99 was over twice the idle p99.\n\n");
-        b.append("## Events per phase (the attack's LOGIN_ERROR errors; real users' LOGIN / LOGIN_ERROR)\n\n");
+        b.append("\n✗n: in n runs not every real user logged in, or their p99 was over twice the idle p99.\n\n");
+        b.append("## Events per phase and run (the attack's LOGIN_ERROR errors; real users' LOGIN / LOGIN_ERROR)\n\n");
         for (Phase p : ps) {
             if (p.ran()) {
-                b.append(String.format(Locale.ROOT, "- %s %s %s %s/s: attack %s, attack LOGIN %d; real users LOGIN %d, LOGIN_ERROR %d; "
-                        + "CPU s: server %.2f, attack client %.2f, real-user driver %.2f over %.1f s; attack sent %d, unanswered %d, "
-                        + "latest send %d ms behind schedule%n", p.endpoint, p.realm, p.shape, AttackRun.fmt(p.rate), p.events,
-                        p.attackLoginEvents, p.realLoginEvents, p.realErrorEvents, p.serverCpu, p.clientCpu, p.driverCpu, p.window,
+                b.append(String.format(Locale.ROOT, "- run %d: %s %s %s %s/s: attack %s, attack LOGIN %d; real users LOGIN %d, LOGIN_ERROR %d; "
+                        + "CPU s: server %.2f%s, attack client %.2f, real-user driver %.2f over %.1f s; attack sent %d, unanswered %d, "
+                        + "latest send %d ms behind schedule%n", p.run, p.endpoint, p.realm, p.shape, AttackRun.fmt(p.rate), p.events,
+                        p.attackLoginEvents, p.realLoginEvents, p.realErrorEvents, p.serverCpu,
+                        p.proxyCpu > 0 ? String.format(Locale.ROOT, " (+ nginx %.2f)", p.proxyCpu) : "", p.clientCpu, p.driverCpu, p.window,
                         p.a("sent"), p.a("unanswered"), p.a("maxLagMs")));
             }
         }
@@ -254,6 +355,21 @@ final class Report {
         Files.writeString(md, b.toString(), StandardCharsets.UTF_8);
         Plot.write(ps, png);
         System.out.println("results: " + md + "\nplot: " + png);
+    }
+
+    /** Per run, the headline rate of a line (0: not even the lowest rate). */
+    static double[] headline(List<Phase> ps, List<Integer> runs, String realm, String endpoint, String shape) {
+        double[] v = new double[runs.size()];
+        for (int i = 0; i < v.length; i++) {
+            double h = highestAvailable(ofRun(ps, runs.get(i)), realm, endpoint, shape);
+            v[i] = Double.isNaN(h) ? 0 : h;
+        }
+        return v;
+    }
+
+    /** A realm's idle phases on an endpoint, one per run. */
+    static List<Phase> idles(List<Phase> ps, String realm, String endpoint) {
+        return ps.stream().filter(p -> p.ran() && p.shape.equals("idle") && p.realm.equals(realm) && p.endpoint.equals(endpoint)).toList();
     }
 
     static final String MAX_INFLIGHT_TEXT = "MAX_INFLIGHT attempts";
@@ -272,7 +388,7 @@ final class Report {
             + "The attack's usernames exist in neither realm, so every hash it causes is a `user_not_found` dummy hash.\n";
 
     static String rateText(double r, double lowest) {
-        return Double.isNaN(r) ? "< " + AttackRun.fmt(lowest) + "/s" : AttackRun.fmt(r) + "/s";
+        return Double.isNaN(r) || r == 0 ? "< " + AttackRun.fmt(lowest) + "/s" : AttackRun.fmt(r) + "/s";
     }
 
     static String fmt0(double d) {
