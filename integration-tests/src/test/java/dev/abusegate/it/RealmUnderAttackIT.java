@@ -254,9 +254,10 @@ class RealmUnderAttackIT extends ServerTest {
         assertThat(leftAfterMillis).as("the realm left while one address went on (window 30 s, one bucket 10 s, and 20 s for "
                 + "a loaded machine)").isBetween(0L, 60_000L);
 
-        // the address goes on, now with wrong passwords checked at once: one network never enters it again
+        // the address goes on, now with wrong passwords checked at once: one network never enters it again (a wrong
+        // password of its own each time: one password failing for 20 names is the password-spray layer's case)
         for (int i = 0; i < 20; i++) {
-            GateIt.assertWrongPassword(server.newBrowser().login(realm, "holder-again-" + i, "guess", holder));
+            GateIt.assertWrongPassword(server.newBrowser().login(realm, "holder-again-" + i, "guess-again-" + i, holder));
         }
         assertThat(stateNumber(realm, "failuresInWindow")).as("its failures reach the entry level").isGreaterThanOrEqualTo(10);
         Thread.sleep(2 * 1000 + 500);
