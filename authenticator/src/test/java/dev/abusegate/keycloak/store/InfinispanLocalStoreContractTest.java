@@ -3,8 +3,6 @@ package dev.abusegate.keycloak.store;
 import dev.abusegate.engine.keys.CounterKey;
 import dev.abusegate.engine.store.CounterStore;
 import java.util.function.UnaryOperator;
-import org.infinispan.configuration.global.GlobalConfigurationBuilder;
-import org.infinispan.manager.DefaultCacheManager;
 import org.infinispan.manager.EmbeddedCacheManager;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -18,11 +16,7 @@ class InfinispanLocalStoreContractTest extends CounterStoreContract {
 
     @BeforeAll
     static void start() {
-        GlobalConfigurationBuilder g = new GlobalConfigurationBuilder().nonClusteredDefault();
-        g.jmx().disable();
-        manager = new DefaultCacheManager(g.build());
-        manager.defineConfiguration(InfinispanGateStoreProviderFactory.CACHE_NAME, CounterCacheConfiguration.build(false));
-        manager.defineConfiguration(InfinispanGateStoreProviderFactory.PROTECTED_CACHE_NAME, CounterCacheConfiguration.build(false));
+        manager = LocalCaches.start();
     }
 
     @AfterAll

@@ -18,8 +18,6 @@ import dev.abusegate.engine.store.TableShape;
 import dev.abusegate.engine.store.Versions;
 import java.util.UUID;
 import org.infinispan.Cache;
-import org.infinispan.configuration.global.GlobalConfigurationBuilder;
-import org.infinispan.manager.DefaultCacheManager;
 import org.infinispan.manager.EmbeddedCacheManager;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -39,11 +37,7 @@ class StoreUpgradeTest {
 
     @BeforeAll
     static void start() {
-        GlobalConfigurationBuilder g = new GlobalConfigurationBuilder().nonClusteredDefault();
-        g.jmx().disable();
-        manager = new DefaultCacheManager(g.build());
-        manager.defineConfiguration(InfinispanGateStoreProviderFactory.CACHE_NAME, CounterCacheConfiguration.build(false));
-        manager.defineConfiguration(InfinispanGateStoreProviderFactory.PROTECTED_CACHE_NAME, CounterCacheConfiguration.build(false));
+        manager = LocalCaches.start();
     }
 
     @AfterAll
