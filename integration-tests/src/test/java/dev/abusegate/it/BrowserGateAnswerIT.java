@@ -214,7 +214,7 @@ class BrowserGateAnswerIT extends ServerTest {
         for (Metrics.Sample s : ours) {
             assertThat(s.labels().keySet()).as(s.toString()).isSubsetOf(Set.of("realm", "outcome", "layer", "table"));
             if (s.labels().containsKey("table")) {
-                assertThat(s.labels().get("table")).as(s.toString()).isIn("cheap", "protective", "used");
+                assertThat(s.labels().get("table")).as(s.toString()).isIn("cheap", "protective", "used", "spray");
             }
             assertThat(s.labels().values()).as(s.toString())
                     .noneMatch(v -> v.contains(address) || v.contains("203.0.113") || v.contains(user));

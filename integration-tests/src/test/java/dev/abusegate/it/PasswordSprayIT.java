@@ -72,6 +72,9 @@ class PasswordSprayIT extends ServerTest {
             }
         }
         assertThat(Metrics.sum(server.metrics(), "abuse_gate_decisions_total", labels) - before).isEqualTo(ADDRESSES - THRESHOLD);
+        // the buckets were written to the store's table of their own, not to the addresses' cheap table
+        assertThat(Metrics.sum(server.metrics(), "abuse_gate_table_share", Map.of("realm", realm, "table", "spray")))
+                .as("the realm's use of its share of the spray table").isPositive();
         EventRepresentation asked = admin.awaitEvent(realm, e -> "abuse_gate_captcha_required".equals(e.getError()),
                 Duration.ofSeconds(10), "LOGIN_ERROR");
         assertThat(asked.getDetails()).containsEntry("abuse_gate_layer", "password_spray");

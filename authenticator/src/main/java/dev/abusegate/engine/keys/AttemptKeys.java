@@ -94,7 +94,7 @@ public final class AttemptKeys {
      * bucket (at most 20 bits) under a fixed word, of the keyed shape, so it is never an address's entry.
      */
     public CounterKey passwordBucket(long bucket) {
-        return id.hasher().key(CounterKey.Kind.ADDRESS, SPRAY_DOMAIN, bucket);
+        return id.hasher().key(CounterKey.Kind.BUCKET, SPRAY_DOMAIN, bucket);
     }
 
     /** Whether layer 3 counts against a device's own budget. */

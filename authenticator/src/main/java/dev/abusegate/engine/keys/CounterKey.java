@@ -28,7 +28,9 @@ public final class CounterKey {
         /** Layer 3 for a known device: its own failures and lock. */
         DEVICE("dev", 'd', true),
         /** A captcha solution already accepted (replay check). */
-        USED("used", 'u', true);
+        USED("used", 'u', true),
+        /** The password-spray layer: the distinct accounts one password bucket failed for, per realm. */
+        BUCKET("bucket", 'b', true);
 
         private final String label;
         private final char code;

@@ -15,8 +15,9 @@ import java.util.concurrent.CompletableFuture;
 /**
  * The password-spray layer: per realm, the distinct accounts each password bucket ({@link PasswordBuckets}) failed for
  * in the window. It keeps its counts in address entries ({@link AddressEntry}'s distinct identifiers, as layer 4 does
- * for an address), one per realm and bucket ({@link AttemptKeys#passwordBucket}), in the store's cheap table with
- * the realm's share of it.
+ * for an address), one per realm and bucket ({@link AttemptKeys#passwordBucket}), in a table of the store's own
+ * ({@code StoreTable.SPRAY}): a flood of distinct buckets fills that table alone, and each realm keeps its share of
+ * it.
  *
  * <ul>
  *   <li>Admission ({@link #probe}): before the hash, the bucket's count is read (sent with the gate's first changes,

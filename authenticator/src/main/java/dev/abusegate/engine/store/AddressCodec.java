@@ -2,10 +2,21 @@ package dev.abusegate.engine.store;
 
 import dev.abusegate.engine.keys.CounterKey;
 
-/** The codec of an address's entry ({@link AddressEntry}): layers 1 and 4. Never folded: one that gives way starts again. */
+/**
+ * The codec of an address's entry ({@link AddressEntry}): layers 1 and 4, and in the same form the spray layer's
+ * password buckets (distinct accounts per bucket). Never folded: one that gives way starts again.
+ */
 final class AddressCodec implements EntryCodec<AddressEntry> {
 
-    static final AddressCodec INSTANCE = new AddressCodec();
+    static final AddressCodec INSTANCE = new AddressCodec(CounterKey.Kind.ADDRESS);
+    /** Password buckets: the same entry, with a shared counter of their own kind. */
+    static final AddressCodec BUCKETS = new AddressCodec(CounterKey.Kind.BUCKET);
+
+    private final int sharedKind;
+
+    private AddressCodec(CounterKey.Kind kind) {
+        this.sharedKind = kind.ordinal();
+    }
 
     @Override
     public AddressEntry read(long[] value) {
@@ -28,7 +39,7 @@ final class AddressCodec implements EntryCodec<AddressEntry> {
 
     @Override
     public int sharedKind() {
-        return CounterKey.Kind.ADDRESS.ordinal();
+        return sharedKind;
     }
 
     /** Layers 1 and 4 capped: a shared count never blocks ({@link Answers#capped}). */

@@ -49,7 +49,7 @@ public interface CounterStore {
     void remove(CounterKey key);
 
     /** A bounded store's tables, by the names its metric gives them; {@link #shareUse} takes an index into it. */
-    List<String> TABLES = java.util.List.of("cheap", "protective", "used");
+    List<String> TABLES = StoreTable.NAMES;
 
     /**
      * How much of its fair share of table {@code table} ({@link #TABLES}) the realm tagged {@code realmTag} used at its

@@ -48,6 +48,9 @@ interface EntryCodec<E> {
 
     /** The codec of the kind with tag {@code kind} ({@link CounterKey.Kind#ordinal()}). */
     static EntryCodec<?> of(int kind) {
+        if (kind < 0 || kind >= Registry.BY_KIND.length) {
+            throw new StoreFormatException("unknown entry kind " + kind);
+        }
         return Registry.BY_KIND[kind];
     }
 
@@ -61,6 +64,7 @@ interface EntryCodec<E> {
             BY_KIND[CounterKey.Kind.ACCOUNT.ordinal()] = LockoutCodec.INSTANCE;
             BY_KIND[CounterKey.Kind.DEVICE.ordinal()] = LockoutCodec.INSTANCE;
             BY_KIND[CounterKey.Kind.USED.ordinal()] = UsedCodec.INSTANCE;
+            BY_KIND[CounterKey.Kind.BUCKET.ordinal()] = AddressCodec.BUCKETS;
         }
 
         private Registry() {

@@ -9,8 +9,10 @@ import dev.abusegate.engine.store.SlotCommand;
 import dev.abusegate.engine.store.Slots;
 import dev.abusegate.engine.store.StoreCodec;
 import dev.abusegate.engine.store.Subject;
+import dev.abusegate.engine.store.StoreTable;
 import dev.abusegate.engine.store.TableShape;
 import java.security.SecureRandom;
+import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLongArray;
@@ -25,9 +27,9 @@ import org.infinispan.factories.ComponentRegistry;
 import org.infinispan.metadata.Metadata;
 
 /**
- * The gate's entries in two Infinispan caches, as three fixed tables of slots ({@link Slots}): addresses and
- * pairs (what anyone can create at will) in {@code cheap}; failures, locks and device budgets, and apart from
- * them used captchas, in {@code protective}. Each table's bound is structural: it has {@code bound / }{@value
+ * The gate's entries in two Infinispan caches, as four fixed tables of slots ({@link Slots}, {@link StoreTable}):
+ * addresses and pairs (what anyone can create at will) in {@code cheap}; failures, locks and device budgets, and
+ * apart from them used captchas and the spray layer's password buckets, in {@code protective}. Each table's bound is structural: it has {@code bound / }{@value
  * Slots#WAYS} slots of at most {@value Slots#WAYS} exact entries, cluster-wide, so nothing anyone sends makes it
  * hold more, and at the bound nothing is refused or dropped on one node only: room is made, or the subject
  * counted on its slot's shared counter, inside the one compute that changes the subject's slot.
@@ -48,21 +50,14 @@ import org.infinispan.metadata.Metadata;
  */
 public final class InfinispanCounterStore implements CounterStore {
 
-    /** The three tables, as they appear in a slot key. */
-    static final int CHEAP = 0;
-    static final int PROTECTIVE = 1;
-    static final int USED = 2;
-    /** Where the table key is filed (a "table" no slot uses). */
+    /** Where the table key is filed (a "table" no slot uses; a table's number in a slot key is its ordinal). */
     private static final int TABLE_KEY = 15;
-    /** Used-captcha records get this share of the protective bound, in a table of their own. */
-    public static final int USED_SHARE = 4;
     /** Slot indexes fit in 36 bits (a slot key is {@code namespace << 40 | table << 36 | index}). */
     private static final long MAX_SLOTS = 1L << 36;
 
     final int namespace;
-    final Table cheap;
-    final Table protective;
-    final Table used;
+    /** The tables, by {@link StoreTable#ordinal()}. */
+    final Table[] tables;
     private final SlotHash hash;
 
     /** The caches are the gate's own ({@link CounterCacheConfiguration}); the bounds are exact entries per table. */
@@ -84,10 +79,11 @@ public final class InfinispanCounterStore implements CounterStore {
         long[] shared = tableKey(protective, maxCheap, maxProtective);
         this.hash = new SlotHash(shared[0], shared[1]);
         this.adopted = new long[] {shared[2], shared[3]};
-        this.cheap = new Table(cheap, CHEAP, shared[2], Slots.Policy.CHEAP, unreadable);
-        this.protective = new Table(protective, PROTECTIVE, shared[3], Slots.Policy.PROTECTIVE, unreadable);
-        this.used = new Table(protective, USED, Math.max(Slots.WAYS, shared[3] / USED_SHARE), Slots.Policy.USED,
-                unreadable);
+        StoreTable[] all = StoreTable.values();
+        this.tables = new Table[all.length];
+        for (StoreTable t : all) {
+            tables[t.ordinal()] = new Table(t.paid() ? protective : cheap, t, t.bound(shared[2], shared[3]), unreadable);
+        }
     }
 
     private final long[] adopted;
@@ -119,8 +115,12 @@ public final class InfinispanCounterStore implements CounterStore {
     }
 
     private Table of(CounterKey key) {
-        CounterKey.Kind kind = key.kind();
-        return kind == CounterKey.Kind.USED ? used : kind.protective() ? protective : cheap;
+        return tables[StoreTable.of(key.kind()).ordinal()];
+    }
+
+    /** The table {@code table} (package-private for tests that look at one table). */
+    Table table(StoreTable table) {
+        return tables[table.ordinal()];
     }
 
     /** The cache key of the slot that holds {@code key}'s entry (package-private for tests that look at one slot's copies). */
@@ -179,7 +179,11 @@ public final class InfinispanCounterStore implements CounterStore {
             }
             double x = Slots.shareUse(slot, ways);
             AtomicLongArray row = rows.computeIfAbsent(realm,
-                    r -> new AtomicLongArray(new long[] {NONE, NONE, NONE}));
+                    r -> {
+                        long[] none = new long[StoreTable.NAMES.size()];
+                        Arrays.fill(none, NONE);
+                        return new AtomicLongArray(none);
+                    });
             long old;
             long next;
             do {
@@ -242,7 +246,8 @@ public final class InfinispanCounterStore implements CounterStore {
     public long[] read(CounterKey key) {
         try {
             Table t = of(key);
-            long[] slot = unreadable.check(t.value(t.cache.get(slotKey(key))));
+            Long at = slotKey(key);
+            long[] slot = unreadable.check(t.value(t.local ? t.peekLocally(at) : t.cache.get(at)));
             return Slots.find(slot, Subject.of(key), t.time.wallClockTime());
         } catch (RuntimeException e) {
             throw new CounterStoreException("read failed", e);
@@ -254,7 +259,14 @@ public final class InfinispanCounterStore implements CounterStore {
         try {
             Table t = of(key);
             Subject subject = Subject.of(key);
-            return t.cache.getAsync(slotKey(key)).thenApply(stored -> Slots.findOrShared(unreadable.check(t.value(stored)),
+            Long at = slotKey(key);
+            if (t.local) {
+                // a LOCAL read straight from the data container, as a LOCAL change is made (a clustered read stays a
+                // cache read: on a node that holds a copy it is local, elsewhere one round trip to an owner)
+                return CompletableFuture.completedFuture(Slots.findOrShared(unreadable.check(t.value(t.peekLocally(at))),
+                        subject, t.time.wallClockTime(), t.shape.policy()));
+            }
+            return t.cache.getAsync(at).thenApply(stored -> Slots.findOrShared(unreadable.check(t.value(stored)),
                     subject, t.time.wallClockTime(), t.shape.policy()));
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(new CounterStoreException("read failed", e));
@@ -291,7 +303,7 @@ public final class InfinispanCounterStore implements CounterStore {
         private final ThreadLocal<LocalChange> localChange;
 
         @SuppressWarnings("unchecked")
-        Table(Cache<?, ?> cache, int id, long bound, Slots.Policy policy, UnreadableSlots unreadable) {
+        Table(Cache<?, ?> cache, StoreTable table, long bound, UnreadableSlots unreadable) {
             if (bound < 1) {
                 throw new IllegalArgumentException("a table's bound must be positive, was " + bound);
             }
@@ -300,8 +312,8 @@ public final class InfinispanCounterStore implements CounterStore {
             this.local = !cache.getCacheConfiguration().clustering().cacheMode().isClustered();
             this.container = this.cache.getDataContainer();
             this.time = ComponentRegistry.componentOf(cache, TimeService.class);
-            this.id = id;
-            this.shape = TableShape.of(bound, policy);
+            this.id = table.ordinal();
+            this.shape = table.shape(bound);
             this.slots = Math.min(MAX_SLOTS, Slots.slotsFor(bound, shape.ways()));
             this.localChange = ThreadLocal.withInitial(() -> new LocalChange(unreadable));
         }
@@ -333,6 +345,15 @@ public final class InfinispanCounterStore implements CounterStore {
                 c.result = null;
                 c.written = null;
             }
+        }
+
+        /**
+         * A LOCAL slot's stored value straight from the data container (null: none, or expired and not yet purged),
+         * without the command path a cache read takes, for the reason {@link #changeLocally} gives.
+         */
+        Object peekLocally(Long slot) {
+            InternalCacheEntry<Object, Object> e = container.peek(slot);
+            return e == null || e.isExpired(time.wallClockTime()) ? null : e.getValue();
         }
 
         void removeLocally(Long slot, Subject subject) {

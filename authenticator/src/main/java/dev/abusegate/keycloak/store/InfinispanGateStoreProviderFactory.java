@@ -3,6 +3,7 @@ package dev.abusegate.keycloak.store;
 import dev.abusegate.engine.time.TimeSource;
 import dev.abusegate.engine.realm.LocalRealmTallies;
 import dev.abusegate.engine.store.Slots;
+import dev.abusegate.engine.store.StoreTable;
 import dev.abusegate.keycloak.runtime.GateRuntime;
 import java.util.List;
 import org.infinispan.Cache;
@@ -145,7 +146,8 @@ public class InfinispanGateStoreProviderFactory implements GateStoreProviderFact
             } else {
                 LOG.infof("Abuse gate: cache '%s' (%s, at most %d exact entries%s in slots of %d)", name,
                         clustered ? "distributed, 2 owners" : "local", max, PROTECTED_CACHE_NAME.equals(name)
-                                ? " and " + Math.max(Slots.WAYS, max / InfinispanCounterStore.USED_SHARE) + " used captchas" : "",
+                                ? ", " + StoreTable.USED.bound(0, max) + " used captchas and " + StoreTable.SPRAY.bound(0, max)
+                                + " password buckets" : "",
                         Slots.waysFor(max));
             }
         }

@@ -8,7 +8,7 @@ import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * The smallest store that keeps the {@link CounterStore} contract: the production store's tables of slots
- * ({@link Slots}: cheap, protective, used captchas at a quarter of the protective bound) in maps on the test's
+ * ({@link Slots}, {@link StoreTable}: cheap, protective, and used captchas and password buckets at a quarter of the protective bound each) in maps on the test's
  * clock, one atomic compute of one slot per change, each change carried as its codec's words ({@link StoreCodec}). Unbounded by default (each table has so many slots that no
  * two test subjects share one in practice). Engine tests run on it.
  */
@@ -18,8 +18,9 @@ public final class ReferenceCounterStore implements CounterStore {
 
     private final ConcurrentHashMap<Long, long[]> slots = new ConcurrentHashMap<>();
     private final TimeSource clock;
-    private final long[] slotCount = new long[3];
-    private final int[] ways = new int[3];
+    private static final StoreTable[] TABLES = StoreTable.values();
+    private final long[] slotCount = new long[TABLES.length];
+    private final TableShape[] shapes = new TableShape[TABLES.length];
     private final SlotHash hash = new SlotHash(ThreadLocalRandom.current().nextLong(), ThreadLocalRandom.current().nextLong());
 
     public ReferenceCounterStore(TimeSource clock) {
@@ -28,18 +29,15 @@ public final class ReferenceCounterStore implements CounterStore {
 
     public ReferenceCounterStore(TimeSource clock, long maxCheap, long maxProtective) {
         this.clock = clock;
-        long[] bounds = {maxCheap, maxProtective, Math.max(Slots.WAYS, maxProtective / 4)};
-        for (int t = 0; t < 3; t++) {
-            ways[t] = Slots.waysFor(bounds[t], POLICIES[t]);
-            slotCount[t] = Math.min(UNBOUNDED_SLOTS, Slots.slotsFor(bounds[t], ways[t]));
+        for (StoreTable t : TABLES) {
+            shapes[t.ordinal()] = t.shape(t.bound(maxCheap, maxProtective));
+            slotCount[t.ordinal()] = Math.min(UNBOUNDED_SLOTS, Slots.slotsFor(t.bound(maxCheap, maxProtective), shapes[t.ordinal()].ways()));
         }
     }
 
     private static int table(CounterKey key) {
-        return key.kind() == CounterKey.Kind.USED ? 2 : key.kind().protective() ? 1 : 0;
+        return StoreTable.of(key.kind()).ordinal();
     }
-
-    private static final Slots.Policy[] POLICIES = {Slots.Policy.CHEAP, Slots.Policy.PROTECTIVE, Slots.Policy.USED};
 
     /** The map key of the key's slot. */
     public Long slotKey(CounterKey key) {
@@ -55,7 +53,7 @@ public final class ReferenceCounterStore implements CounterStore {
             // the change goes through the codec, as it travels to a cluster's owner: the store carries its words
             long[] words = StoreCodec.encode(change);
             long[] next = Slots.apply(old, Subject.of(key), StoreCodec.decode(words), Math.max(1, ttlMillis),
-                    new TableShape(ways[t], POLICIES[t]));
+                    shapes[t]);
             result[0] = Slots.result(next);
             return next;
         });
@@ -71,7 +69,7 @@ public final class ReferenceCounterStore implements CounterStore {
     public CompletableFuture<long[]> peek(CounterKey key) {
         int t = table(key);
         return CompletableFuture.completedFuture(Slots.findOrShared(slots.get(slotKey(key)), Subject.of(key), clock.millis(),
-                POLICIES[t]));
+                shapes[t].policy()));
     }
 
     @Override
@@ -95,11 +93,11 @@ public final class ReferenceCounterStore implements CounterStore {
         slots.values().removeIf(s -> Slots.latestExpiry(s) <= now);
     }
 
-    /** Live exact entries held: cheap, protective (used captchas included). */
+    /** Live exact entries held: cheap, and the paid tables (protective, used captchas, password buckets). */
     public long[] sizes() {
         long now = clock.millis();
         long[] out = new long[2];
-        slots.forEach((k, s) -> out[(k >>> 36) == 0 ? 0 : 1] += Slots.exactEntries(s, now));
+        slots.forEach((k, s) -> out[TABLES[(int) (k >>> 36)].paid() ? 1 : 0] += Slots.exactEntries(s, now));
         return out;
     }
 }

@@ -82,4 +82,14 @@ class StoreCodecTest {
             assertThat(Slots.exactEntries(next, NOW)).isEqualTo(1);
         }
     }
+
+    @Test
+    void a_change_for_a_kind_this_node_does_not_know_is_refused_as_a_format() {
+        Change admit = new Change.AdmitPair(NOW, false, new Limit(10, Long.MAX_VALUE, WINDOW));
+        int unknown = CounterKey.Kind.values().length;
+        SlotCommand command = new SlotCommand(new Subject(1, unknown, 0, 2, 3), admit, WINDOW,
+                new TableShape(Slots.WAYS, Slots.Policy.CHEAP));
+        assertThatThrownBy(() -> SlotCommand.fromBytes(command.toBytes()).applyTo(null))
+                .as("a kind a later release added").isInstanceOf(StoreFormatException.class);
+    }
 }

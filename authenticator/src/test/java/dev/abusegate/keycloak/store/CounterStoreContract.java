@@ -517,6 +517,17 @@ abstract class CounterStoreContract {
         assertThat(layer(store.apply(account, new Change.Reserve(now(), true, new Limit(3, Long.MAX_VALUE, WINDOW)), WINDOW).join()))
                 .as("locked: refused, solved captcha or not").isEqualTo(LayerOutcome.BLOCKED);
         // a fresh address and pair count from zero, on their own entries
+        assertAFreshAddressAndPairCountExactly(store);
+        // a solved captcha is accepted once, and its replay refused
+        CounterKey solution = key(CounterKey.Kind.USED, 3);
+        assertThat(UsedEntry.firstUse(store.apply(solution, new Change.MarkUsed(now(), now() + WINDOW), WINDOW).join())).isTrue();
+        assertThat(UsedEntry.firstUse(store.apply(solution, new Change.MarkUsed(now(), now() + WINDOW), WINDOW).join())).isFalse();
+        assertThat(sizesOf(store)[0]).as("cheap entries held").isLessThanOrEqualTo(BOUND);
+        assertThat(sizesOf(store)[1]).as("protective entries and used captchas held").isLessThanOrEqualTo(4 * BOUND + 4 * BOUND / 4);
+    }
+
+    /** A fresh address and pair of the test's realm, at threshold 2: counted on their own entries, blocked at the third. */
+    void assertAFreshAddressAndPairCountExactly(CounterStore store) {
         CounterKey address = key(CounterKey.Kind.ADDRESS, 2);
         CounterKey pair = key(CounterKey.Kind.PAIR, 2);
         for (int i = 1; i <= 3; i++) {
@@ -527,12 +538,47 @@ abstract class CounterStoreContract {
             assertThat(layer(a)).as("address, attempt %d", i).isEqualTo(expected);
             assertThat(layer(p)).as("pair, attempt %d", i).isEqualTo(expected);
         }
-        // a solved captcha is accepted once, and its replay refused
-        CounterKey solution = key(CounterKey.Kind.USED, 3);
-        assertThat(UsedEntry.firstUse(store.apply(solution, new Change.MarkUsed(now(), now() + WINDOW), WINDOW).join())).isTrue();
-        assertThat(UsedEntry.firstUse(store.apply(solution, new Change.MarkUsed(now(), now() + WINDOW), WINDOW).join())).isFalse();
-        assertThat(sizesOf(store)[0]).as("cheap entries held").isLessThanOrEqualTo(BOUND);
-        assertThat(sizesOf(store)[1]).as("protective entries and used captchas held").isLessThanOrEqualTo(4 * BOUND + 4 * BOUND / 4);
+    }
+
+    /** A failed password check joining a password bucket, as the spray layer writes it (threshold 10). */
+    static Change bucketFailure(long account) {
+        return new Change.AdmitAddress(now(), true, Limit.OFF, new Limit(10, Long.MAX_VALUE, WINDOW), account);
+    }
+
+    /**
+     * The spray layer's buckets live in a table of their own: a flood of distinct buckets, each failed for two
+     * accounts (so that none may make room for another), fills that table alone. The same realm's addresses, pairs
+     * and accounts still count exactly on their own entries, and another realm's bucket counts exactly too.
+     */
+    @Test
+    void a_flood_of_password_buckets_fills_their_own_table_and_no_other() {
+        CounterStore store = bounded(BOUND, 4 * BOUND); // the spray table gets a quarter of the protective bound: BOUND
+        int shared = 0;
+        for (int i = 0; i < 20 * BOUND; i++) {
+            CounterKey bucket = key(CounterKey.Kind.BUCKET, 100_000 + i);
+            for (int account = 1; account <= 2; account++) {
+                shared += shared(store.apply(bucket, bucketFailure(account), WINDOW).join()) ? 1 : 0;
+            }
+        }
+        assertThat(shared).as("the flood filled the spray table: its newcomers are counted on shared counters").isPositive();
+        // the flooding realm's other layers: a fresh address and pair block at exactly threshold 2, an account locks at 3
+        assertAFreshAddressAndPairCountExactly(store);
+        CounterKey account = key(CounterKey.Kind.ACCOUNT, 3);
+        for (int i = 1; i <= 3; i++) {
+            assertThat(shared(store.apply(account, reserve(3, Long.MAX_VALUE), WINDOW).join())).as("reservation %d", i).isFalse();
+            assertThat(FailureOutcome.of(store.apply(account, fail(3, 60_000), WINDOW).join()))
+                    .isEqualTo(i < 3 ? FailureOutcome.COUNTED : FailureOutcome.LOCKED);
+        }
+        // another realm's bucket: its distinct accounts counted exactly, on its own entry
+        CounterKey theirs = CounterKey.of(realm + "-other", CounterKey.Kind.BUCKET, 0x5eed, 7);
+        for (int n = 1; n <= 3; n++) {
+            long[] v = store.apply(theirs, bucketFailure(n), WINDOW).join();
+            assertThat(shared(v)).as("account %d counted on the bucket's own entry", n).isFalse();
+            assertThat(AddressEntry.of(v).distinct(now())).isEqualTo(n);
+        }
+        assertThat(sizesOf(store)[0]).as("no bucket in the cheap table").isLessThanOrEqualTo(2);
+        assertThat(sizesOf(store)[1]).as("protective entries, used captchas and buckets held")
+                .isLessThanOrEqualTo(4 * BOUND + 2 * BOUND);
     }
 
     @Test
