@@ -79,6 +79,19 @@ public final class AttackClient {
         }
     }
 
+    /** Whether {@code ip} is an address of phase {@code phase} of {@code shape} ({@link #address}); idle: none is. */
+    static boolean ofPhase(String shape, int phase, String ip) {
+        if (ip == null) {
+            return false;
+        }
+        return switch (shape) {
+            case "one" -> ip.equals("198.18." + phase + ".1");
+            case "spread" -> ip.startsWith("10." + phase + ".");
+            case "v6" -> ip.startsWith("2001:db8:" + Integer.toHexString(phase) + ":");
+            default -> false;
+        };
+    }
+
     static final class Counts {
         final LongAdder sent = new LongAdder();
         final LongAdder dropped = new LongAdder();

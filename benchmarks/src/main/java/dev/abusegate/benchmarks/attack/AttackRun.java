@@ -474,7 +474,7 @@ public final class AttackRun {
         }
         if (withEvents) {
             waitServerQuiet();
-            countEvents(p);
+            countEvents(p, id);
         }
         return p;
     }
@@ -608,8 +608,12 @@ public final class AttackRun {
         }
     }
 
-    /** Counts the phase's LOGIN and LOGIN_ERROR events by error and by side (real users' 172.16/12 or the attack). */
-    void countEvents(Phase p) throws Exception {
+    /**
+     * Counts the phase's LOGIN and LOGIN_ERROR events by error and by side (real users' 172.16/12 or the attack). Of the
+     * attack's, only those from this phase's own addresses ({@link AttackClient#ofPhase}): a request of the phase
+     * before, answered after its events were read (the nginx row shares the stock realm), is not this phase's.
+     */
+    void countEvents(Phase p, int id) throws Exception {
         String token = adminToken();
         Map<String, Long> attackErrors = new TreeMap<>();
         long realLogin = 0;
@@ -631,6 +635,9 @@ public final class AttackRun {
                 String ip = group(EVENT_IP, head);
                 String error = group(EVENT_ERROR, head);
                 boolean real = ip != null && ip.startsWith("172.");
+                if (!real && !AttackClient.ofPhase(p.shape, id, ip)) {
+                    continue; // another phase's late answer
+                }
                 if ("LOGIN".equals(type)) {
                     if (real) {
                         realLogin++;
