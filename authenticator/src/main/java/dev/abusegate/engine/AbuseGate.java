@@ -219,6 +219,17 @@ public final class AbuseGate {
     }
 
     /**
+     * The fifth layer's answer for an attempt let through before its realm entered "under attack" and still waiting
+     * for its password check when it did (see {@code PasswordCheckQueue}): the captcha admission gives every such
+     * attempt now. The caller first gives back what the attempt holds on layer 3 ({@link #notVerified}); what layers
+     * 1, 2 and 4 counted at admission stays counted, as for any attempt let through.
+     */
+    public Decision realmEnteredMeanwhile(Decision admitted) {
+        Reservation r = admitted.reservation();
+        return Decision.realmCaptcha(admitted.outages(), r.scope.map(Reservation::none).orElse(r));
+    }
+
+    /**
      * What the gate holds about an address, an identifier and their pair (each part null when not asked), and for
      * an IPv6 address its network's layer-1 count at {@code ipv6NetworkPrefixLength} (0: not asked; null for an
      * IPv4 address or a network not shorter than the address's prefix).

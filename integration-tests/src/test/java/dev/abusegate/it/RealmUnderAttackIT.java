@@ -139,7 +139,12 @@ class RealmUnderAttackIT extends ServerTest {
                 () -> Boolean.FALSE.equals(realmState(realm).get("underAttack")));
         Map<String, Object> state = realmState(realm);
         assertThat(state).containsEntry("enabled", true).containsEntry("underAttack", false);
-        assertThat(((Number) state.get("failuresInWindow")).longValue()).as("below half the entry level").isLessThan(2);
+        // it left by one of its two rules: below half the entry level, or (when the four failures straddled a bucket
+        // boundary and the older bucket left the window first) from fewer networks than the crowd
+        long failures = ((Number) state.get("failuresInWindow")).longValue();
+        long networks = ((Number) state.get("networksInWindow")).longValue();
+        assertThat(failures < 2 || networks < 4).as("%d failures from %d networks: below half the level or the crowd",
+                failures, networks).isTrue();
 
         // an attempt without a captcha is let through again
         LoginResult in = server.newBrowser().login(realm, BOB, BOB_PASSWORD, "10.29.3.1");
@@ -264,6 +269,70 @@ class RealmUnderAttackIT extends ServerTest {
         assertThat(underAttack(realm)).as("20 more failures, above the entry level, from one address").isFalse();
         assertThat(stateNumber(realm, "networksInWindow")).as("the holder and what is left of the crowd").isLessThan(10);
         realUsersLogIn(realm, "10.31.50.");
+    }
+
+    /**
+     * Attempts already let through when the realm enters, and still waiting for their password check (on a saturated
+     * server, in Keycloak's hashing queue), are looked at again when their turn comes: they get the realm's captcha,
+     * not a hash. 40 wrong passwords arrive at once, each from a network of its own, 5 failures short of the entry
+     * level: about 5 are checked (plus those already hashing), the rest asked for the captcha.
+     */
+    @Test
+    void attempts_waiting_for_their_password_check_when_the_realm_enters_are_asked_for_the_captcha_instead() throws Exception {
+        Map<String, String> cfg = Map.of("realm.enabled", "true", "realm.threshold", "8", "realm.windowSeconds", "60",
+                "realm.baselineMultiple", "0", "realm.minNetworks", "3", "passwordSpray.enabled", "false");
+        String realm = importRealm(RealmBuilder.unique("realm-queue").user(ALICE, ALICE_PASSWORD)
+                .gatedDirectGrantFlow("abuse-gate-direct-grant", cfg));
+        TokenClient tokens = new TokenClient(server.baseUrl());
+        // three failures from three networks: the crowd is there, 5 failures short of the level
+        for (int i = 0; i < 3; i++) {
+            assertThat(tokens.passwordGrant(realm, "early-" + i, "guess-" + i, null, "10.33." + (10 + i) + ".1").status()).isIn(400, 401);
+        }
+        GateIt.await("a tick that counted the crowd", Duration.ofSeconds(10),
+                () -> ((Number) realmState(realm).get("networksInWindow")).intValue() >= 3);
+        Thread.sleep(1_500); // one more tick: it leaves the realm its headroom to the level
+        assertThat(underAttack(realm)).isFalse();
+
+        int n = 40;
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(n);
+        java.util.concurrent.CountDownLatch start = new java.util.concurrent.CountDownLatch(1);
+        java.util.List<java.util.concurrent.Future<TokenResponse>> sent = new java.util.ArrayList<>();
+        try {
+            for (int i = 0; i < n; i++) {
+                int k = i;
+                sent.add(pool.submit(() -> {
+                    start.await();
+                    return tokens.passwordGrant(realm, "late-" + k, "guess-late-" + k, null, "10.33." + (100 + k) + ".1");
+                }));
+            }
+            start.countDown();
+            int checked = 0;
+            int asked = 0;
+            for (java.util.concurrent.Future<TokenResponse> f : sent) {
+                TokenResponse r = f.get(120, TimeUnit.SECONDS);
+                if (r.status() == 429) {
+                    assertThat(r.json()).as(r.toString()).containsEntry("error", "captcha_required");
+                    asked++;
+                } else {
+                    assertThat(r.status()).as(r.toString()).isIn(400, 401);
+                    checked++;
+                }
+            }
+            int cores = Runtime.getRuntime().availableProcessors();
+            System.out.printf("RealmUnderAttackIT: %d sent at once, %d checked, %d asked for the captcha (%d cores)%n",
+                    n, checked, asked, cores);
+            assertThat(underAttack(realm)).isTrue();
+            // the 5 that reach the level, the checks already running when it entered (one per core), and 2 in flight
+            assertThat(checked).as("passwords checked").isLessThanOrEqualTo(5 + 2 * cores + 2);
+            assertThat(asked).isEqualTo(n - checked);
+        } finally {
+            pool.shutdownNow();
+        }
+        // a real user who solves the captcha still logs in
+        TokenResponse challenged = tokens.passwordGrant(realm, ALICE, ALICE_PASSWORD, null, "10.33.200.1");
+        assertThat(challenged.status()).isEqualTo(429);
+        String solution = AltchaSolver.solve(Json.write(challenged.json().get("captcha_challenge")));
+        assertThat(tokens.passwordGrant(realm, ALICE, ALICE_PASSWORD, solution, "10.33.200.1").status()).isEqualTo(200);
     }
 
     private static boolean isRealmEvent(EventRepresentation e, String state) {

@@ -32,6 +32,8 @@ public final class GateRuntime {
     private final Warnings warnings = new Warnings();
     private final GateConfig.Cache config = new GateConfig.Cache(warnings::warnEvery);
     private final CaptchaService captcha;
+    /** The gated steps' password checks, one per CPU core at a time. */
+    private final PasswordCheckQueue passwordChecks = new PasswordCheckQueue(Runtime.getRuntime().availableProcessors());
     /** The fifth layer's tick, once a second, off the login path (one daemon thread). */
     private final ScheduledExecutorService realmTicks;
     /** Realms whose "under attack" gauge is registered. */
@@ -74,6 +76,11 @@ public final class GateRuntime {
             return t;
         });
         realmTicks.scheduleAtFixedRate(watch::tick, RealmWatch.TICK_MILLIS, RealmWatch.TICK_MILLIS, TimeUnit.MILLISECONDS);
+    }
+
+    /** Where the gated steps' password checks wait their turn. */
+    public PasswordCheckQueue passwordChecks() {
+        return passwordChecks;
     }
 
     /** Whether the realm's gauge still needs registering (true once per realm). */

@@ -4,6 +4,7 @@ import dev.abusegate.engine.Passwords;
 import dev.abusegate.keycloak.answer.MissingPasswordAnswer;
 import dev.abusegate.keycloak.answer.TooManyAttemptsJson;
 import dev.abusegate.keycloak.runtime.GateRuntime;
+import dev.abusegate.keycloak.runtime.PasswordCheckQueue;
 import jakarta.ws.rs.core.MultivaluedMap;
 import jakarta.ws.rs.core.Response;
 import org.keycloak.authentication.AuthenticationFlowContext;
@@ -72,7 +73,20 @@ public class AbuseGateDirectGrant extends GatedRequestStep {
                 return;
             }
         }
-        Settlement checked = attempt.settlement();
+        try (PasswordCheckQueue.Turn turn = attempt.passwordCheckTurn()) {
+            // the realm may have entered "under attack" while this attempt waited for its turn
+            GatedAttempt late = attempt.realmEnteredMeanwhile(null);
+            if (late != null) {
+                attempt.settlement().abandon();
+                context.forceChallenge(TooManyAttemptsJson.of(context, late));
+                return;
+            }
+            check(context, attempt.settlement(), identifier, pw);
+        }
+    }
+
+    /** Keycloak's own check: its username step (the lookup), then its password step, settled on layer 3. */
+    private void check(AuthenticationFlowContext context, Settlement checked, String identifier, String pw) {
         checked.guard(() -> {
             Event event = context.getEvent().getEvent();
             event.setError(null);

@@ -14,6 +14,7 @@ import dev.abusegate.keycloak.RealmSecrets;
 import dev.abusegate.keycloak.captcha.CaptchaService;
 import dev.abusegate.keycloak.events.GateEvents;
 import dev.abusegate.keycloak.runtime.GateRuntime;
+import dev.abusegate.keycloak.runtime.PasswordCheckQueue;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import org.keycloak.authentication.AuthenticationFlowContext;
@@ -43,20 +44,36 @@ public final class GatedAttempt implements Refusal {
     private final boolean browser;
     /** The captcha solution this attempt passed with, verified and not yet spent (else null). */
     private final CaptchaService.Solution solution;
+    /** The component type of Keycloak's user federation providers (LDAP, Kerberos, custom user storage). */
+    private static final String USER_STORAGE = "org.keycloak.storage.UserStorageProvider";
+    /** What the attempt was evaluated on, for a second look before its password check. */
+    private final Submission submission;
+
+    /**
+     * What an attempt was evaluated on besides its decision.
+     *
+     * @param settings the realm's effective settings (their captcha, made harder while the realm is under attack)
+     * @param scope    the layers the step runs
+     * @param address  the client address
+     * @param token    the captcha solution submitted (null: none)
+     */
+    private record Submission(GateConfig.Effective settings, LayerScope scope, String address, String token) {
+    }
 
     private GatedAttempt(AuthenticationFlowContext ctx, GateRuntime runtime, Decision decision, CaptchaConfig captcha,
-                         boolean captchaSubmitted, GateOptions options, String identifier, String device, boolean browser,
-                         CaptchaService.Solution solution) {
+                         GateOptions options, String identifier, String device, boolean browser,
+                         CaptchaService.Solution solution, Submission submission) {
         this.ctx = ctx;
         this.runtime = runtime;
         this.decision = decision;
         this.captcha = captcha;
-        this.captchaSubmitted = captchaSubmitted;
+        this.captchaSubmitted = submission.token() != null && !submission.token().isBlank();
         this.options = options;
         this.identifier = identifier;
         this.device = device;
         this.browser = browser;
         this.solution = solution;
+        this.submission = submission;
     }
 
     /**
@@ -143,8 +160,54 @@ public final class GatedAttempt implements Refusal {
         events.decided(d, options.refusalEventsPerMinute());
         events.realmWatched(g.realmWatch());
         events.tableShares();
-        return new GatedAttempt(ctx, runtime, d, captcha, submitted, options, identifier, device, browser,
-                d.allowed() ? verified[0] : null);
+        return new GatedAttempt(ctx, runtime, d, captcha, options, identifier, device, browser,
+                d.allowed() ? verified[0] : null, new Submission(settings, scope, address, token));
+    }
+
+    /**
+     * This attempt's turn to have its password checked ({@link PasswordCheckQueue}), to be closed after the check:
+     * waited for where the fifth layer applies to the attempt and Keycloak checks the realm's passwords itself; at
+     * once in a realm with user federation (an LDAP bind is not this server's CPU, and must not wait on it).
+     */
+    PasswordCheckQueue.Turn passwordCheckTurn() {
+        RealmModel realm = ctx.getRealm();
+        if (!decision.allowed() || !submission.scope().realmLayer() || !options.get(RealmSettings.ENABLED)
+                || realm.getComponentsStream(realm.getId(), USER_STORAGE).findAny().isPresent()) {
+            return PasswordCheckQueue.NO_WAIT;
+        }
+        return runtime.passwordChecks().take();
+    }
+
+    /**
+     * A second look, when the attempt's turn to check its password has come: null when it goes on to the check; the
+     * fifth layer's answer when its realm entered "under attack" after the attempt was let through and the attempt has
+     * neither an exemption (an allowlisted address, a verified device cookie) nor a solution that verifies now (one
+     * the attempt passed with, or one it carried that is spent here). The caller gives the attempt's layer-3
+     * reservation back ({@link Settlement#abandon()}) and answers with the returned attempt's 429.
+     *
+     * @param carried a solution the attempt carries from the identity-first username page (null: none)
+     */
+    GatedAttempt realmEnteredMeanwhile(CaptchaService.Solution carried) {
+        RealmModel realm = ctx.getRealm();
+        AbuseGate g = runtime.gate();
+        if (!decision.allowed() || !submission.scope().realmLayer() || solution != null || carried != null || device != null
+                || !g.realmUnderAttack(realm.getId(), options)
+                || !options.allowlist().isEmpty() && options.allowlist().contains(submission.address())) {
+            return null;
+        }
+        CaptchaConfig harder = submission.settings().captcha().harder(options.get(RealmSettings.ALTCHA_FACTOR));
+        if (captchaSubmitted) {
+            CaptchaService.Solution now = runtime.captcha().verifiedUnspent(ctx.getSession(), realm, harder, submission.token(),
+                    submission.address(), options.ipv6PrefixLength(), false);
+            if (now != null && spend(now)) {
+                return null;
+            }
+        }
+        Decision late = g.realmEnteredMeanwhile(decision);
+        GateEvents events = new GateEvents(ctx, runtime);
+        events.decided(late, options.refusalEventsPerMinute());
+        events.realmWatched(g.realmWatch());
+        return new GatedAttempt(ctx, runtime, late, harder, options, identifier, device, browser, null, submission);
     }
 
     public boolean allowed() {

@@ -4,6 +4,7 @@ import dev.abusegate.engine.Passwords;
 import dev.abusegate.keycloak.answer.TooManyAttemptsPage;
 import dev.abusegate.keycloak.captcha.CaptchaService;
 import dev.abusegate.keycloak.runtime.GateRuntime;
+import dev.abusegate.keycloak.runtime.PasswordCheckQueue;
 import jakarta.ws.rs.core.MultivaluedHashMap;
 import jakarta.ws.rs.core.MultivaluedMap;
 import org.keycloak.authentication.AuthenticationFlowContext;
@@ -124,14 +125,24 @@ public interface GatedForm {
                 return false;
             }
             settlement = attempt.settlement();
+            carried = null;
         }
-        Verification.AcceptanceNote note = Verification.AcceptanceNote.setAside(context);
         boolean ok;
         boolean accepted;
-        try {
-            ok = settlement.guard(() -> keycloakCheck(context, formData));
-        } finally {
-            accepted = note.restore();
+        try (PasswordCheckQueue.Turn turn = attempt.passwordCheckTurn()) {
+            // the realm may have entered "under attack" while this attempt waited for its turn
+            GatedAttempt late = attempt.realmEnteredMeanwhile(carried);
+            if (late != null) {
+                settlement.abandon();
+                TooManyAttemptsPage.show(context, late, name, shownFields(context), rememberMe(formData));
+                return false;
+            }
+            Verification.AcceptanceNote note = Verification.AcceptanceNote.setAside(context);
+            try {
+                ok = settlement.guard(() -> keycloakCheck(context, formData));
+            } finally {
+                accepted = note.restore();
+            }
         }
         settlement.settle(noName && !ok ? Verification.NOT_VERIFIED : Verification.ofForm(context, ok, accepted), password);
         return ok;
@@ -146,9 +157,13 @@ public interface GatedForm {
         if (attempt.allowed()) {
             return attempt;
         }
-        TooManyAttemptsPage.show(context, attempt, name, shownFields(context),
-                formData != null && "on".equalsIgnoreCase(formData.getFirst("rememberMe")));
+        TooManyAttemptsPage.show(context, attempt, name, shownFields(context), rememberMe(formData));
         return null;
+    }
+
+    /** Whether the form asked to be remembered (the 429 page keeps the box ticked). */
+    private static boolean rememberMe(MultivaluedMap<String, String> formData) {
+        return formData != null && "on".equalsIgnoreCase(formData.getFirst("rememberMe"));
     }
 
     /**
