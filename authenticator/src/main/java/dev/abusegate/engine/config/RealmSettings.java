@@ -15,7 +15,7 @@ public final class RealmSettings {
                     + "valid device cookie for the account of the typed name or from an allowlisted address. It never blocks, and "
                     + "goes back to normal by itself once the rate falls below half the entry level. Turn it off for a realm whose "
                     + "direct-grant clients are machines that cannot solve a captcha.");
-    public static final Setting<Integer> THRESHOLD = Setting.integer("realm.threshold", 100, 1, 100_000_000,
+    public static final Setting<Integer> THRESHOLD = Setting.integer("realm.threshold", 50, 1, 100_000_000,
             Setting.about("Realm under attack: failures per window",
             "Failed password checks in the realm per window at which it enters the state (the floor of the entry level)."));
     public static final Setting<Long> WINDOW_SECONDS = Setting.longInteger("realm.windowSeconds", 60, 10, 3_600,
