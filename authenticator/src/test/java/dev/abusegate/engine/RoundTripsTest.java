@@ -32,11 +32,23 @@ class RoundTripsTest {
             super(delegate);
         }
 
+        int peeks;
+
         @Override
         public synchronized CompletableFuture<long[]> apply(CounterKey key, Change change, long ttlMillis) {
-            rounds.add(waits);
             changes++;
-            long[] v = delegate.apply(key, change, ttlMillis).join();
+            return counted(delegate.apply(key, change, ttlMillis).join());
+        }
+
+        @Override
+        public synchronized CompletableFuture<long[]> peek(CounterKey key) {
+            peeks++;
+            return counted(delegate.peek(key).join());
+        }
+
+        /** A call sent in the current round, whose answer is a wait when joined. */
+        private CompletableFuture<long[]> counted(long[] v) {
+            rounds.add(waits);
             return new CompletableFuture<>() {
                 {
                     complete(v);
@@ -59,6 +71,7 @@ class RoundTripsTest {
         synchronized void reset() {
             rounds.clear();
             changes = 0;
+            peeks = 0;
         }
     }
 
@@ -83,6 +96,25 @@ class RoundTripsTest {
         Decision wrong = GateFixture.evaluate(gate, defaults, attempt("192.0.2.1", "alice"), null);
         gate.passwordFailed(wrong, 0L, java.util.List.of("alice", "alice@example.com"));
         assertThat(store.roundsSinceReset()).isEqualTo(3);
+    }
+
+    @Test
+    void the_password_spray_layer_adds_a_read_and_a_write_and_no_round_trip() {
+        long bucket = gate.passwordBucket(defaults, GateFixture.REALM, () -> new byte[] {1, 2, 3}, "Winter2026!");
+        store.reset();
+        Decision d = gate.evaluate(defaults, attempt("192.0.2.5", "grace"), null, true, bucket);
+        assertThat(d.allowed()).isTrue();
+        gate.passwordFailed(d, 0L, java.util.List.of("grace"));
+        assertThat(store.peeks).as("the bucket's read, sent with the admission's changes").isEqualTo(1);
+        assertThat(store.roundsSinceReset()).as("as many waits as a failure without the layer").isEqualTo(3);
+        int withBucket = store.changes;
+
+        store.reset();
+        Decision plain = gate.evaluate(defaults, attempt("192.0.2.6", "heidi"), null, true, AbuseGate.NO_PASSWORD_BUCKET);
+        gate.passwordFailed(plain, 0L, java.util.List.of("heidi"));
+        assertThat(store.peeks).isZero();
+        assertThat(store.roundsSinceReset()).isEqualTo(3);
+        assertThat(withBucket).as("one more change: the bucket's, sent with layer 3's failure").isEqualTo(store.changes + 1);
     }
 
     @Test
