@@ -8,8 +8,9 @@ import java.util.Optional;
 
 /**
  * What every moment of a login shares: the store, the clock, the keys, this node's recent blocks (absent when every
- * attempt goes to the store) and the fifth, realm-wide layer (absent when the gate runs without it).
+ * attempt goes to the store), this node's hints for the edge ({@link RecentBlocks#edgeHints()}) and the fifth,
+ * realm-wide layer (absent when the gate runs without it).
  */
 record GateParts(CounterStore store, TimeSource clock, GateKeys keys, Optional<RecentBlocks> recentBlocks,
-                 Optional<RealmWatch> realmWatch) {
+                 RecentBlocks edgeHints, Optional<RealmWatch> realmWatch) {
 }
