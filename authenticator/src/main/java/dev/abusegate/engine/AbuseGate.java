@@ -84,8 +84,9 @@ public final class AbuseGate {
         }
         this.parts = new GateParts(Objects.requireNonNull(store, "store"), Objects.requireNonNull(clock, "clock"),
                 new GateKeys(Objects.requireNonNull(secrets, "secrets")),
-                blockedHoldMillis == 0 ? Optional.empty() : Optional.of(new RecentBlocks(blockedHoldMillis)),
-                RecentBlocks.edgeHints(), Optional.ofNullable(realmWatch));
+                new GateParts.NodeBlocks(blockedHoldMillis == 0 ? Optional.empty() : Optional.of(new RecentBlocks(blockedHoldMillis)),
+                        RecentBlocks.edgeHints()),
+                Optional.ofNullable(realmWatch));
         this.spray = new SprayLayer(parts.store());
         this.admission = new Admission(parts, spray);
         this.edge = new EdgeAdmission(parts);
