@@ -14,7 +14,6 @@ import dev.abusegate.keycloak.captcha.CaptchaService;
 import dev.abusegate.keycloak.events.GateEvents;
 import dev.abusegate.keycloak.events.GateMetrics;
 import dev.abusegate.keycloak.runtime.GateRuntime;
-import jakarta.ws.rs.HttpMethod;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MultivaluedMap;
@@ -23,7 +22,6 @@ import java.util.List;
 import java.util.Map;
 import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerRequestFilter;
-import org.jboss.resteasy.reactive.server.WithFormRead;
 import org.keycloak.OAuth2Constants;
 import org.keycloak.events.Details;
 import org.keycloak.events.EventBuilder;
@@ -49,8 +47,9 @@ import org.keycloak.utils.KeycloakSessionUtil;
  *
  * <p>The hook is a RESTEasy Reactive server request filter in the provider JAR (Keycloak 24+ registers a provider
  * JAR's JAX-RS filters; checked on 26.4.7 and 26.7.3). It is not pre-matching, so the {@link KeycloakSession} and its
- * realm are set up; {@link WithFormRead} has the form read into memory before the filter, once: Keycloak's
- * resource reads the same parsed form afterwards, so no body is consumed.
+ * realm are set up. It reads the form only of a form POST to the token endpoint ({@link EdgeFormRead}), once, with
+ * Keycloak's own form handler: Keycloak's resource reads the same parsed form afterwards, so no body is consumed, and
+ * every other request reaches Keycloak as it came.
  *
  * <p>The answer is given early only where the flow's answer is known to be that 429: every request the token endpoint
  * would answer otherwise before the flow (a confidential or unknown client, client policies, a duplicated parameter,
@@ -62,7 +61,6 @@ import org.keycloak.utils.KeycloakSessionUtil;
 public class EdgeRefusal {
 
     private static final Logger LOG = Logger.getLogger(EdgeRefusal.class);
-    private static final String TOKEN_PATH = "/protocol/openid-connect/token";
     /** Headers after which the token endpoint's answer depends on more than the gate (client auth, DPoP, CORS). */
     private static final List<String> FLOW_HEADERS = List.of(HttpHeaders.AUTHORIZATION, "DPoP", "Origin");
     /** Form parameters that authenticate a client (then the client's authentication answers first). */
@@ -94,13 +92,12 @@ public class EdgeRefusal {
 
     /** The filter: null lets the request through to Keycloak. */
     @ServerRequestFilter
-    @WithFormRead
     public Response refuse(ContainerRequestContext request) {
-        if (!HttpMethod.POST.equals(request.getMethod()) || !request.getUriInfo().getPath().endsWith(TOKEN_PATH)) {
+        if (EdgeFormRead.Endpoint.of(request) != EdgeFormRead.Endpoint.TOKEN) {
             return null;
         }
         KeycloakSession session = KeycloakSessionUtil.getKeycloakSession();
-        if (session == null || session.getContext().getRealm() == null) {
+        if (session == null || session.getContext().getRealm() == null || !EdgeFormRead.read()) {
             return null;
         }
         try {
