@@ -15,9 +15,9 @@ import org.jboss.resteasy.reactive.server.handlers.FormBodyHandler;
  * Which requests the edge looks at, and their form, read only for those.
  *
  * <p>The edge's filter is a global RESTEasy Reactive request filter: it runs before every Keycloak resource method.
- * It reads nothing unless the request is a form POST ({@code application/x-www-form-urlencoded}) to the token endpoint
- * or to the login form's action ({@link Endpoint}): a check of the method, the path and the content type. For those it
- * reads the form before Keycloak does, with the handler Keycloak itself puts before every POST method
+ * It reads nothing unless the request is a form POST ({@code application/x-www-form-urlencoded}) to a realm's token
+ * endpoint ({@link Endpoint}): a check of the method, the path and the content type. For those it reads the form
+ * before Keycloak does, with the handler Keycloak itself puts before every POST method
  * ({@link FormBodyHandler}, keeping the raw body for a later reader, Keycloak's own settings): Keycloak's handler then
  * finds the form read and reads nothing more. Every other request (multipart uploads, admin calls, JSON) is left to
  * Keycloak untouched. (A filter marked {@code @WithFormRead} would have RESTEasy read the form of every request to
@@ -25,10 +25,12 @@ import org.jboss.resteasy.reactive.server.handlers.FormBodyHandler;
  */
 final class EdgeFormRead {
 
-    /** The two endpoints the edge can answer. */
+    /**
+     * The endpoints the edge can answer: the token endpoint. (The login form's POST is not one: its answer depends on
+     * the authentication session, see docs/operations.md, "Edge refusal".)
+     */
     enum Endpoint {
-        TOKEN(Pattern.compile("/?realms/[^/]+/protocol/openid-connect/token")),
-        LOGIN_FORM(Pattern.compile("/?realms/[^/]+/login-actions/authenticate"));
+        TOKEN(Pattern.compile("/?realms/[^/]+/protocol/openid-connect/token"));
 
         private final Pattern path;
 
