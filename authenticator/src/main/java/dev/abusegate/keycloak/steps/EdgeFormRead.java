@@ -9,6 +9,7 @@ import java.util.regex.Pattern;
 import org.jboss.resteasy.reactive.server.core.BlockingOperationSupport;
 import org.jboss.resteasy.reactive.server.core.CurrentRequestManager;
 import org.jboss.resteasy.reactive.server.core.ResteasyReactiveRequestContext;
+import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.handlers.FormBodyHandler;
 
 /**
@@ -16,8 +17,8 @@ import org.jboss.resteasy.reactive.server.handlers.FormBodyHandler;
  *
  * <p>The edge's filter is a global RESTEasy Reactive request filter: it runs before every Keycloak resource method.
  * It reads nothing unless the request is a form POST ({@code application/x-www-form-urlencoded}) to a realm's token
- * endpoint ({@link Endpoint}): a check of the method, the path and the content type. For those it reads the form
- * before Keycloak does, with the handler Keycloak itself puts before every POST method
+ * endpoint ({@link Endpoint}): a check of the method, the path and the content type. For those, in a realm the edge
+ * answers for ({@link EdgeRefusal}), it reads the form before Keycloak does, with the handler Keycloak itself puts before every POST method
  * ({@link FormBodyHandler}, keeping the raw body for a later reader, Keycloak's own settings): Keycloak's handler then
  * finds the form read and reads nothing more. Every other request (multipart uploads, admin calls, JSON) is left to
  * Keycloak untouched. (A filter marked {@code @WithFormRead} would have RESTEasy read the form of every request to
@@ -57,7 +58,9 @@ final class EdgeFormRead {
         }
     }
 
+    private static final Logger LOG = Logger.getLogger(EdgeFormRead.class);
     private static volatile FormBodyHandler handler;
+    private static volatile boolean unavailable;
 
     private EdgeFormRead() {
     }
@@ -68,21 +71,33 @@ final class EdgeFormRead {
      * (a body past Keycloak's limits) is thrown as Keycloak's handler would have thrown it.
      */
     static boolean read() {
-        ResteasyReactiveRequestContext rr = CurrentRequestManager.get();
-        if (rr == null) {
+        if (unavailable) {
             return false;
         }
-        if (rr.getFormData() == null) {
-            if (!BlockingOperationSupport.isBlockingAllowed()) {
+        try {
+            ResteasyReactiveRequestContext rr = CurrentRequestManager.get();
+            if (rr == null) {
                 return false;
             }
-            try {
-                handler(rr).handle(rr);
-            } catch (Exception e) {
-                throw EdgeFormRead.<RuntimeException>unchanged(e);
+            if (rr.getFormData() == null) {
+                if (!BlockingOperationSupport.isBlockingAllowed()) {
+                    return false;
+                }
+                try {
+                    handler(rr).handle(rr);
+                } catch (Exception e) {
+                    throw EdgeFormRead.<RuntimeException>unchanged(e);
+                }
             }
+            return rr.getFormData() != null;
+        } catch (LinkageError e) {
+            // RESTEasy Reactive's classes are not what this was built against (another Keycloak): linking fails before
+            // anything is read, and the edge stays off on this node
+            unavailable = true;
+            LOG.warnf("Abuse gate: edge refusal off on this node, RESTEasy Reactive's form handler cannot be used (%s)",
+                    e.getClass().getSimpleName());
+            return false;
         }
-        return rr.getFormData() != null;
     }
 
     /** The handler as Keycloak builds it for its POST methods, with the deployment's limits. */

@@ -90,6 +90,10 @@ public class EdgeRefusal {
         }
     }
 
+    /** The realm's gate as the edge answers for it: its runtime and the options of its direct grant step. */
+    private record EdgeRealm(GateRuntime runtime, GateOptions options) {
+    }
+
     /** The filter: null lets the request through to Keycloak. */
     @ServerRequestFilter
     public Response refuse(ContainerRequestContext request) {
@@ -97,22 +101,52 @@ public class EdgeRefusal {
             return null;
         }
         KeycloakSession session = KeycloakSessionUtil.getKeycloakSession();
-        if (session == null || session.getContext().getRealm() == null || !EdgeFormRead.read()) {
+        if (session == null || session.getContext().getRealm() == null) {
+            return null;
+        }
+        EdgeRealm edge;
+        try {
+            edge = edgeRealm(session);
+        } catch (RuntimeException e) {
+            return skipped(e);
+        }
+        // the form is read only in a realm the edge answers for; a failure to read it is thrown as Keycloak's own
+        if (edge == null || !EdgeFormRead.read()) {
             return null;
         }
         try {
-            return refuse(session, request);
+            return refuse(session, request, edge);
         } catch (RuntimeException e) {
-            // the flow decides, as if this filter were not there
-            LOG.debugf("Abuse gate: edge refusal skipped (%s)", e.getClass().getSimpleName());
-            return null;
+            return skipped(e);
         }
     }
 
-    private static Response refuse(KeycloakSession session, ContainerRequestContext request) {
+    /** The flow decides, as if this filter were not there. */
+    private static Response skipped(RuntimeException e) {
+        LOG.debugf("Abuse gate: edge refusal skipped (%s)", e.getClass().getSimpleName());
+        return null;
+    }
+
+    /**
+     * The realm's gate when the edge answers for it: an enabled realm whose direct grant flow starts with the gate
+     * (required), with {@code edge.enabled} on; else null. Reads nothing of the request.
+     */
+    private static EdgeRealm edgeRealm(KeycloakSession session) {
+        RealmModel realm = session.getContext().getRealm();
+        AuthenticationExecutionModel gate = realm.isEnabled() ? gateStep(realm) : null;
+        if (gate == null) {
+            return null;
+        }
+        GateRuntime runtime = GatedStepFactory.runtime(session);
+        GateOptions options = runtime.config().effective(realm, gate.getAuthenticatorConfig() == null ? null
+                : realm.getAuthenticatorConfigById(gate.getAuthenticatorConfig())).options();
+        return options.get(GateSettings.EDGE_ENABLED) ? new EdgeRealm(runtime, options) : null;
+    }
+
+    private static Response refuse(KeycloakSession session, ContainerRequestContext request, EdgeRealm edge) {
         RealmModel realm = session.getContext().getRealm();
         MultivaluedMap<String, String> form = session.getContext().getHttpRequest().getDecodedFormParameters();
-        if (!realm.isEnabled() || !OAuth2Constants.PASSWORD.equals(form.getFirst(OAuth2Constants.GRANT_TYPE))
+        if (!OAuth2Constants.PASSWORD.equals(form.getFirst(OAuth2Constants.GRANT_TYPE))
                 || FLOW_HEADERS.stream().anyMatch(h -> request.getHeaderString(h) != null)
                 || CLIENT_AUTH_PARAMS.stream().anyMatch(form::containsKey)
                 || form.values().stream().anyMatch(v -> v.size() != 1)
@@ -121,16 +155,8 @@ public class EdgeRefusal {
                 && realm.getSslRequired().isRequired(session.getContext().getConnection())) {
             return null;
         }
-        AuthenticationExecutionModel gate = gateStep(realm);
-        if (gate == null) {
-            return null;
-        }
-        GateRuntime runtime = GatedStepFactory.runtime(session);
-        GateOptions options = runtime.config().effective(realm, gate.getAuthenticatorConfig() == null ? null
-                : realm.getAuthenticatorConfigById(gate.getAuthenticatorConfig())).options();
-        if (!options.get(GateSettings.EDGE_ENABLED)) {
-            return null;
-        }
+        GateRuntime runtime = edge.runtime();
+        GateOptions options = edge.options();
         String clientId = form.getFirst(OAuth2Constants.CLIENT_ID);
         String identifier = form.getFirst(AuthenticationManager.FORM_USERNAME);
         String address = session.getContext().getConnection() == null ? null : session.getContext().getConnection().getRemoteAddr();
