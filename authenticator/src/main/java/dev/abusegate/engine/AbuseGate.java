@@ -62,6 +62,7 @@ public final class AbuseGate {
 
     private final GateParts parts;
     private final Admission admission;
+    private final EdgeAdmission edge;
     private final PasswordSettlement settlement;
     private final CaptchaRecords captchas;
     private final SubjectView subjects;
@@ -83,10 +84,12 @@ public final class AbuseGate {
         }
         this.parts = new GateParts(Objects.requireNonNull(store, "store"), Objects.requireNonNull(clock, "clock"),
                 new GateKeys(Objects.requireNonNull(secrets, "secrets")),
-                blockedHoldMillis == 0 ? Optional.empty() : Optional.of(new RecentBlocks(blockedHoldMillis)),
+                new GateParts.NodeBlocks(blockedHoldMillis == 0 ? Optional.empty() : Optional.of(new RecentBlocks(blockedHoldMillis)),
+                        RecentBlocks.edgeHints()),
                 Optional.ofNullable(realmWatch));
         this.spray = new SprayLayer(parts.store());
         this.admission = new Admission(parts, spray);
+        this.edge = new EdgeAdmission(parts);
         this.settlement = new PasswordSettlement(parts, spray);
         this.captchas = new CaptchaRecords(parts);
         this.subjects = new SubjectView(parts);
@@ -126,6 +129,17 @@ public final class AbuseGate {
     public long passwordBucket(GateOptions options, String realm, Supplier<byte[]> key, String password) {
         return !SprayLayer.on(options) || Passwords.missing(password) ? NO_PASSWORD_BUCKET
                 : spray.buckets().bucket(realm, key.get(), password);
+    }
+
+    /**
+     * Decides an attempt before Keycloak's flow runs, for an address this node has seen blocked on layer 1 (see
+     * {@link EdgeAdmission}): the flow's decision when it is BLOCKED, counted as the flow counts it; otherwise null,
+     * with nothing counted, and the flow decides the attempt as always. {@code attempt} carries no device (layers 1, 2
+     * and 4 do not depend on one). {@code reachesGate} says whether Keycloak would run the flow up to the gate for this
+     * request at all; it is asked only for an address this node saw blocked, before anything is counted (false: null).
+     */
+    public Decision evaluateAtEdge(GateOptions options, Attempt attempt, BooleanSupplier reachesGate) {
+        return edge.evaluate(options, attempt, reachesGate);
     }
 
     /**

@@ -1,6 +1,9 @@
 package dev.abusegate.engine;
 
+import dev.abusegate.engine.config.GateOptions;
 import dev.abusegate.engine.config.LayerPolicy;
+import dev.abusegate.engine.config.Layer;
+import dev.abusegate.engine.keys.AttemptKeys;
 
 /**
  * The policies of the layers admission counts before layer 3, as they apply to one attempt; each null when the layer
@@ -12,6 +15,39 @@ import dev.abusegate.engine.config.LayerPolicy;
  * @param identifiers layer 4
  */
 record AddressPolicies(LayerPolicy perIp, LayerPolicy network, LayerPolicy pair, LayerPolicy identifiers) {
+
+    /** The policies for an attempt with keys {@code k}; layers 1, 2 and 4 off for an allowlisted address. */
+    static AddressPolicies of(GateOptions options, AttemptKeys k, boolean allowlisted) {
+        LayerPolicy p1 = allowlisted ? null : Limits.active(options, Layer.PER_IP);
+        // Layer 1 also counts an IPv6 address's network, against its own threshold, on layer 1's window and failure mode.
+        return new AddressPolicies(p1,
+                p1 == null || k.network() == null ? null : p1.withThreshold(options.ipv6NetworkThreshold()),
+                allowlisted ? null : Limits.active(options, Layer.PER_IP_ACCOUNT),
+                allowlisted ? null : Limits.active(options, Layer.CREDENTIAL_STUFFING));
+    }
+
+    /** Whether {@code address} is on the realm's allowlist. */
+    static boolean allowlisted(GateOptions options, String address) {
+        return !options.allowlist().isEmpty() && options.allowlist().contains(address);
+    }
+
+    /** Whether {@code blocks} holds the address (or its network) as blocked on layer 1 at {@code now}. */
+    boolean heldIn(RecentBlocks blocks, AttemptKeys k, long now) {
+        return perIp != null && (blocks.holds(k.address(), perIp, now) || network != null && blocks.holds(k.network(), network, now));
+    }
+
+    /**
+     * Remembers in {@code blocks} what step 1 ({@code a}) blocked on layer 1 by its own count, for a change sent
+     * after {@code clearsBefore} (see {@link RecentBlocks#remember}).
+     */
+    void remember(RecentBlocks blocks, AdmissionCounts a, AttemptKeys k, long now, long clearsBefore) {
+        if (a.addressBlockedByCount()) {
+            blocks.remember(k.address(), perIp, now, clearsBefore);
+        }
+        if (a.networkBlockedByCount()) {
+            blocks.remember(k.network(), network, now, clearsBefore);
+        }
+    }
 
     /** Whether the address's entry is changed (layer 1 or 4 on). */
     boolean addressUsed() {

@@ -31,13 +31,8 @@ final class Admission {
         StoreCall call = new StoreCall(parts.store());
 
         // An allowlisted address skips the address layers; layer 3 applies to everyone.
-        boolean allowlisted = !options.allowlist().isEmpty() && options.allowlist().contains(attempt.address());
-        LayerPolicy p1 = allowlisted ? null : Limits.active(options, Layer.PER_IP);
-        // Layer 1 also counts an IPv6 address's network, against its own threshold, on layer 1's window and failure mode.
-        AddressPolicies policies = new AddressPolicies(p1,
-                p1 == null || k.network() == null ? null : p1.withThreshold(options.ipv6NetworkThreshold()),
-                allowlisted ? null : Limits.active(options, Layer.PER_IP_ACCOUNT),
-                allowlisted ? null : Limits.active(options, Layer.CREDENTIAL_STUFFING));
+        boolean allowlisted = AddressPolicies.allowlisted(options, attempt.address());
+        AddressPolicies policies = AddressPolicies.of(options, k, allowlisted);
         LayerPolicy p3 = Limits.active(options, Layer.ACCOUNT_LOCKOUT);
         // A verified device cookie moves layer 3 to the device's own small budget: the account's lock (set by
         // failures from elsewhere) does not apply to its owner's known browser, and a stolen cookie gives no
@@ -52,8 +47,7 @@ final class Admission {
                 passwordBucket);
         Reservation nothing = Reservation.none(scope);
         AttemptKeys keys = k;
-        if (p1 != null && parts.recentBlocks().filter(rb -> rb.holds(keys.address(), p1, now)
-                || policies.network() != null && rb.holds(keys.network(), policies.network(), now)).isPresent()) {
+        if (parts.recentBlocks().filter(rb -> policies.heldIn(rb, keys, now)).isPresent()) {
             return Decision.block(Layer.PER_IP, call.outages(), nothing);
         }
         // Verified only where an answer is in the band: with the band off that is only a shared count past a
@@ -65,18 +59,13 @@ final class Admission {
         AdmissionStep step = new AdmissionStep(call, options, k, now);
         AdmissionCounts a = new AdmissionCounts(step, policies);
         long clearsBefore = parts.recentBlocks().map(RecentBlocks::clears).orElse(0L);
+        long hintClearsBefore = parts.edgeHints().clears();
 
         // Step 1: the address and the pair.
         a.run(captcha.solved());
         Layer blocked = a.blocked();
-        parts.recentBlocks().ifPresent(rb -> {
-            if (a.addressBlockedByCount()) {
-                rb.remember(keys.address(), p1, now, clearsBefore);
-            }
-            if (a.networkBlockedByCount()) {
-                rb.remember(keys.network(), policies.network(), now, clearsBefore);
-            }
-        });
+        parts.recentBlocks().ifPresent(rb -> policies.remember(rb, a, keys, now, clearsBefore));
+        policies.remember(parts.edgeHints(), a, keys, now, hintClearsBefore);
         if (blocked == null && a.inBand()) {
             if (captcha.check()) {
                 a.rerunBand(); // the band's changes counted nothing: count them now, with the solution

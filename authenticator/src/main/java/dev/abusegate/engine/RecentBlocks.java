@@ -38,6 +38,8 @@ final class RecentBlocks {
     }
 
     private final long holdMillis;
+    /** A hint for the edge ({@link #edgeHints()}): held for the layer's whole window, not a tenth of it. */
+    private final boolean wholeWindow;
     private final long seed;
     /** A reader sees a slot's old or new record, either one complete; a forgotten slot is seen empty by every thread. */
     private final AtomicReferenceArray<Slot> slots = new AtomicReferenceArray<>(SLOTS);
@@ -50,16 +52,30 @@ final class RecentBlocks {
 
     /** With a given seed (tests). */
     RecentBlocks(long holdMillis, long seed) {
+        this(holdMillis, seed, false);
+    }
+
+    private RecentBlocks(long holdMillis, long seed, boolean wholeWindow) {
         if (holdMillis <= 0) {
             throw new IllegalArgumentException("holdMillis must be positive, was " + holdMillis);
         }
         this.holdMillis = holdMillis;
         this.seed = seed;
+        this.wholeWindow = wholeWindow;
+    }
+
+    /**
+     * The same table as hints for the edge ({@link EdgeAdmission}): an address the store blocked on layer 1 is held
+     * for the layer's whole window after the store last said so (the window a count past the threshold pushes out),
+     * and never answered from here: a hint only says that asking the store before Keycloak's flow is worth it.
+     */
+    static RecentBlocks edgeHints() {
+        return new RecentBlocks(Long.MAX_VALUE, new SecureRandom().nextLong(), true);
     }
 
     /** How long a block is answered from here: {@code holdMillis}, but at most a tenth of the layer's window. */
     private long hold(LayerPolicy p) {
-        return Math.max(1, Math.min(holdMillis, p.windowMillis() / 10));
+        return wholeWindow ? Math.max(1, p.windowMillis()) : Math.max(1, Math.min(holdMillis, p.windowMillis() / 10));
     }
 
     /** The slot of {@code address}: its key mixed with the seed (two rounds of a 64-bit finalizer), top bits. */

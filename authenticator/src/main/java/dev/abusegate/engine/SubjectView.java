@@ -89,8 +89,10 @@ final class SubjectView {
     /** Removes an address's (or a network's) entry, and what this node holds of its block. */
     private void removeAddressEntry(CounterKey key) {
         parts.recentBlocks().ifPresent(rb -> rb.forget(key));
+        parts.edgeHints().forget(key);
         parts.store().remove(key);
         // an attempt answered before the removal may have remembered it
         parts.recentBlocks().ifPresent(rb -> rb.forget(key));
+        parts.edgeHints().forget(key);
     }
 }

@@ -9,6 +9,8 @@ import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.keycloak.authentication.AuthenticationFlowContext;
+import org.keycloak.models.KeycloakSession;
+import org.keycloak.models.RealmModel;
 import org.keycloak.util.JsonSerialization;
 
 /**
@@ -23,10 +25,15 @@ public final class TooManyAttemptsJson {
 
     /** The answer to {@code attempt}, which the gate did not let through. */
     public static Response of(AuthenticationFlowContext ctx, Refusal attempt) {
+        return of(ctx.getSession(), ctx.getRealm(), attempt);
+    }
+
+    /** As above, in {@code realm}: also for an attempt refused before Keycloak's flow ran (the same bytes). */
+    public static Response of(KeycloakSession session, RealmModel realm, Refusal attempt) {
         boolean blocked = attempt.blocked();
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("error", attempt.code());
-        body.put("error_description", LoginThemeMessages.message(ctx.getSession(), ctx.getRealm(),
+        body.put("error_description", LoginThemeMessages.message(session, realm,
                 blocked ? LoginThemeMessages.BLOCKED : LoginThemeMessages.CAPTCHA_REQUIRED));
         CaptchaConfig captcha = attempt.offeredCaptcha();
         if (captcha != null) {
@@ -34,7 +41,7 @@ public final class TooManyAttemptsJson {
             body.put("captcha_site_key", captcha.siteKey() == null ? "" : captcha.siteKey());
             if (captcha.provider() == CaptchaProvider.ALTCHA) {
                 Altcha.Challenge challenge = attempt.captchas()
-                        .altchaChallengeFields(ctx.getSession(), ctx.getRealm(), captcha);
+                        .altchaChallengeFields(session, realm, captcha);
                 if (challenge != null) { // null: no key to sign with, no ALTCHA offered
                     body.put("captcha_challenge", challenge.fields());
                 }

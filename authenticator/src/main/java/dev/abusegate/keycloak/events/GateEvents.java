@@ -37,6 +37,8 @@ public final class GateEvents {
      * {@code Class: message}, distinct causes joined by {@code "; "}.
      */
     public static final String DETAIL_CAUSE = "abuse_gate_store_cause";
+    /** On a refusal event: the attempt was refused before Keycloak's flow ran (edge refusal), value {@code true}. */
+    public static final String DETAIL_EDGE = "abuse_gate_edge";
     /** The fifth layer's label in events and metrics, where the four layers give theirs. */
     public static final String LAYER_REALM = "realm_under_attack";
     /** The realm entered or left "under attack" (on this node); detail {@value #DETAIL_REALM_STATE}. */
@@ -61,11 +63,19 @@ public final class GateEvents {
      */
     public static final String DETAIL_PASSWORD_SPRAYED = "abuse_gate_password_sprayed";
 
-    private final AuthenticationFlowContext ctx;
+    private final RealmModel realm;
+    /** The attempt's login event (the flow's, or one the edge made): a refusal is recorded on it, other events on clones. */
+    private final EventBuilder loginEvent;
     private final GateRuntime runtime;
 
     public GateEvents(AuthenticationFlowContext ctx, GateRuntime runtime) {
-        this.ctx = ctx;
+        this(ctx.getRealm(), ctx.getEvent(), runtime);
+    }
+
+    /** For an attempt decided before Keycloak's flow ran, with the login event it records. */
+    public GateEvents(RealmModel realm, EventBuilder loginEvent, GateRuntime runtime) {
+        this.realm = realm;
+        this.loginEvent = loginEvent;
         this.runtime = runtime;
     }
 
@@ -76,7 +86,6 @@ public final class GateEvents {
      * carries {@value #DETAIL_NOT_RECORDED}.
      */
     public void decided(Decision d, int refusalEventsPerMinute) {
-        RealmModel realm = ctx.getRealm();
         String layer = d.realmUnderAttack() ? LAYER_REALM : d.layer() == null ? "none" : d.layer().label();
         GateMetrics.decision(realm.getName(), d.outcome(), layer);
         if (d.allowed()) {
@@ -86,7 +95,7 @@ public final class GateEvents {
         if (leftOut == EventBudget.LEAVE_OUT) {
             return;
         }
-        EventBuilder event = ctx.getEvent()
+        EventBuilder event = loginEvent
                 .detail(DETAIL_LAYER, layer)
                 .detail(DETAIL_OUTCOME, d.outcome().code());
         if (leftOut > 0) {
@@ -101,8 +110,8 @@ public final class GateEvents {
      * metric counts it per realm.
      */
     public void passwordSprayed() {
-        ctx.getEvent().detail(DETAIL_PASSWORD_SPRAYED, "true").detail(DETAIL_LAYER, Layer.PASSWORD_SPRAY.label());
-        GateMetrics.sprayedLogin(ctx.getRealm().getName());
+        loginEvent.detail(DETAIL_PASSWORD_SPRAYED, "true").detail(DETAIL_LAYER, Layer.PASSWORD_SPRAY.label());
+        GateMetrics.sprayedLogin(realm.getName());
     }
 
     /**
@@ -115,7 +124,6 @@ public final class GateEvents {
         if (watch == null) {
             return;
         }
-        RealmModel realm = ctx.getRealm();
         String id = realm.getId();
         if (runtime.firstGauge(id)) {
             GateMetrics.realmUnderAttack(realm.getName(), () -> watch.underAttack(id));
@@ -123,7 +131,7 @@ public final class GateEvents {
         // one event per change, in order: a realm that entered and left since the last attempt records both
         for (RealmWatch.Change change; (change = watch.takeChange(id)) != null; ) {
             String state = change == RealmWatch.Change.ENTERED ? "entered" : "left";
-            ctx.getEvent().clone()
+            loginEvent.clone()
                     .detail(DETAIL_LAYER, LAYER_REALM)
                     .detail(DETAIL_REALM_STATE, state)
                     .error(EVENT_REALM);
@@ -136,7 +144,6 @@ public final class GateEvents {
 
     /** The realm's share gauges, registered once per realm (a store that keeps no share figure registers none). */
     public void tableShares() {
-        RealmModel realm = ctx.getRealm();
         if (!runtime.firstShareGauges(realm.getId())) {
             return;
         }
@@ -160,7 +167,6 @@ public final class GateEvents {
         if (layers.isEmpty()) {
             return;
         }
-        RealmModel realm = ctx.getRealm();
         for (Layer layer : layers) {
             GateMetrics.storeDegraded(realm.getName(), layer);
         }
@@ -180,7 +186,6 @@ public final class GateEvents {
         if (outages.noneFailed()) {
             return;
         }
-        RealmModel realm = ctx.getRealm();
         Set<String> causes = new LinkedHashSet<>();
         for (Outages.Outage o : outages.outages()) {
             String layer = o.layer().label();
@@ -197,7 +202,7 @@ public final class GateEvents {
         if (leftOut == EventBudget.LEAVE_OUT) {
             return;
         }
-        EventBuilder event = ctx.getEvent().clone();
+        EventBuilder event = loginEvent.clone();
         event.detail(DETAIL_LAYER, outages.unavailable().stream().map(Layer::label).collect(Collectors.joining(",")))
                 .detail(DETAIL_REASON, REASON_DOWN)
                 .detail(DETAIL_CAUSE, String.join("; ", causes));

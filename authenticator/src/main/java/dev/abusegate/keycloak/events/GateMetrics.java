@@ -27,6 +27,16 @@ public final class GateMetrics {
                 .increment();
     }
 
+    /** An attempt refused before Keycloak's flow ran (also counted in {@code abuse_gate_decisions}); label: the realm only. */
+    public static void edgeRefusal(String realm) {
+        Counter.builder("abuse_gate_edge_refusals")
+                .description("Abuse gate refusals answered before Keycloak's flow ran (edge refusal); each is also "
+                        + "counted in abuse_gate_decisions")
+                .tag("realm", realm)
+                .register(Metrics.globalRegistry)
+                .increment();
+    }
+
     /** 1 while the realm is under attack on this node, else 0 (label: the realm only). */
     public static void realmUnderAttack(String realm, java.util.function.BooleanSupplier on) {
         Gauge.builder("abuse_gate_realm_under_attack", on, s -> s.getAsBoolean() ? 1 : 0)

@@ -1,0 +1,131 @@
+package dev.abusegate.engine;
+
+import static dev.abusegate.engine.GateFixture.REALM;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.abusegate.engine.config.GateOptions;
+import dev.abusegate.engine.config.Layer;
+import dev.abusegate.engine.config.TestOptions;
+import dev.abusegate.engine.keys.Attempt;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The edge ({@link AbuseGate#evaluateAtEdge}) on the reference store and a hand-moved clock: it answers only an address
+ * the store blocked on layer 1, with the flow's decision, counted as the flow counts a blocked attempt; it never
+ * touches what the password-spray layer counts; anything else costs nothing and goes to the flow.
+ */
+class EdgeAdmissionTest {
+
+    private static final String IP = "198.51.100.7";
+    private static final byte[] SPRAY_KEY = "spray-key-of-realm-a".getBytes(StandardCharsets.UTF_8);
+    private static final String SPRAYED = "Winter2026!";
+
+    private final GateFixture f = new GateFixture();
+    /** Layer 1 at 3 in 60 s, layers 2 and 4 far away, no lockout, the spray layer at 3 accounts, no captcha. */
+    private final GateOptions options = TestOptions.builder().captchaEnabled(false)
+            .layer(Layer.PER_IP, 3, 60)
+            .layer(Layer.PER_IP_ACCOUNT, 1000, 60)
+            .layer(Layer.CREDENTIAL_STUFFING, 1000, 60)
+            .disable(Layer.ACCOUNT_LOCKOUT)
+            .layer(Layer.PASSWORD_SPRAY, 3, 3600)
+            .build();
+
+    private Decision flow(String ip, String name, String password) {
+        long bucket = f.gate.passwordBucket(options, REALM, () -> SPRAY_KEY, password);
+        Decision d = f.gate.evaluate(options, new Attempt(REALM, ip, name, null), null, true, bucket);
+        if (d.allowed()) {
+            f.gate.passwordFailed(d, 0L, List.of());
+        }
+        return d;
+    }
+
+    private Decision edge(String ip, String name, boolean reachesGate) {
+        return f.gate.evaluateAtEdge(options, new Attempt(REALM, ip, name, null), () -> reachesGate);
+    }
+
+    private SubjectState state(String name) {
+        return GateFixture.state(f.gate, REALM, IP, name, 128);
+    }
+
+    private void blockByFlow() {
+        for (int i = 0; i < 3; i++) {
+            assertThat(flow(IP, "alice", "wrong").outcome()).isEqualTo(Outcome.ALLOW);
+        }
+        assertThat(flow(IP, "alice", "wrong").outcome()).isEqualTo(Outcome.BLOCKED);
+    }
+
+    @Test
+    void an_address_not_seen_blocked_goes_to_the_flow_without_a_count() {
+        flow(IP, "alice", "wrong");
+        SubjectState before = state("bob");
+        assertThat(edge(IP, "bob", true)).isNull();
+        assertThat(state("bob")).isEqualTo(before);
+    }
+
+    @Test
+    void a_blocked_address_is_refused_and_counted_as_the_flow_counts_it() {
+        blockByFlow();
+        SubjectState beforeFlow = state("carol");
+        assertThat(flow(IP, "carol", "wrong").outcome()).isEqualTo(Outcome.BLOCKED);
+        SubjectState afterFlow = state("carol");
+
+        SubjectState beforeEdge = state("dave");
+        Decision d = edge(IP, "dave", true);
+        assertThat(d).isNotNull();
+        assertThat(d.outcome()).isEqualTo(Outcome.BLOCKED);
+        assertThat(d.layer()).isEqualTo(Layer.PER_IP);
+        SubjectState afterEdge = state("dave");
+
+        assertThat(afterEdge.address().attempts() - beforeEdge.address().attempts())
+                .isEqualTo(afterFlow.address().attempts() - beforeFlow.address().attempts()).isEqualTo(1);
+        assertThat(afterEdge.pair().attempts() - beforeEdge.pair().attempts())
+                .isEqualTo(afterFlow.pair().attempts() - beforeFlow.pair().attempts()).isEqualTo(1);
+        assertThat(afterEdge.address().distinctIdentifiers() - beforeEdge.address().distinctIdentifiers())
+                .isEqualTo(afterFlow.address().distinctIdentifiers() - beforeFlow.address().distinctIdentifiers()).isEqualTo(1);
+    }
+
+    @Test
+    void a_request_that_would_not_reach_the_gate_is_left_to_the_flow_uncounted() {
+        blockByFlow();
+        SubjectState before = state("erin");
+        assertThat(edge(IP, "erin", false)).isNull();
+        assertThat(state("erin")).isEqualTo(before);
+    }
+
+    @Test
+    void once_the_window_ends_the_edge_gives_its_counts_back_and_the_flow_decides() {
+        blockByFlow();
+        f.clock.advanceSeconds(61);
+        SubjectState before = state("frank");
+        assertThat(edge(IP, "frank", true)).isNull();
+        assertThat(state("frank")).isEqualTo(before);
+        assertThat(flow(IP, "frank", "wrong").outcome()).isEqualTo(Outcome.ALLOW);
+    }
+
+    @Test
+    void edge_refusals_leave_the_spray_layers_count_as_the_flows_refusals_do() {
+        // two accounts failed the sprayed password elsewhere: one below the spray layer's threshold of 3
+        assertThat(flow("203.0.113.1", "user1", SPRAYED).outcome()).isEqualTo(Outcome.ALLOW);
+        assertThat(flow("203.0.113.2", "user2", SPRAYED).outcome()).isEqualTo(Outcome.ALLOW);
+        blockByFlow();
+        // the blocked address tries the sprayed password on many accounts, through the flow and at the edge
+        for (int i = 0; i < 5; i++) {
+            assertThat(flow(IP, "flow" + i, SPRAYED).outcome()).isEqualTo(Outcome.BLOCKED);
+            assertThat(edge(IP, "edge" + i, true).outcome()).isEqualTo(Outcome.BLOCKED);
+        }
+        // none of them counted: a third account elsewhere is still let through, and only then is the bucket sprayed
+        assertThat(flow("203.0.113.3", "user3", SPRAYED).outcome()).isEqualTo(Outcome.ALLOW);
+        Decision next = flow("203.0.113.4", "user4", SPRAYED);
+        assertThat(next.outcome()).isEqualTo(Outcome.CAPTCHA_REQUIRED);
+        assertThat(next.layer()).isEqualTo(Layer.PASSWORD_SPRAY);
+    }
+
+    @Test
+    void a_realm_with_layer_one_off_is_never_answered_at_the_edge() {
+        blockByFlow();
+        GateOptions off = TestOptions.from(options).disable(Layer.PER_IP).build();
+        assertThat(f.gate.evaluateAtEdge(off, new Attempt(REALM, IP, "gina", null), () -> true)).isNull();
+    }
+}

@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# Server CPU per refusal on the token endpoint: a blocked password grant answered at the edge (edge.enabled on)
+# against the same refusal answered by the direct grant flow (edge.enabled off), on one Keycloak.
+#
+#   benchmarks/edge/run.sh            # N=3000 refusals per phase, 5 rounds, 20000 to warm up, 4 in flight
+#   N=2000 WARMUP=5000 benchmarks/edge/run.sh
+#
+# Two realms, edge-on and edge-off, identical but for edge.enabled: a public client with direct access grants, the
+# gate alone in the direct grant flow (layer 1 at 3 attempts in 3600 s, layers 2 and 4 far away, no lockout, no
+# captcha). 127.0.0.1 is blocked in each realm by 3 wrong passwords, then each phase sends N password grants (a wrong
+# password, a fresh unknown name each) with curl, every answer checked to be the gate's 429. The server's CPU is the
+# Keycloak JVM's utime+stime from /proc/<pid>/stat before and after the phase (clock ticks of 10 ms), divided by N.
+# Phases alternate edge-on / edge-off in each round after a warm-up of WARMUP refusals per realm. Writes the raw
+# output to $OUT (default benchmarks/results/edge-refusal-cpu-<date>.txt).
+set -euo pipefail
+# shellcheck source=../load/common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../load/common.sh"
+HERE="$ROOT/benchmarks/edge"
+TARGET="$HERE/target"
+KC_HOME="$TARGET/keycloak-$KEYCLOAK_VERSION"
+N="${N:-3000}"
+WARMUP="${WARMUP:-20000}"
+ROUNDS="${ROUNDS:-5}"
+PARALLEL="${PARALLEL:-4}"
+OUT="${OUT:-$ROOT/benchmarks/results/edge-refusal-cpu-$(date -u +%F).txt}"
+TICK="$(getconf CLK_TCK)"
+LOAD_AT_START="$(cut -d' ' -f1-3 /proc/loadavg)"
+
+prepare_jar_and_dist
+rm -f "$KC_HOME"/providers/keycloak-abuse-gate-*.jar
+cp "$ROOT"/providers/keycloak-abuse-gate-*.jar "$KC_HOME/providers/"
+rm -rf "$KC_HOME/data" && mkdir -p "$KC_HOME/data/import"
+for edge in on off; do
+  python3 - "$edge" > "$KC_HOME/data/import/realm-edge-$edge.json" <<'PY'
+import json, sys
+edge = sys.argv[1]
+config = {"perIp.threshold": "3", "perIp.windowSeconds": "3600", "perIpAccount.threshold": "1000000000",
+          "credentialStuffing.threshold": "1000000000", "accountLockout.enabled": "false", "captcha.enabled": "false",
+          "edge.enabled": "true" if edge == "on" else "false"}
+print(json.dumps({
+    "realm": "edge-" + edge, "enabled": True, "sslRequired": "none",
+    "clients": [{"clientId": "bench", "enabled": True, "publicClient": True, "directAccessGrantsEnabled": True,
+                 "standardFlowEnabled": False, "protocol": "openid-connect"}],
+    "authenticationFlows": [{"alias": "gated direct grant", "providerId": "basic-flow", "topLevel": True,
+                             "builtIn": False, "authenticationExecutions": [
+        {"authenticator": "abuse-gate-direct-grant", "authenticatorConfig": "gate", "requirement": "REQUIRED",
+         "priority": 10, "authenticatorFlow": False, "userSetupAllowed": False}]}],
+    "authenticatorConfig": [{"alias": "gate", "config": config}],
+    "directGrantFlow": "gated direct grant"}))
+PY
+done
+
+HTTP_PORT=$(free_port); HTTPS_PORT=$(free_port "$HTTP_PORT"); MGMT_PORT=$(free_port "$HTTP_PORT" "$HTTPS_PORT")
+KC_PID=""
+trap 'stop_pid "$KC_PID" Keycloak' EXIT
+mkdir -p "$TARGET"
+"$KC_HOME/bin/kc.sh" build --cache=local --db=dev-file --metrics-enabled=true > "$TARGET/keycloak-build.log" 2>&1
+export KC_BOOTSTRAP_ADMIN_USERNAME=admin KC_BOOTSTRAP_ADMIN_PASSWORD=admin
+"$KC_HOME/bin/kc.sh" start --optimized --import-realm --http-enabled=true --http-host=127.0.0.1 \
+  --http-port="$HTTP_PORT" --https-port="$HTTPS_PORT" --http-management-port="$MGMT_PORT" --hostname-strict=false \
+  > "$TARGET/keycloak.log" 2>&1 &
+KC_PID=$!
+for _ in $(seq 1 600); do
+  curl -sf -o /dev/null "http://127.0.0.1:$HTTP_PORT/realms/edge-off/.well-known/openid-configuration" && break
+  kill -0 "$KC_PID" 2>/dev/null || { tail -30 "$TARGET/keycloak.log" >&2; exit 1; }
+  sleep 1
+done
+JAVA_PID=$(jvm_pid "$KC_PID")
+
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$JAVA_PID/stat"; }
+
+# requests <realm> <count> <tag>: writes curl's config for <count> password grants, each a fresh name.
+requests() {
+  local realm="$1" count="$2" tag="$3" i
+  : > "$TARGET/requests.cfg"
+  for i in $(seq 1 "$count"); do
+    [ "$i" = 1 ] || echo next >> "$TARGET/requests.cfg"
+    printf 'url = "http://127.0.0.1:%s/realms/%s/protocol/openid-connect/token"\ndata = "grant_type=password&client_id=bench&username=%s-%s&password=wrong"\noutput = "/dev/null"\nwrite-out = "%%{http_code}\\n"\n' \
+      "$HTTP_PORT" "$realm" "$tag" "$i" >> "$TARGET/requests.cfg"
+  done
+}
+
+# send <count>: sends the requests written; fails unless every answer is 429.
+send() {
+  local codes
+  codes=$(curl --no-progress-meter --parallel --parallel-max "$PARALLEL" -K "$TARGET/requests.cfg" 2>> "$TARGET/curl.log" \
+    | sort | uniq -c | tr -s ' ')
+  case "$codes" in " $1 429") ;; *) echo "unexpected answers: $codes" >&2; exit 1 ;; esac
+}
+
+{
+  echo "command: N=$N WARMUP=$WARMUP ROUNDS=$ROUNDS PARALLEL=$PARALLEL benchmarks/edge/run.sh"
+  echo "load average before the build: $LOAD_AT_START"
+  machine_info
+  echo "N=$N WARMUP=$WARMUP ROUNDS=$ROUNDS PARALLEL=$PARALLEL CLK_TCK=$TICK keycloak-jvm-pid=$JAVA_PID"
+  for realm in edge-on edge-off; do
+    for i in 1 2 3; do
+      curl -s -o /dev/null -d "grant_type=password&client_id=bench&username=block-$i&password=wrong" \
+        "http://127.0.0.1:$HTTP_PORT/realms/$realm/protocol/openid-connect/token"
+    done
+    requests "$realm" "$WARMUP" "warm"; send "$WARMUP"
+  done
+  echo "round realm refusals cpu_ms wall_ms cpu_ms_per_refusal load1"
+  for r in $(seq 1 "$ROUNDS"); do
+    for realm in edge-on edge-off; do
+      requests "$realm" "$N" "r$r"
+      c0=$(cpu_ticks); t0=$(date +%s%N)
+      send "$N"
+      c1=$(cpu_ticks); t1=$(date +%s%N)
+      cpu_ms=$(( (c1 - c0) * 1000 / TICK )); wall_ms=$(( (t1 - t0) / 1000000 ))
+      echo "$r $realm $N $cpu_ms $wall_ms $(awk -v c="$cpu_ms" -v n="$N" 'BEGIN {printf "%.3f", c / n}') $(cut -d' ' -f1 /proc/loadavg)"
+    done
+  done
+  echo "edge refusals counted by the server:"
+  curl -s "http://127.0.0.1:$MGMT_PORT/metrics" | grep '^abuse_gate_edge_refusals_total' || true
+  echo "uptime after: $(uptime)"
+} | tee "$OUT"

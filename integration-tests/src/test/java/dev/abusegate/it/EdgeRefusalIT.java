@@ -1,0 +1,185 @@
+package dev.abusegate.it;
+
+import dev.abusegate.it.support.AdminClient;
+import dev.abusegate.it.support.CrossVersion;
+import dev.abusegate.it.support.GateIt;
+import dev.abusegate.it.support.Metrics;
+import dev.abusegate.it.support.RealmBuilder;
+import dev.abusegate.it.support.ServerTest;
+import dev.abusegate.it.support.TokenClient;
+import dev.abusegate.it.support.TokenClient.TokenResponse;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.keycloak.representations.idm.EventRepresentation;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Edge refusal on the token endpoint's password grant: once the gate has blocked an address on layer 1, its next
+ * password grants are answered before Keycloak's flow runs, with the flow's exact answer, and counted as the flow counts
+ * them; the realm setting {@code edge.enabled} off, a realm without the gate and the captcha band keep the flow's path.
+ */
+class EdgeRefusalIT extends ServerTest {
+
+    private static final String GATED_PROVIDER = "abuse-gate-direct-grant";
+    private static final String EDGE_METRIC = "abuse_gate_edge_refusals_total";
+    /** Per address 3 (captcha off); pairs and distinct names counted far below their thresholds; no lockout. */
+    private static final Map<String, String> LAYER1 = Map.of(
+            "captcha.enabled", "false",
+            "perIp.threshold", "3",
+            "perIpAccount.threshold", "1000",
+            "credentialStuffing.threshold", "1000",
+            "accountLockout.enabled", "false");
+
+    private static TokenClient tokens;
+
+    @BeforeAll
+    static void client() {
+        tokens = new TokenClient(server.baseUrl());
+    }
+
+    @CrossVersion
+    @Test
+    void a_blocked_address_is_refused_before_the_flow_with_the_flows_answer_counted_as_the_flow_counts_it() {
+        String realm = importRealm(RealmBuilder.named(RealmBuilder.uniqueName("edge-on")).user("alice", "alice-secret-1")
+                .gatedDirectGrantFlow(GATED_PROVIDER, LAYER1));
+        String ip = "192.0.2.151";
+        for (int i = 0; i < 3; i++) {
+            assertThat(grant(realm, "alice", "wrong", ip).json().get("error")).isEqualTo("invalid_grant"); // Keycloak's own answer
+        }
+        double edgeBefore = edgeRefusals(realm);
+        Map<String, Object> before = state(realm, ip, "ghost-a");
+
+        // the fourth: the store blocks it, inside the flow
+        TokenResponse flow = grant(realm, "ghost-a", "wrong", ip);
+        assertThat(flow.status()).as(flow.toString()).isEqualTo(429);
+        assertThat(edgeRefusals(realm)).as("the flow answered it").isEqualTo(edgeBefore);
+        Map<String, Object> afterFlow = state(realm, ip, "ghost-a");
+        Map<String, Object> beforeEdge = state(realm, ip, "ghost-b");
+
+        // the fifth: answered before the flow, with the same bytes
+        TokenResponse edge = grant(realm, "ghost-b", "wrong", ip);
+        assertThat(edgeRefusals(realm)).as("answered at the edge").isEqualTo(edgeBefore + 1);
+        assertThat(edge.status()).isEqualTo(flow.status());
+        assertThat(edge.body()).isEqualTo(flow.body());
+        assertThat(headers(edge)).isEqualTo(headers(flow));
+        // counted as the flow counts a blocked attempt: layer 1 once, the pair once, one more distinct name
+        Map<String, Object> afterEdge = state(realm, ip, "ghost-b");
+        assertThat(GateIt.stateNumber(afterFlow, "address", "attempts") - GateIt.stateNumber(before, "address", "attempts"))
+                .isEqualTo(1);
+        assertThat(GateIt.stateNumber(afterEdge, "address", "attempts") - GateIt.stateNumber(beforeEdge, "address", "attempts"))
+                .isEqualTo(1);
+        assertThat(GateIt.stateNumber(afterFlow, "pair", "attempts") - GateIt.stateNumber(before, "pair", "attempts"))
+                .isEqualTo(1);
+        assertThat(GateIt.stateNumber(afterEdge, "pair", "attempts") - GateIt.stateNumber(beforeEdge, "pair", "attempts"))
+                .isEqualTo(1);
+        assertThat(GateIt.stateNumber(afterFlow, "address", "distinctIdentifiers")
+                - GateIt.stateNumber(before, "address", "distinctIdentifiers")).isEqualTo(1);
+        assertThat(GateIt.stateNumber(afterEdge, "address", "distinctIdentifiers")
+                - GateIt.stateNumber(beforeEdge, "address", "distinctIdentifiers")).isEqualTo(1);
+        // and the right password from that address too (the flow would block it before the password check)
+        TokenResponse right = grant(realm, "alice", "alice-secret-1", ip);
+        assertThat(right.body()).isEqualTo(flow.body());
+        assertThat(edgeRefusals(realm)).isEqualTo(edgeBefore + 2);
+
+        // the operator's view: the same refusal event, marked as answered at the edge
+        EventRepresentation e = admin.awaitEvent(realm, ev -> ip.equals(ev.getIpAddress()) && "abuse_gate_blocked".equals(ev.getError())
+                && ev.getDetails() != null && "true".equals(ev.getDetails().get("abuse_gate_edge")), Duration.ofSeconds(15), "LOGIN_ERROR");
+        assertThat(e.getDetails()).containsEntry("abuse_gate_layer", "per_ip").containsEntry("abuse_gate_outcome", "blocked");
+        assertThat(e.getClientId()).isEqualTo(RealmBuilder.CLIENT_ID);
+        // another address is not affected
+        assertThat(grant(realm, "alice", "alice-secret-1", "192.0.2.152").status()).isEqualTo(200);
+    }
+
+    @Test
+    void with_the_setting_off_every_request_goes_through_the_flow() {
+        Map<String, String> config = new HashMap<>(LAYER1);
+        config.put("edge.enabled", "false");
+        String realm = importRealm(RealmBuilder.named(RealmBuilder.uniqueName("edge-off")).user("alice", "alice-secret-1")
+                .gatedDirectGrantFlow(GATED_PROVIDER, config));
+        String ip = "192.0.2.153";
+        for (int i = 0; i < 3; i++) {
+            assertThat(grant(realm, "alice", "wrong", ip).json().get("error")).isEqualTo("invalid_grant"); // Keycloak's own answer
+        }
+        TokenResponse first = grant(realm, "alice", "wrong", ip);
+        TokenResponse second = grant(realm, "alice", "wrong", ip);
+        assertThat(second.status()).as(second.toString()).isEqualTo(429);
+        assertThat(second.body()).isEqualTo(first.body());
+        assertThat(edgeRefusals(realm)).isZero();
+        assertThat(GateIt.stateNumber(state(realm, ip, "alice"), "address", "attempts")).isEqualTo(5);
+    }
+
+    @Test
+    void a_realm_without_the_gate_is_untouched_by_an_address_blocked_elsewhere() {
+        String gated = importRealm(RealmBuilder.named(RealmBuilder.uniqueName("edge-gated")).user("alice", "alice-secret-1")
+                .gatedDirectGrantFlow(GATED_PROVIDER, LAYER1));
+        String stock = importRealm(RealmBuilder.named(RealmBuilder.uniqueName("edge-stock")).user("alice", "alice-secret-1"));
+        String ip = "192.0.2.154";
+        for (int i = 0; i < 5; i++) {
+            grant(gated, "alice", "wrong", ip);
+        }
+        assertThat(grant(gated, "alice", "alice-secret-1", ip).status()).isEqualTo(429);
+        assertThat(edgeRefusals(gated)).isPositive();
+        for (int i = 0; i < 3; i++) {
+            assertThat(grant(stock, "alice", "alice-secret-1", ip).status()).isEqualTo(200);
+        }
+        assertThat(edgeRefusals(stock)).isZero();
+    }
+
+    @Test
+    void the_captcha_band_still_answers_through_the_flow() {
+        String realm = importRealm(RealmBuilder.named(RealmBuilder.uniqueName("edge-band")).user("alice", "alice-secret-1")
+                .gatedDirectGrantFlow(GATED_PROVIDER, Map.of(
+                        "captcha.enabled", "true",
+                        "captcha.factor", "0.5",
+                        "perIp.threshold", "4",
+                        "perIpAccount.enabled", "false",
+                        "accountLockout.enabled", "false",
+                        "credentialStuffing.enabled", "false")));
+        String ip = "192.0.2.155";
+        assertThat(grant(realm, "alice", "alice-secret-1", ip).status()).isEqualTo(200);
+        assertThat(grant(realm, "alice", "alice-secret-1", ip).status()).isEqualTo(200);
+        for (int i = 0; i < 3; i++) {
+            TokenResponse band = grant(realm, "alice", "alice-secret-1", ip);
+            assertThat(band.status()).as(band.toString()).isEqualTo(429);
+            assertThat(band.json().get("error")).isEqualTo("captcha_required");
+            assertThat(band.json()).containsKey("captcha_challenge");
+        }
+        assertThat(edgeRefusals(realm)).isZero();
+    }
+
+    // ------------------------------------------------------------------------------------------
+
+    private static TokenResponse grant(String realm, String username, String password, String ip) {
+        TokenResponse r = tokens.passwordGrant(realm, username, password, null, ip);
+        assertThat(r.status()).as(r.toString()).isLessThan(500);
+        return r;
+    }
+
+    private static double edgeRefusals(String realm) {
+        return Metrics.sum(server.metrics(), EDGE_METRIC, Map.of("realm", realm));
+    }
+
+    /** Every response header but the date, names in lower case. */
+    private static Map<String, List<String>> headers(TokenResponse r) {
+        Map<String, List<String>> out = new TreeMap<>();
+        r.headers().map().forEach((k, v) -> {
+            if (!k.equalsIgnoreCase("date") && !k.equals(":status")) {
+                out.put(k.toLowerCase(java.util.Locale.ROOT), v);
+            }
+        });
+        return out;
+    }
+
+    private static Map<String, Object> state(String realm, String ip, String identifier) {
+        AdminClient.Response r = admin.send("GET", "/admin/realms/" + AdminClient.seg(realm) + "/abuse-gate/state?address="
+                + ip + "&identifier=" + identifier, null);
+        assertThat(r.status()).as(r.body()).isEqualTo(200);
+        return r.jsonMap();
+    }
+}
