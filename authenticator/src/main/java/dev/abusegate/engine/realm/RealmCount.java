@@ -81,6 +81,46 @@ final class RealmCount {
         dirty.set(true);
         if (untilEntry.decrementAndGet() == 0) {
             enterNow(now); // this failure used the headroom up: exactly one failure sees zero
+        } else if (headroomLevel == Long.MAX_VALUE && !on) {
+            enterOnOwnCount(now, cap); // no tick has found the crowd yet: this node's own count may
+        }
+    }
+
+    /**
+     * Enters on this node's own count and networks alone, before a tick has found the crowd: when this node's
+     * failures in the window reach the entry level and came from at least {@code realm.minNetworks} of its recent
+     * networks. Its count is part of the realm's, so this enters no sooner than the tick would, only without waiting
+     * for it. Costs a sum over the kept buckets, paid only by a failure (a password check) of a realm not yet decided.
+     */
+    private void enterOnOwnCount(long now, int minNetworks) {
+        GateOptions o = options;
+        if (o == null || !o.get(RealmSettings.ENABLED)) {
+            return;
+        }
+        long level = RealmWatch.entryLevel(o, baseline);
+        long first = TallyForm.firstBucket(now, o.get(RealmSettings.WINDOW_SECONDS) * 1000);
+        long current = Math.floorDiv(now, RealmWatch.BUCKET_MILLIS);
+        long sum = 0;
+        for (Map.Entry<Long, LongAdder> e : buckets.entrySet()) {
+            if (e.getKey() >= first && e.getKey() <= current) {
+                sum += e.getValue().sum();
+            }
+        }
+        if (sum < level || minNetworks < o.get(RealmSettings.MIN_NETWORKS)) {
+            return;
+        }
+        int nets = 0;
+        synchronized (networks) {
+            for (long b : networks.values()) {
+                nets += b >= first ? 1 : 0;
+            }
+        }
+        if (nets >= minNetworks) {
+            synchronized (this) {
+                if (!on && headroomLevel == Long.MAX_VALUE) {
+                    enter(level, now);
+                }
+            }
         }
     }
 
@@ -208,7 +248,9 @@ final class RealmCount {
             return;
         }
         if (on) {
-            if (sum * 2 < entryLevel || !crowd) {
+            // it stays at least one window: the failures it entered on leave the window by 10 s buckets, up to a bucket
+            // early, and an attack still turned away would otherwise get a second entry level hashed within its window
+            if ((sum * 2 < entryLevel || !crowd) && now - since >= o.get(RealmSettings.WINDOW_SECONDS) * 1000) {
                 leave(now);
             }
             return;

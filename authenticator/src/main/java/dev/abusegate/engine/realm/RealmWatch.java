@@ -38,8 +38,10 @@ import java.util.function.Consumer;
  * Entering does not wait for the next tick once the crowd is there: a tick that found the networks leaves the realm
  * the headroom its count had to the entry level, and the failure on this node that uses it up enters the realm on
  * this node at once (one atomic decrement per failure; the one failure that reaches zero records the change, as the
- * tick would). An attack on this node alone is met with the failure that reaches the level, not up to a tick later;
- * the other nodes' failures since the tick count at the next one.
+ * tick would). Before a tick has found the crowd, a failure enters on this node's own count and networks when they
+ * alone reach the level and the crowd (never sooner than the tick would: they are part of its count). An attack on
+ * this node alone is met with the failure that reaches the level, not up to a tick later; the other nodes' failures
+ * since the tick count at the next one.
  * A realm with the layer off shares and keeps nothing. A tally that cannot be published or read fails open: the realm is decided on what this node has, and the failure
  * is reported to the owner; a tick never throws.
  */

@@ -28,7 +28,7 @@ final class TallyForm {
     }
 
     /** The first bucket of the window ending in the bucket of {@code now}. */
-    private static long firstBucket(long now, long windowMillis) {
+    static long firstBucket(long now, long windowMillis) {
         return Math.floorDiv(now, RealmWatch.BUCKET_MILLIS) - (windowMillis + RealmWatch.BUCKET_MILLIS - 1) / RealmWatch.BUCKET_MILLIS + 1;
     }
 

@@ -224,6 +224,24 @@ class RealmUnderAttackTest {
     }
 
     @Test
+    void it_stays_on_a_whole_window_after_entering_though_its_entry_bucket_leaves_the_window_sooner() {
+        GateOptions o = on(20).build();
+        // the entry's failures at the end of a 10 s bucket: that bucket leaves the 60 s window 50 s later
+        clock.advanceMillis(RealmWatch.BUCKET_MILLIS - Math.floorMod(clock.millis(), RealmWatch.BUCKET_MILLIS) - 100);
+        spray(o, REALM, 20);
+        assertTrue(watch.underAttack(REALM));
+        for (int s = 1; s <= 58; s++) {
+            tick();
+            assertTrue(watch.underAttack(REALM), "still on " + s + " s after entering (count " + watch.state(REALM).count() + ")");
+        }
+        assertEquals(0, watch.state(REALM).count(), "the entry's bucket has left the window");
+        for (int s = 0; s < 5 && watch.underAttack(REALM); s++) {
+            tick();
+        }
+        assertFalse(watch.underAttack(REALM), "left once a whole window has passed");
+    }
+
+    @Test
     void hysteresis_keeps_it_on_above_half_the_entry_level() {
         GateOptions o = on(40).build();
         spray(o, REALM, 40);
@@ -399,11 +417,36 @@ class RealmUnderAttackTest {
     }
 
     @Test
-    void entering_early_needs_a_tick_with_the_layer_on_and_leaving_gives_the_headroom_back_only_at_the_next_tick() {
+    void before_any_tick_this_node_s_own_count_and_networks_enter_at_the_level() {
+        GateOptions o = on(10).set(RealmSettings.MIN_NETWORKS, 5).build();
+        spray(o, REALM, 9);
+        assertFalse(watch.underAttack(REALM), "one short of the level, no tick yet");
+        spray(o, REALM, 1);
+        assertTrue(watch.underAttack(REALM), "the 10th failure, from 10 networks, enters without a tick");
+        assertEquals(RealmWatch.Change.ENTERED, watch.takeChange(REALM));
+        assertEquals(10, watch.state(REALM).entryLevel());
+        tick();
+        assertNull(watch.takeChange(REALM), "the tick does not enter it again");
+    }
+
+    @Test
+    void before_any_tick_one_network_enters_nothing_however_many_its_failures() {
+        GateOptions o = on(10).set(RealmSettings.MIN_NETWORKS, 5).build();
+        assertTrue(attempt(o, REALM, "192.0.2.95", "pat", null, false).allowed());
+        for (int i = 0; i < 30; i++) {
+            Decision d = attempt(o, REALM, "192.0.2." + (100 + i % 50), "user-one-net-" + i, null, true);
+            if (d.allowed()) {
+                gate.passwordFailed(d, 0L, List.of());
+            }
+        }
+        assertFalse(watch.underAttack(REALM), "30 failures from one /24");
+    }
+
+    @Test
+    void leaving_gives_the_headroom_back_only_at_the_next_tick() {
         GateOptions o = on(10).set(RealmSettings.MIN_NETWORKS, 5).build();
         assertTrue(attempt(o, REALM, "192.0.2.90", "max", null, false).allowed()); // the options are known, no tick yet
         spray(o, REALM, 15);
-        assertFalse(watch.underAttack(REALM), "no headroom before a tick has decided the realm");
         tick();
         assertTrue(watch.underAttack(REALM));
         watch.takeChange(REALM);
