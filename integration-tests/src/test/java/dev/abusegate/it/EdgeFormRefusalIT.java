@@ -25,12 +25,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class EdgeFormRefusalIT extends ServerTest {
 
-    private static final Map<String, String> LAYER1 = Map.of(
-            "captcha.enabled", "false",
-            "perIp.threshold", "3",
-            "perIpAccount.threshold", "1000",
-            "credentialStuffing.threshold", "1000",
-            "accountLockout.enabled", "false");
+    /** Layer 1 alone at 3 per address, as in {@link EdgeRefusalIT}. */
+    private static final Map<String, String> LAYER1 = EdgeRefusalIT.LAYER1;
     private static final Pattern CODE = Pattern.compile("session_code=([^&\"]+)");
 
     @Test

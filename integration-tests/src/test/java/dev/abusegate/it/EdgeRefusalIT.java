@@ -29,7 +29,7 @@ class EdgeRefusalIT extends ServerTest {
     private static final String GATED_PROVIDER = "abuse-gate-direct-grant";
     private static final String EDGE_METRIC = "abuse_gate_edge_refusals_total";
     /** Per address 3 (captcha off); pairs and distinct names counted far below their thresholds; no lockout. */
-    private static final Map<String, String> LAYER1 = Map.of(
+    static final Map<String, String> LAYER1 = Map.of(
             "captcha.enabled", "false",
             "perIp.threshold", "3",
             "perIpAccount.threshold", "1000",
