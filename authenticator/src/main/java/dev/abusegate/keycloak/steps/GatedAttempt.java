@@ -192,7 +192,7 @@ public final class GatedAttempt implements Refusal {
         AbuseGate g = runtime.gate();
         if (!decision.allowed() || !submission.scope().realmLayer() || solution != null || carried != null || device != null
                 || !g.realmUnderAttack(realm.getId(), options)
-                || !options.allowlist().isEmpty() && options.allowlist().contains(submission.address())) {
+                || options.allowlist().contains(submission.address())) {
             return null;
         }
         CaptchaConfig harder = submission.settings().captcha().harder(options.get(RealmSettings.ALTCHA_FACTOR));

@@ -260,14 +260,11 @@ public final class InfinispanCounterStore implements CounterStore {
             Table t = of(key);
             Subject subject = Subject.of(key);
             Long at = slotKey(key);
-            if (t.local) {
-                // a LOCAL read straight from the data container, as a LOCAL change is made (a clustered read stays a
-                // cache read: on a node that holds a copy it is local, elsewhere one round trip to an owner)
-                return CompletableFuture.completedFuture(Slots.findOrShared(unreadable.check(t.value(t.peekLocally(at))),
-                        subject, t.time.wallClockTime(), t.shape.policy()));
-            }
-            return t.cache.getAsync(at).thenApply(stored -> Slots.findOrShared(unreadable.check(t.value(stored)),
-                    subject, t.time.wallClockTime(), t.shape.policy()));
+            // a LOCAL read straight from the data container, as a LOCAL change is made (a clustered read stays a
+            // cache read: on a node that holds a copy it is local, elsewhere one round trip to an owner)
+            CompletableFuture<Object> stored = t.local ? CompletableFuture.completedFuture(t.peekLocally(at)) : t.cache.getAsync(at);
+            return stored.thenApply(v -> Slots.findOrShared(unreadable.check(t.value(v)), subject, t.time.wallClockTime(),
+                    t.shape.policy()));
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(new CounterStoreException("read failed", e));
         }
