@@ -31,7 +31,7 @@ export GIT_COMMIT="$(git -C "$ROOT" rev-parse --short HEAD)"
 # The command as run, with the knobs that were set (for the results file).
 knobs=""
 for k in RUNS REALMS RATES SHAPES ENDPOINTS PHASE_SECONDS WARMUP_SECONDS REAL_LOGINS REAL_INTERVAL_MS USERS MAX_INFLIGHT DRAIN_SECONDS \
-  SATURATED_FACTOR REAL_TIMEOUT_SECONDS QUIET QUIET_MINUTES PROFILE NGINX_RATE NGINX_BURST; do
+  SATURATED_FACTOR REAL_TIMEOUT_SECONDS RATE_FLOOR QUIET QUIET_MINUTES PROFILE NGINX_RATE NGINX_BURST; do
   [ -n "${!k:-}" ] && knobs="$knobs$k=\"${!k}\" "
 done
 export COMMAND="${knobs}benchmarks/attack/run.sh"

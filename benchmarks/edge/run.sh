@@ -4,6 +4,7 @@
 #
 #   benchmarks/edge/run.sh            # N=3000 refusals per phase, 5 rounds, 20000 to warm up, 4 in flight
 #   N=2000 WARMUP=5000 benchmarks/edge/run.sh
+#   PROFILE=1 benchmarks/edge/run.sh  # plus one edge-on phase under JFR, summarised into $PROFILE_OUT
 #
 # Two realms, edge-on and edge-off, identical but for edge.enabled: a public client with direct access grants, the
 # gate alone in the direct grant flow (layer 1 at 3 attempts in 3600 s, layers 2 and 4 far away, no lockout, no
@@ -23,6 +24,9 @@ WARMUP="${WARMUP:-20000}"
 ROUNDS="${ROUNDS:-5}"
 PARALLEL="${PARALLEL:-4}"
 OUT="${OUT:-$ROOT/benchmarks/results/edge-refusal-cpu-$(date -u +%F).txt}"
+PROFILE="${PROFILE:-0}"
+PROFILE_N="${PROFILE_N:-20000}"
+PROFILE_OUT="${PROFILE_OUT:-$ROOT/benchmarks/results/edge-refusal-profile-$(date -u +%F).txt}"
 TICK="$(getconf CLK_TCK)"
 LOAD_AT_START="$(cut -d' ' -f1-3 /proc/loadavg)"
 
@@ -111,7 +115,30 @@ send() {
       echo "$r $realm $N $cpu_ms $wall_ms $(awk -v c="$cpu_ms" -v n="$N" 'BEGIN {printf "%.3f", c / n}') $(cut -d' ' -f1 /proc/loadavg)"
     done
   done
+  if [ "$PROFILE" = 1 ]; then
+    # One more edge-on phase under JFR, after the measured rounds: its CPU is not in the table above.
+    requests edge-on "$PROFILE_N" "profile"
+    jcmd "$JAVA_PID" JFR.start name=edge settings=profile filename="$TARGET/edge.jfr" > /dev/null
+    send "$PROFILE_N"
+    jcmd "$JAVA_PID" JFR.stop name=edge > /dev/null
+  fi
   echo "edge refusals counted by the server:"
   curl -s "http://127.0.0.1:$MGMT_PORT/metrics" | grep '^abuse_gate_edge_refusals_total' || true
   echo "uptime after: $(uptime)"
 } | tee "$OUT"
+
+if [ "$PROFILE" = 1 ]; then
+  mkdir -p "$TARGET/classes"
+  javac -d "$TARGET/classes" "$ROOT"/benchmarks/src/main/java/dev/abusegate/benchmarks/attack/JfrSummary.java
+  {
+    echo "# Where an edge refusal's server CPU goes (token endpoint, $PROFILE_N refusals, edge on)"
+    echo
+    echo "JFR (\`settings=profile\`) on the Keycloak JVM during one edge-on phase after the rounds of $(basename "$OUT"),"
+    echo "summarised by \`dev.abusegate.benchmarks.attack.JfrSummary\`. Nothing else ran against the server."
+    echo
+    echo '```'
+    java -cp "$TARGET/classes" dev.abusegate.benchmarks.attack.JfrSummary "$TARGET/edge.jfr"
+    echo '```'
+  } > "$PROFILE_OUT"
+  echo "profile: $PROFILE_OUT"
+fi

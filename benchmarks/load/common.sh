@@ -54,7 +54,9 @@ free_port() {
 # Machine and build facts, first lines of every raw output.
 machine_info() {
   echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-  echo "git: $(git -C "$ROOT" rev-parse --short HEAD) ($(git -C "$ROOT" rev-parse --abbrev-ref HEAD))"
+  local dirty=""
+  git -C "$ROOT" diff --quiet HEAD -- authenticator benchmarks 2>/dev/null || dirty=", with uncommitted changes"
+  echo "git: $(git -C "$ROOT" rev-parse --short HEAD) ($(git -C "$ROOT" rev-parse --abbrev-ref HEAD)$dirty)"
   echo "nproc: $(nproc)"
   echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //')"
   echo "memory: $(free -m | awk '/Mem:/ {print $2 " MiB total, " $7 " MiB available"}')"

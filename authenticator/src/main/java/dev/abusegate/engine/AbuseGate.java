@@ -233,13 +233,23 @@ public final class AbuseGate {
     }
 
     /**
-     * The fifth layer's answer for an attempt let through before its realm entered "under attack" and still waiting
-     * for its password check when it did (see {@code PasswordCheckQueue}): the captcha admission gives every such
-     * attempt now. The caller first gives back what the attempt holds on layer 3 ({@link #notVerified}); what layers
-     * 1, 2 and 4 counted at admission stays counted, as for any attempt let through.
+     * The fifth layer's second look at an attempt let through before its realm entered "under attack" and still
+     * waiting for its password check when it did (see {@code PasswordCheckQueue}): null when the attempt goes on to its
+     * check (it was exempt at admission, the realm is not under attack, or {@code captchaCheck} verifies a solution
+     * now), else the captcha admission gives every such attempt now. Exempt at admission: a step without the fifth
+     * layer, an allowlisted address, a verified device cookie, a captcha solution verified then. The caller then gives
+     * back what the attempt holds on layer 3 ({@link #notVerified}); what layers 1, 2 and 4 counted at admission stays
+     * counted, as for any attempt let through.
+     *
+     * @param captchaCheck verifies (and spends) a solution the attempt carries, at the realm's harder captcha; null:
+     *                     none came with it
      */
-    public Decision realmEnteredMeanwhile(Decision admitted) {
+    public Decision realmEnteredMeanwhile(GateOptions options, String realm, Decision admitted, BooleanSupplier captchaCheck) {
         Reservation r = admitted.reservation();
+        if (!admitted.allowed() || r.realmExempt || !realmUnderAttack(realm, options)
+                || captchaCheck != null && captchaCheck.getAsBoolean()) {
+            return null;
+        }
         return Decision.realmCaptcha(admitted.outages(), r.scope.map(Reservation::none).orElse(r));
     }
 

@@ -100,9 +100,12 @@ final class Admission {
         // a sprayed bucket read from the store (not a failure mode) marks the attempt, for the settlement's event
         Reservation passed = sprayed && sprayProbe.failure() == null ? nothing.sprayed() : nothing;
 
+        // what the fifth layer's second look before the password check exempts (AbuseGate#realmEnteredMeanwhile)
+        boolean realmExempt = !realmLayer || allowlisted || verifiedDevice != null || captcha.solved();
+
         // Step 2: layer 3's reservation.
         if (p3 == null) {
-            return Decision.allow(call.outages(), passed);
+            return Decision.allow(call.outages(), passed.realmExempt(realmExempt));
         }
         LockoutReservation reservation = new LockoutReservation(step, p3);
         LayerOutcome r = reservation.take(captcha.solved());
@@ -118,7 +121,7 @@ final class Admission {
             return Decision.block(Layer.ACCOUNT_LOCKOUT, call.outages(), nothing);
         }
         Reservation held = Reservation.held(scope, reservation.hold(r));
-        return Decision.allow(call.outages(), passed == nothing ? held : held.sprayed());
+        return Decision.allow(call.outages(), (passed == nothing ? held : held.sprayed()).realmExempt(realmExempt));
     }
 
     /** The spray layer's answer for one attempt, its store's failure or shared count recorded. */

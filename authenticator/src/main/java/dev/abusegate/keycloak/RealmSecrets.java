@@ -5,6 +5,7 @@ import dev.abusegate.engine.keys.SecretSource;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.LongSupplier;
 import javax.crypto.SecretKey;
 import org.keycloak.crypto.Algorithm;
 import org.keycloak.crypto.KeyUse;
@@ -46,7 +47,31 @@ public final class RealmSecrets implements SecretSource {
     private final Map<String, Derived> typoByRealm = new ConcurrentHashMap<>();
     private final Map<String, Derived> sprayByRealm = new ConcurrentHashMap<>();
 
+    /**
+     * How long the identifier secret is used before the realm's active key is looked up again (nanoseconds): the
+     * lookup was a thirteenth of a refusal's CPU. Only the identifier secret is kept: it keys counters and signs
+     * nothing, so a rotated or removed key reaches it within this time. The keys that sign or verify (ALTCHA, device
+     * cookies) and the others follow the realm's key on every use.
+     */
+    static final long IDENTIFIER_RECHECK_NANOS = 1_000_000_000L;
+
     private record Derived(String kid, byte[] secret) {
+    }
+
+    /** The identifier secret of a realm and when its key must be looked up again. */
+    private record Checked(Derived derived, long recheckAt) {
+    }
+
+    private final Map<String, Checked> identifierByRealm = new ConcurrentHashMap<>();
+    private final LongSupplier nanoClock;
+
+    public RealmSecrets() {
+        this(System::nanoTime);
+    }
+
+    /** With the clock of the identifier secret's recheck (tests). */
+    RealmSecrets(LongSupplier nanoClock) {
+        this.nanoClock = nanoClock;
     }
 
     /** The HMAC key that signs this realm's ALTCHA challenges when no captcha secret is configured. */
@@ -73,6 +98,10 @@ public final class RealmSecrets implements SecretSource {
     }
 
     private static byte[] derived(KeycloakSession session, RealmModel realm, Map<String, Derived> cache, byte[] label) {
+        return derivedEntry(session, realm, cache, label).secret();
+    }
+
+    private static Derived derivedEntry(KeycloakSession session, RealmModel realm, Map<String, Derived> cache, byte[] label) {
         KeyWrapper key = session.keys().getActiveKey(realm, KeyUse.SIG, Algorithm.HS512);
         if (key == null || key.getSecretKey() == null) {
             key = session.keys().getActiveKey(realm, KeyUse.SIG, Algorithm.HS256);
@@ -84,16 +113,16 @@ public final class RealmSecrets implements SecretSource {
         String kid = String.valueOf(key.getKid());
         Derived d = cache.get(realm.getId());
         if (d != null && d.kid().equals(kid)) {
-            return d.secret();
+            return d;
         }
-        byte[] secret = derive(key.getSecretKey(), label);
-        cache.put(realm.getId(), new Derived(kid, secret));
-        return secret;
+        Derived fresh = new Derived(kid, derive(key.getSecretKey(), label));
+        cache.put(realm.getId(), fresh);
+        return fresh;
     }
 
     /**
-     * The identifier secret of a realm, from the realm's active HMAC key as the current request's session sees
-     * it (so a rotated key is picked up at once).
+     * The identifier secret of a realm, from the realm's active HMAC key as a request's session sees it, looked up
+     * again at most {@link #IDENTIFIER_RECHECK_NANOS} after the last lookup (a rotated or removed key shows within it).
      *
      * @throws NoRealmKey when the realm has no active HMAC key
      * @throws IllegalStateException outside a Keycloak request
@@ -111,7 +140,20 @@ public final class RealmSecrets implements SecretSource {
         if (realm == null) {
             throw new IllegalStateException("unknown realm");
         }
-        return derived(session, realm, byRealm, LABEL);
+        long now = nanoClock.getAsLong();
+        Checked checked = identifierByRealm.get(realmId);
+        if (checked != null && now - checked.recheckAt() < 0) {
+            return checked.derived().secret();
+        }
+        Derived d;
+        try {
+            d = derivedEntry(session, realm, byRealm, LABEL);
+        } catch (NoRealmKey e) {
+            identifierByRealm.remove(realmId);
+            throw e;
+        }
+        identifierByRealm.put(realmId, new Checked(d, now + IDENTIFIER_RECHECK_NANOS));
+        return d.secret();
     }
 
     private static byte[] derive(SecretKey key, byte[] label) {

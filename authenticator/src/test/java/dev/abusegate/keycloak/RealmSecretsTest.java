@@ -1,11 +1,12 @@
 package dev.abusegate.keycloak;
 
+import static dev.abusegate.keycloak.KeycloakStubs.stub;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.lang.reflect.Proxy;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import javax.crypto.spec.SecretKeySpec;
 import org.junit.jupiter.api.AfterEach;
@@ -25,14 +26,14 @@ import org.keycloak.utils.KeycloakSessionUtil;
 class RealmSecretsTest {
 
     private final AtomicReference<KeyWrapper> activeKey = new AtomicReference<>();
-    private final RealmModel realm = proxy(RealmModel.class, (m, a) -> switch (m) {
+    private final RealmModel realm = stub(RealmModel.class, (m, a) -> switch (m) {
         case "getId" -> "9b1d6a0e-realm-id";
         case "getName" -> "acme";
         default -> null;
     });
-    private final KeyManager keys = proxy(KeyManager.class, (m, a) -> "getActiveKey".equals(m) ? activeKey.get() : null);
-    private final KeycloakContext context = proxy(KeycloakContext.class, (m, a) -> "getRealm".equals(m) ? realm : null);
-    private final KeycloakSession session = proxy(KeycloakSession.class, (m, a) -> switch (m) {
+    private final KeyManager keys = stub(KeyManager.class, (m, a) -> "getActiveKey".equals(m) ? activeKey.get() : null);
+    private final KeycloakContext context = stub(KeycloakContext.class, (m, a) -> "getRealm".equals(m) ? realm : null);
+    private final KeycloakSession session = stub(KeycloakSession.class, (m, a) -> switch (m) {
         case "keys" -> keys;
         case "getContext" -> context;
         default -> null;
@@ -60,16 +61,33 @@ class RealmSecretsTest {
 
     @Test
     void a_key_removed_after_use_is_forgotten_not_kept_or_replaced_by_a_public_one() {
-        RealmSecrets secrets = new RealmSecrets();
+        AtomicLong nanos = new AtomicLong();
+        RealmSecrets secrets = new RealmSecrets(nanos::get);
         activeKey.set(hmacKey("kid-1", "a-realm-secret-of-32-bytes-00001"));
         assertThat(secrets.secretFor(realm.getId())).hasSize(32);
         byte[] device = secrets.deviceKey(session, realm);
         assertThat(device).isNotEqualTo(publicDerivation("keycloak-abuse-gate device cookie key v1"));
 
         activeKey.set(null);
-        assertThatThrownBy(() -> secrets.deviceKey(session, realm)).isInstanceOf(RealmSecrets.NoRealmKey.class);
-        assertThatThrownBy(() -> secrets.secretFor(realm.getId())).as("the identifier secret is not used any more")
+        assertThatThrownBy(() -> secrets.deviceKey(session, realm)).as("a signing key at once")
                 .isInstanceOf(RealmSecrets.NoRealmKey.class);
+        nanos.addAndGet(RealmSecrets.IDENTIFIER_RECHECK_NANOS);
+        assertThatThrownBy(() -> secrets.secretFor(realm.getId())).as("the identifier secret once it is looked up again")
+                .isInstanceOf(RealmSecrets.NoRealmKey.class);
+    }
+
+    @Test
+    void a_rotated_key_reaches_the_identifier_secret_when_it_is_looked_up_again() {
+        AtomicLong nanos = new AtomicLong();
+        RealmSecrets secrets = new RealmSecrets(nanos::get);
+        activeKey.set(hmacKey("kid-1", "a-realm-secret-of-32-bytes-00001"));
+        byte[] first = secrets.secretFor(realm.getId());
+
+        activeKey.set(hmacKey("kid-2", "a-realm-secret-of-32-bytes-00002"));
+        nanos.addAndGet(RealmSecrets.IDENTIFIER_RECHECK_NANOS - 1);
+        assertThat(secrets.secretFor(realm.getId())).as("kept until the recheck").isEqualTo(first);
+        nanos.addAndGet(1);
+        assertThat(secrets.secretFor(realm.getId())).isNotEqualTo(first).hasSize(32);
     }
 
     @Test
@@ -95,22 +113,5 @@ class RealmSecretsTest {
         k.setKid(kid);
         k.setSecretKey(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA512"));
         return k;
-    }
-
-    private interface Answer {
-        Object answer(String method, Object[] args);
-    }
-
-    private static <T> T proxy(Class<T> type, Answer answer) {
-        return type.cast(Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[] {type}, (p, m, a) -> {
-            if (m.getDeclaringClass() == Object.class) {
-                return switch (m.getName()) {
-                    case "hashCode" -> System.identityHashCode(p);
-                    case "equals" -> p == a[0];
-                    default -> type.getSimpleName() + " stub";
-                };
-            }
-            return answer.answer(m.getName(), a);
-        }));
     }
 }

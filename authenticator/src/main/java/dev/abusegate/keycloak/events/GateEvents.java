@@ -11,6 +11,7 @@ import dev.abusegate.engine.store.CounterStore;
 import dev.abusegate.keycloak.runtime.GateRuntime;
 import java.util.LinkedHashSet;
 import java.util.Set;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.jboss.logging.Logger;
 import org.keycloak.authentication.AuthenticationFlowContext;
@@ -64,19 +65,33 @@ public final class GateEvents {
     public static final String DETAIL_PASSWORD_SPRAYED = "abuse_gate_password_sprayed";
 
     private final RealmModel realm;
-    /** The attempt's login event (the flow's, or one the edge made): a refusal is recorded on it, other events on clones. */
-    private final EventBuilder loginEvent;
+    /**
+     * The attempt's login event (the flow's, or one the edge makes when it records one): a refusal is recorded on it,
+     * other events on clones.
+     */
+    private final Supplier<EventBuilder> loginEventSource;
+    private EventBuilder loginEvent;
     private final GateRuntime runtime;
 
     public GateEvents(AuthenticationFlowContext ctx, GateRuntime runtime) {
-        this(ctx.getRealm(), ctx.getEvent(), runtime);
+        this(ctx.getRealm(), ctx::getEvent, runtime);
     }
 
-    /** For an attempt decided before Keycloak's flow ran, with the login event it records. */
-    public GateEvents(RealmModel realm, EventBuilder loginEvent, GateRuntime runtime) {
+    /**
+     * For an attempt decided before Keycloak's flow ran, with the login event it records, made only when an event is
+     * recorded (a refusal past the realm's event budget makes none: building one was a twentieth of its CPU).
+     */
+    public GateEvents(RealmModel realm, Supplier<EventBuilder> loginEvent, GateRuntime runtime) {
         this.realm = realm;
-        this.loginEvent = loginEvent;
+        this.loginEventSource = loginEvent;
         this.runtime = runtime;
+    }
+
+    private EventBuilder loginEvent() {
+        if (loginEvent == null) {
+            loginEvent = loginEventSource.get();
+        }
+        return loginEvent;
     }
 
     /**
@@ -95,7 +110,7 @@ public final class GateEvents {
         if (leftOut == EventBudget.LEAVE_OUT) {
             return;
         }
-        EventBuilder event = loginEvent
+        EventBuilder event = loginEvent()
                 .detail(DETAIL_LAYER, layer)
                 .detail(DETAIL_OUTCOME, d.outcome().code());
         if (leftOut > 0) {
@@ -110,7 +125,7 @@ public final class GateEvents {
      * metric counts it per realm.
      */
     public void passwordSprayed() {
-        loginEvent.detail(DETAIL_PASSWORD_SPRAYED, "true").detail(DETAIL_LAYER, Layer.PASSWORD_SPRAY.label());
+        loginEvent().detail(DETAIL_PASSWORD_SPRAYED, "true").detail(DETAIL_LAYER, Layer.PASSWORD_SPRAY.label());
         GateMetrics.sprayedLogin(realm.getName());
     }
 
@@ -131,7 +146,7 @@ public final class GateEvents {
         // one event per change, in order: a realm that entered and left since the last attempt records both
         for (RealmWatch.Change change; (change = watch.takeChange(id)) != null; ) {
             String state = change == RealmWatch.Change.ENTERED ? "entered" : "left";
-            loginEvent.clone()
+            loginEvent().clone()
                     .detail(DETAIL_LAYER, LAYER_REALM)
                     .detail(DETAIL_REALM_STATE, state)
                     .error(EVENT_REALM);
@@ -202,7 +217,7 @@ public final class GateEvents {
         if (leftOut == EventBudget.LEAVE_OUT) {
             return;
         }
-        EventBuilder event = loginEvent.clone();
+        EventBuilder event = loginEvent().clone();
         event.detail(DETAIL_LAYER, outages.unavailable().stream().map(Layer::label).collect(Collectors.joining(",")))
                 .detail(DETAIL_REASON, REASON_DOWN)
                 .detail(DETAIL_CAUSE, String.join("; ", causes));

@@ -170,15 +170,13 @@ public class EdgeRefusal {
         if (d == null) {
             return null;
         }
-        ClientModel client = realm.getClientByClientId(clientId);
-        EventBuilder event = new EventBuilder(realm, session, session.getContext().getConnection())
+        GateEvents events = new GateEvents(realm, () -> new EventBuilder(realm, session, session.getContext().getConnection())
                 .event(EventType.LOGIN_ERROR)
-                .client(client)
+                .client(realm.getClientByClientId(clientId))
                 .detail(Details.AUTH_METHOD, OIDCLoginProtocol.LOGIN_PROTOCOL)
                 .detail(Details.GRANT_TYPE, OAuth2Constants.PASSWORD)
                 .detail(Details.USERNAME, identifier)
-                .detail(GateEvents.DETAIL_EDGE, "true");
-        GateEvents events = new GateEvents(realm, event, runtime);
+                .detail(GateEvents.DETAIL_EDGE, "true"), runtime);
         events.storeUnavailable(d.outages(), options.storeFailureEventsPerMinute());
         events.storeDegraded(d.degraded());
         events.decided(d, options.refusalEventsPerMinute());

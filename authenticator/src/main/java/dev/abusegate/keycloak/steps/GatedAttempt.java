@@ -179,31 +179,28 @@ public final class GatedAttempt implements Refusal {
     }
 
     /**
-     * A second look, when the attempt's turn to check its password has come: null when it goes on to the check; the
-     * fifth layer's answer when its realm entered "under attack" after the attempt was let through and the attempt has
-     * neither an exemption (an allowlisted address, a verified device cookie) nor a solution that verifies now (one
-     * the attempt passed with, or one it carried that is spent here). The caller gives the attempt's layer-3
-     * reservation back ({@link Settlement#abandon()}) and answers with the returned attempt's 429.
+     * A second look, when the attempt's turn to check its password has come ({@link AbuseGate#realmEnteredMeanwhile}):
+     * null when it goes on to the check; the fifth layer's answer when its realm entered "under attack" after the
+     * attempt was let through and the attempt was not exempt at admission and has no solution that holds now (one it
+     * carried from the username page, spent before its turn, or one it sent, verified and spent here at the realm's
+     * harder captcha). The caller gives the attempt's layer-3 reservation back ({@link Settlement#abandon()}) and
+     * answers with the returned attempt's 429.
      *
      * @param carried a solution the attempt carries from the identity-first username page (null: none)
      */
     GatedAttempt realmEnteredMeanwhile(CaptchaService.Solution carried) {
         RealmModel realm = ctx.getRealm();
         AbuseGate g = runtime.gate();
-        if (!decision.allowed() || !submission.scope().realmLayer() || solution != null || carried != null || device != null
-                || !g.realmUnderAttack(realm.getId(), options)
-                || options.allowlist().contains(submission.address())) {
-            return null;
-        }
         CaptchaConfig harder = submission.settings().captcha().harder(options.get(RealmSettings.ALTCHA_FACTOR));
-        if (captchaSubmitted) {
+        BooleanSupplier solved = carried != null ? () -> true : !captchaSubmitted ? null : () -> {
             CaptchaService.Solution now = runtime.captcha().verifiedUnspent(ctx.getSession(), realm, harder, submission.token(),
                     submission.address(), options.ipv6PrefixLength(), false);
-            if (now != null && spend(now)) {
-                return null;
-            }
+            return now != null && spend(now);
+        };
+        Decision late = g.realmEnteredMeanwhile(options, realm.getId(), decision, solved);
+        if (late == null) {
+            return null;
         }
-        Decision late = g.realmEnteredMeanwhile(decision);
         GateEvents events = new GateEvents(ctx, runtime);
         events.decided(late, options.refusalEventsPerMinute());
         events.realmWatched(g.realmWatch());

@@ -73,6 +73,8 @@ public final class AttackRun {
      */
     final List<String> realms = List.of(env("REALMS", "stock nginx gated").trim().split("\\s+"));
     final double phaseSeconds = Double.parseDouble(env("PHASE_SECONDS", "60"));
+    /** RATE_FLOOR="nginx:100 gated:100": a realm's attack phases below its floor are not run (rate limits hold there). */
+    final Map<String, Double> rateFloor = floors(env("RATE_FLOOR", ""));
     final double warmupSeconds = Double.parseDouble(env("WARMUP_SECONDS", "10"));
     /** Real logins per phase; the real users' interval follows from it and the phase length, unless REAL_INTERVAL_MS is set. */
     final int realLogins = Integer.parseInt(env("REAL_LOGINS", "1000"));
@@ -110,6 +112,18 @@ public final class AttackRun {
     boolean quietHeld;
     long quietDeadline = Long.MAX_VALUE;
     String quietNote = "no quiet window (QUIET=0)";
+
+    /** "realm:rate realm:rate" as a map. */
+    static Map<String, Double> floors(String spec) {
+        Map<String, Double> m = new LinkedHashMap<>();
+        for (String part : spec.trim().split("\\s+")) {
+            if (!part.isEmpty()) {
+                String[] kv = part.split(":", 2);
+                m.put(kv[0], Double.parseDouble(kv[1]));
+            }
+        }
+        return m;
+    }
 
     static String env(String k, String d) {
         String v = System.getenv(k);
@@ -260,6 +274,11 @@ public final class AttackRun {
                                     + (int) saturated + "x idle at " + fmtRate(saturatedAt.get(line)) + "/s"));
                             continue;
                         }
+                        if (rate < rateFloor.getOrDefault(realm, 0.0)) {
+                            phases.add(Phase.skipped(runNo, realm, endpoint, shape, rate, "not run: below RATE_FLOOR ("
+                                    + fmtRate(rateFloor.get(realm)) + "/s for " + realm + ")"));
+                            continue;
+                        }
                         if (!fits()) {
                             phases.add(Phase.skipped(runNo, realm, endpoint, shape, rate, "not run: the quiet window was over"));
                             continue;
@@ -327,7 +346,7 @@ public final class AttackRun {
         String skipped = env("SKIPPED_NOTE", "");
         return "### Run " + runNo + " of " + runs + "\n\n"
                 + "- command: `" + env("COMMAND", "benchmarks/attack/run.sh") + "`\n"
-                + "- settings: REALMS=\"" + String.join(" ", realms) + "\" RATES=\"" + env("RATES", "10 50 200 800") + "\" SHAPES=\"" + String.join(" ", shapes) + "\" ENDPOINTS=\""
+                + "- settings: REALMS=\"" + String.join(" ", realms) + "\" RATES=\"" + env("RATES", "10 50 200 800") + "\" RATE_FLOOR=\"" + env("RATE_FLOOR", "") + "\" SHAPES=\"" + String.join(" ", shapes) + "\" ENDPOINTS=\""
                 + String.join(" ", endpoints) + "\" PHASE_SECONDS=" + fmt(phaseSeconds) + " WARMUP_SECONDS=" + fmt(warmupSeconds)
                 + " REAL_LOGINS=" + realLogins + " REAL_INTERVAL_MS=" + fmt(realIntervalMs) + " (" + realLoginsPerPhase(phaseSeconds)
                 + " real logins a phase) USERS=" + users + " MAX_INFLIGHT=" + maxInflight + " SATURATED_FACTOR="

@@ -57,6 +57,11 @@ final class Phase {
         return p;
     }
 
+    /** Not run because the rate is below its realm's RATE_FLOOR (a line then starts at its floor). */
+    boolean belowFloor() {
+        return note != null && note.startsWith("not run: below RATE_FLOOR");
+    }
+
     boolean ran() {
         return note == null;
     }

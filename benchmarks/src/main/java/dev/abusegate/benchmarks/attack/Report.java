@@ -56,6 +56,9 @@ final class Report {
         double best = Double.NaN;
         List<Phase> line = line(ps, realm, endpoint, shape);
         for (Phase p : line) {
+            if (p.belowFloor()) {
+                continue;
+            }
             if (!available(p, idle)) {
                 break;
             }
