@@ -210,7 +210,7 @@ final class Report {
             for (String s : shapes) {
                 b.append("| ").append(endpointName(e)).append(" | ").append(shapeName(s)).append(" |");
                 for (String r : realms) {
-                    b.append(' ').append(rateFig(headline(ps, runs, r, e, s), lowest)).append(" |");
+                    b.append(' ').append(rateFig(headline(ps, runs, r, e, s), lowestRun(ps, r, e, s, lowest))).append(" |");
                 }
                 if (realms.contains("stock")) {
                     double st = lowerMedian(headline(ps, runs, "stock", e, s));
@@ -389,6 +389,11 @@ final class Report {
             + "table's 429 answers come from the HTTP status of each attempt). Events are told "
             + "apart by address: real users come from 172.16.0.0/12, the attack from 198.18.0.0/15, 10.0.0.0/8 and 2001:db8::/32. "
             + "The attack's usernames exist in neither realm, so every hash it causes is a `user_not_found` dummy hash.\n";
+
+    /** The lowest rate a line was run at (its RATE_FLOOR, if any), else {@code lowest}. */
+    static double lowestRun(List<Phase> ps, String realm, String endpoint, String shape, double lowest) {
+        return line(ps, realm, endpoint, shape).stream().filter(p -> !p.belowFloor()).mapToDouble(p -> p.rate).min().orElse(lowest);
+    }
 
     static String rateText(double r, double lowest) {
         return Double.isNaN(r) || r == 0 ? "< " + AttackRun.fmt(lowest) + "/s" : AttackRun.fmt(r) + "/s";
