@@ -5,10 +5,13 @@
 #   benchmarks/edge/run.sh            # N=3000 refusals per phase, 5 rounds, 20000 to warm up, 4 in flight
 #   N=2000 WARMUP=5000 benchmarks/edge/run.sh
 #   PROFILE=1 benchmarks/edge/run.sh  # plus one edge-on phase under JFR, summarised into $PROFILE_OUT
+#   MODE=band benchmarks/edge/run.sh   # the captcha band's answer instead of a block (see below)
 #
 # Two realms, edge-on and edge-off, identical but for edge.enabled: a public client with direct access grants, the
 # gate alone in the direct grant flow (layer 1 at 3 attempts in 3600 s, layers 2 and 4 far away, no lockout, no
-# captcha). 127.0.0.1 is blocked in each realm by 3 wrong passwords, then each phase sends N password grants (a wrong
+# captcha). MODE=band: layer 1 far away, layer 4 at 6 distinct names with the captcha band (ALTCHA) from 3, so that every
+# answer is the band's captcha_required with a fresh challenge. 127.0.0.1 is blocked (or in the band) in each realm by 3
+# wrong passwords, then each phase sends N password grants (a wrong
 # password, a fresh unknown name each) with curl, every answer checked to be the gate's 429. The server's CPU is the
 # Keycloak JVM's utime+stime from /proc/<pid>/stat before and after the phase (clock ticks of 10 ms), divided by N.
 # Phases alternate edge-on / edge-off in each round after a warm-up of WARMUP refusals per realm. Writes the raw
@@ -24,6 +27,7 @@ WARMUP="${WARMUP:-20000}"
 ROUNDS="${ROUNDS:-5}"
 PARALLEL="${PARALLEL:-4}"
 OUT="${OUT:-$ROOT/benchmarks/results/edge-refusal-cpu-$(date -u +%F).txt}"
+MODE="${MODE:-block}"
 PROFILE="${PROFILE:-0}"
 PROFILE_N="${PROFILE_N:-20000}"
 PROFILE_OUT="${PROFILE_OUT:-$ROOT/benchmarks/results/edge-refusal-profile-$(date -u +%F).txt}"
@@ -35,12 +39,15 @@ rm -f "$KC_HOME"/providers/keycloak-abuse-gate-*.jar
 cp "$ROOT"/providers/keycloak-abuse-gate-*.jar "$KC_HOME/providers/"
 rm -rf "$KC_HOME/data" && mkdir -p "$KC_HOME/data/import"
 for edge in on off; do
-  python3 - "$edge" > "$KC_HOME/data/import/realm-edge-$edge.json" <<'PY'
+  python3 - "$edge" "$MODE" > "$KC_HOME/data/import/realm-edge-$edge.json" <<'PY'
 import json, sys
-edge = sys.argv[1]
+edge, mode = sys.argv[1], sys.argv[2]
 config = {"perIp.threshold": "3", "perIp.windowSeconds": "3600", "perIpAccount.threshold": "1000000000",
           "credentialStuffing.threshold": "1000000000", "accountLockout.enabled": "false", "captcha.enabled": "false",
           "edge.enabled": "true" if edge == "on" else "false"}
+if mode == "band":
+    config.update({"perIp.threshold": "1000000000", "credentialStuffing.threshold": "6",
+                   "credentialStuffing.windowSeconds": "3600", "captcha.enabled": "true", "captcha.factor": "0.5"})
 print(json.dumps({
     "realm": "edge-" + edge, "enabled": True, "sslRequired": "none",
     "clients": [{"clientId": "bench", "enabled": True, "publicClient": True, "directAccessGrantsEnabled": True,
@@ -93,7 +100,7 @@ send() {
 }
 
 {
-  echo "command: N=$N WARMUP=$WARMUP ROUNDS=$ROUNDS PARALLEL=$PARALLEL benchmarks/edge/run.sh"
+  echo "command: MODE=$MODE N=$N WARMUP=$WARMUP ROUNDS=$ROUNDS PARALLEL=$PARALLEL benchmarks/edge/run.sh"
   echo "load average before the build: $LOAD_AT_START"
   machine_info
   echo "N=$N WARMUP=$WARMUP ROUNDS=$ROUNDS PARALLEL=$PARALLEL CLK_TCK=$TICK keycloak-jvm-pid=$JAVA_PID"
@@ -131,7 +138,7 @@ if [ "$PROFILE" = 1 ]; then
   mkdir -p "$TARGET/classes"
   javac -d "$TARGET/classes" "$ROOT"/benchmarks/src/main/java/dev/abusegate/benchmarks/attack/JfrSummary.java
   {
-    echo "# Where an edge refusal's server CPU goes (token endpoint, $PROFILE_N refusals, edge on)"
+    echo "# Where an edge refusal's server CPU goes (token endpoint, $PROFILE_N refusals, edge on, MODE=$MODE)"
     echo
     echo "JFR (\`settings=profile\`) on the Keycloak JVM during one edge-on phase after the rounds of $(basename "$OUT"),"
     echo "summarised by \`dev.abusegate.benchmarks.attack.JfrSummary\`. Nothing else ran against the server."

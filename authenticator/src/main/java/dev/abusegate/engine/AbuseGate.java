@@ -132,14 +132,16 @@ public final class AbuseGate {
     }
 
     /**
-     * Decides an attempt before Keycloak's flow runs, for an address this node has seen blocked on layer 1 (see
-     * {@link EdgeAdmission}): the flow's decision when it is BLOCKED, counted as the flow counts it; otherwise null,
-     * with nothing counted, and the flow decides the attempt as always. {@code attempt} carries no device (layers 1, 2
-     * and 4 do not depend on one). {@code reachesGate} says whether Keycloak would run the flow up to the gate for this
-     * request at all; it is asked only for an address this node saw blocked, before anything is counted (false: null).
+     * Decides an attempt before Keycloak's flow runs, for an address this node has seen blocked on layer 1 or in the
+     * captcha band (see {@link EdgeAdmission}): the flow's decision when step 1 alone makes it (BLOCKED, or
+     * CAPTCHA_REQUIRED from the band for an attempt without a captcha solution), counted as the flow counts it;
+     * otherwise null, with nothing counted, and the flow decides the attempt as always. {@code attempt} carries no
+     * device (layers 1, 2 and 4 do not depend on one). {@code reachesGate} says whether Keycloak would run the flow up
+     * to the gate for this request at all; it is asked only for a hinted address, before anything is counted (false:
+     * null).
      */
-    public Decision evaluateAtEdge(GateOptions options, Attempt attempt, BooleanSupplier reachesGate) {
-        return edge.evaluate(options, attempt, reachesGate);
+    public Decision evaluateAtEdge(GateOptions options, Attempt attempt, boolean solutionCarried, BooleanSupplier reachesGate) {
+        return edge.evaluate(options, attempt, solutionCarried, reachesGate);
     }
 
     /**

@@ -49,6 +49,21 @@ record AddressPolicies(LayerPolicy perIp, LayerPolicy network, LayerPolicy pair,
         }
     }
 
+    /**
+     * Remembers in the edge's hints what step 1 ({@code a}) blocked on layer 1 by its own count, and an address (or
+     * network) whose entry answered in the captcha band: for either, asking the store before Keycloak's flow is worth
+     * it ({@link EdgeAdmission}). Never in {@link RecentBlocks} that answer blocks: a band answer is no block.
+     */
+    void rememberHint(RecentBlocks hints, AdmissionCounts a, AttemptKeys k, long now, long clearsBefore) {
+        if (perIp == null) {
+            return;
+        }
+        remember(hints, a, k, now, clearsBefore);
+        if (a.addressInBand() && !a.addressBlockedByCount()) {
+            hints.remember(k.address(), perIp, now, clearsBefore);
+        }
+    }
+
     /** Whether the address's entry is changed (layer 1 or 4 on). */
     boolean addressUsed() {
         return perIp != null || identifiers != null;

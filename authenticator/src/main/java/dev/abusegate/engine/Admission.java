@@ -65,7 +65,7 @@ final class Admission {
         a.run(captcha.solved());
         Layer blocked = a.blocked();
         parts.recentBlocks().ifPresent(rb -> policies.remember(rb, a, keys, now, clearsBefore));
-        policies.remember(parts.edgeHints(), a, keys, now, hintClearsBefore);
+        policies.rememberHint(parts.edgeHints(), a, keys, now, hintClearsBefore);
         if (blocked == null && a.inBand()) {
             if (captcha.check()) {
                 a.rerunBand(); // the band's changes counted nothing: count them now, with the solution

@@ -134,6 +134,11 @@ final class AdmissionCounts {
         return network.outcome == LayerOutcome.BLOCKED && !network.failed;
     }
 
+    /** Whether the address's entry (layer 1 or 4) or its network's answered in the captcha band. */
+    boolean addressInBand() {
+        return address.inBand() || network.inBand();
+    }
+
     /** The layer that blocks the attempt, or null. */
     Layer blocked() {
         if (address.outcome.blocks() || network.outcome.blocks()) {

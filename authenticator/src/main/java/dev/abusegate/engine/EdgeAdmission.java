@@ -8,17 +8,17 @@ import java.util.function.BooleanSupplier;
 
 /**
  * Admission's first step before Keycloak's flow runs (before it looks up or creates an authentication session), for
- * an address this node has seen blocked on layer 1: the cheapest refusal of a client that keeps hammering while
- * blocked.
+ * an address this node has seen blocked on layer 1 or answered in the captcha band on its own entry: the cheapest
+ * answer to a client that keeps hammering.
  *
- * <p>Only an address (or an IPv6 network) the store blocked on layer 1 by its own count within that layer's window
- * ({@link RecentBlocks#edgeHints()}) is asked about; every other attempt costs nothing here and goes to the flow. For
- * such an address this runs step 1 exactly as {@link Admission} does (a block this node holds, see
- * {@link RecentBlocks}, is answered without a change, as there), with the attempt's typed name, so it counts what the
- * flow counts on layers 1, 2 and 4. When step 1 blocks, that is the flow's decision too (a blocked attempt never
- * depends on a captcha, the realm layer or layer 3), and it is returned. When it does not block (the window ended, an
- * admin cleared the address), what step 1 counted is given back, as for a captcha answer, and the flow decides the
- * attempt from the same counts.
+ * <p>Only an address (or an IPv6 network) in this node's hints ({@link RecentBlocks#edgeHints()}, kept for layer 1's
+ * window) is asked about; every other attempt costs nothing here and goes to the flow. For such an address this runs
+ * step 1 exactly as {@link Admission} does (a block this node holds, see {@link RecentBlocks}, is answered without a
+ * change, as there), with the attempt's typed name, so it counts what the flow counts on layers 1, 2 and 4. Step 1
+ * decides the flow's answer in two cases, which are returned: it blocks (a blocked attempt never depends on a captcha,
+ * the realm layer or layer 3), or it answers in the band for an attempt that carries no captcha solution (admission
+ * then gives back what step 1 counted and asks for the captcha before anything else is looked at). Otherwise what
+ * step 1 counted is given back, as for a captcha answer, and the flow decides the attempt from the same counts.
  */
 final class EdgeAdmission {
 
@@ -29,7 +29,7 @@ final class EdgeAdmission {
     }
 
     /** See {@link AbuseGate#evaluateAtEdge}. */
-    Decision evaluate(GateOptions options, Attempt attempt, BooleanSupplier reachesGate) {
+    Decision evaluate(GateOptions options, Attempt attempt, boolean solutionCarried, BooleanSupplier reachesGate) {
         boolean allowlisted = AddressPolicies.allowlisted(options, attempt.address());
         if (allowlisted || Limits.active(options, Layer.PER_IP) == null) {
             return null;
@@ -52,10 +52,11 @@ final class EdgeAdmission {
         a.run(false);
         Layer blocked = a.blocked();
         parts.recentBlocks().ifPresent(rb -> policies.remember(rb, a, k, now, clearsBefore));
-        policies.remember(parts.edgeHints(), a, k, now, hintClearsBefore);
+        policies.rememberHint(parts.edgeHints(), a, k, now, hintClearsBefore);
         if (blocked == null) {
             a.undo();
-            return null;
+            // as admission answers a band without a solution: nothing counted, the band's layer asks for the captcha
+            return a.inBand() && !solutionCarried ? Decision.captcha(a.bandLayer(), call.outages(), nothing) : null;
         }
         a.countBand(); // as in Admission: a blocked attempt counts on layers 1, 2 and 4, also where it was in the band
         return Decision.block(blocked, call.outages(), nothing);

@@ -13,8 +13,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The edge ({@link AbuseGate#evaluateAtEdge}) on the reference store and a hand-moved clock: it answers only an address
- * the store blocked on layer 1, with the flow's decision, counted as the flow counts a blocked attempt; it never
- * touches what the password-spray layer counts; anything else costs nothing and goes to the flow.
+ * the store blocked on layer 1, or answered in the band on its own entry, with the flow's decision, counted as the flow
+ * counts it; it never touches what the password-spray layer counts; anything else costs nothing and goes to the flow.
  */
 class EdgeAdmissionTest {
 
@@ -42,7 +42,7 @@ class EdgeAdmissionTest {
     }
 
     private Decision edge(String ip, String name, boolean reachesGate) {
-        return f.gate.evaluateAtEdge(options, new Attempt(REALM, ip, name, null), () -> reachesGate);
+        return f.gate.evaluateAtEdge(options, new Attempt(REALM, ip, name, null), false, () -> reachesGate);
     }
 
     private SubjectState state(String name) {
@@ -126,6 +126,75 @@ class EdgeAdmissionTest {
     void a_realm_with_layer_one_off_is_never_answered_at_the_edge() {
         blockByFlow();
         GateOptions off = TestOptions.from(options).disable(Layer.PER_IP).build();
-        assertThat(f.gate.evaluateAtEdge(off, new Attempt(REALM, IP, "gina", null), () -> true)).isNull();
+        assertThat(f.gate.evaluateAtEdge(off, new Attempt(REALM, IP, "gina", null), false, () -> true)).isNull();
+    }
+
+    /** Layer 4 at 6 distinct names (its band from 3), layer 1 far away, with the captcha band. */
+    private final GateOptions band = TestOptions.builder()
+            .layer(Layer.PER_IP, 1000, 60)
+            .layer(Layer.PER_IP_ACCOUNT, 1000, 60)
+            .layer(Layer.CREDENTIAL_STUFFING, 6, 60)
+            .disable(Layer.ACCOUNT_LOCKOUT)
+            .build();
+
+    private Decision bandFlow(String name) {
+        Decision d = f.gate.evaluate(band, new Attempt(REALM, IP, name, null), null, true);
+        if (d.allowed()) {
+            f.gate.passwordFailed(d, 0L, List.of());
+        }
+        return d;
+    }
+
+    private Decision bandEdge(String name, boolean solutionCarried) {
+        return f.gate.evaluateAtEdge(band, new Attempt(REALM, IP, name, null), solutionCarried, () -> true);
+    }
+
+    private SubjectState bandState(String name) {
+        return GateFixture.state(f.gate, REALM, IP, name, 128);
+    }
+
+    @Test
+    void an_address_in_the_band_without_a_solution_gets_the_flows_captcha_and_nothing_is_counted() {
+        assertThat(bandEdge("n0", false)).as("not seen in the band yet").isNull();
+        for (int i = 0; i < 3; i++) {
+            assertThat(bandFlow("n" + i).outcome()).isEqualTo(Outcome.ALLOW);
+        }
+        Decision byFlow = bandFlow("n3");
+        assertThat(byFlow.outcome()).isEqualTo(Outcome.CAPTCHA_REQUIRED);
+
+        SubjectState before = bandState("n4");
+        Decision d = bandEdge("n4", false);
+        assertThat(d).isNotNull();
+        assertThat(d.outcome()).isEqualTo(byFlow.outcome());
+        assertThat(d.layer()).isEqualTo(byFlow.layer()).isEqualTo(Layer.CREDENTIAL_STUFFING);
+        assertThat(bandState("n4")).as("a captcha answer counts nothing, as the flow's").isEqualTo(before);
+        for (int i = 0; i < 50; i++) {
+            assertThat(bandEdge("x" + i, false).outcome()).as("never escalated").isEqualTo(Outcome.CAPTCHA_REQUIRED);
+        }
+        assertThat(bandState("n4")).isEqualTo(before);
+    }
+
+    @Test
+    void an_address_in_the_band_with_a_solution_goes_to_the_flow_uncounted() {
+        for (int i = 0; i < 4; i++) {
+            bandFlow("s" + i);
+        }
+        SubjectState before = bandState("s4");
+        assertThat(bandEdge("s4", true)).isNull();
+        assertThat(bandState("s4")).isEqualTo(before);
+        // the flow verifies it: with a solution the band's attempt is let through and counted
+        assertThat(f.gate.evaluate(band, new Attempt(REALM, IP, "s4", null), () -> true, true).outcome()).isEqualTo(Outcome.ALLOW);
+    }
+
+    @Test
+    void once_the_address_leaves_the_band_the_edge_gives_its_counts_back_and_the_flow_decides() {
+        for (int i = 0; i < 4; i++) {
+            bandFlow("w" + i);
+        }
+        f.clock.advanceSeconds(61);
+        SubjectState before = bandState("w4");
+        assertThat(bandEdge("w4", false)).isNull();
+        assertThat(bandState("w4")).isEqualTo(before);
+        assertThat(bandFlow("w4").outcome()).isEqualTo(Outcome.ALLOW);
     }
 }

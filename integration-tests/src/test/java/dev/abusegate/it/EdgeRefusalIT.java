@@ -1,8 +1,10 @@
 package dev.abusegate.it;
 
+import dev.abusegate.captcha.AltchaSolver;
 import dev.abusegate.it.support.AdminClient;
 import dev.abusegate.it.support.CrossVersion;
 import dev.abusegate.it.support.GateIt;
+import dev.abusegate.it.support.Json;
 import dev.abusegate.it.support.Metrics;
 import dev.abusegate.it.support.RealmBuilder;
 import dev.abusegate.it.support.ServerTest;
@@ -22,7 +24,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Edge refusal on the token endpoint's password grant: once the gate has blocked an address on layer 1, its next
  * password grants are answered before Keycloak's flow runs, with the flow's exact answer, and counted as the flow counts
- * them; the realm setting {@code edge.enabled} off, a realm without the gate and the captcha band keep the flow's path.
+ * them; so is the captcha band's answer to an attempt without a solution. The realm setting {@code edge.enabled} off
+ * and a realm without the gate keep the flow's path, and a solution always goes to the flow.
  */
 class EdgeRefusalIT extends ServerTest {
 
@@ -132,7 +135,7 @@ class EdgeRefusalIT extends ServerTest {
     }
 
     @Test
-    void the_captcha_band_still_answers_through_the_flow() {
+    void the_captcha_band_without_a_solution_is_answered_at_the_edge_and_a_solution_goes_to_the_flow() {
         String realm = importRealm(RealmBuilder.named(RealmBuilder.uniqueName("edge-band")).user("alice", "alice-secret-1")
                 .gatedDirectGrantFlow(GATED_PROVIDER, Map.of(
                         "captcha.enabled", "true",
@@ -144,13 +147,47 @@ class EdgeRefusalIT extends ServerTest {
         String ip = "192.0.2.155";
         assertThat(grant(realm, "alice", "alice-secret-1", ip).status()).isEqualTo(200);
         assertThat(grant(realm, "alice", "alice-secret-1", ip).status()).isEqualTo(200);
+        // the third reaches the band inside the flow
+        TokenResponse flow = grant(realm, "alice", "alice-secret-1", ip);
+        assertCaptchaRequired(flow);
+        assertThat(edgeRefusals(realm)).as("the flow answered it").isZero();
+        Map<String, Object> before = state(realm, ip, "alice");
+
+        // the next ones, without a solution, are answered before the flow: the same answer with a fresh challenge
         for (int i = 0; i < 3; i++) {
-            TokenResponse band = grant(realm, "alice", "alice-secret-1", ip);
-            assertThat(band.status()).as(band.toString()).isEqualTo(429);
-            assertThat(band.json().get("error")).isEqualTo("captcha_required");
-            assertThat(band.json()).containsKey("captcha_challenge");
+            TokenResponse edge = grant(realm, "alice", "alice-secret-1", ip);
+            assertCaptchaRequired(edge);
+            assertThat(edge.json().get("error_description")).isEqualTo(flow.json().get("error_description"));
+            assertThat(edge.json().get("captcha_site_key")).isEqualTo(flow.json().get("captcha_site_key"));
+            assertThat(challenge(edge).get("maxnumber")).isEqualTo(challenge(flow).get("maxnumber"));
+            assertThat(challenge(edge).get("challenge")).isNotEqualTo(challenge(flow).get("challenge"));
+            assertThat(headers(edge)).isEqualTo(headers(flow));
         }
-        assertThat(edgeRefusals(realm)).isZero();
+        assertThat(edgeRefusals(realm)).isEqualTo(3);
+        assertThat(GateIt.stateNumber(state(realm, ip, "alice"), "address", "attempts"))
+                .as("a captcha answer counts nothing, at the edge as in the flow")
+                .isEqualTo(GateIt.stateNumber(before, "address", "attempts"));
+
+        // the edge's challenge, solved, is verified by the flow: the right password logs in
+        TokenResponse last = grant(realm, "alice", "alice-secret-1", ip);
+        TokenResponse solved = tokens.passwordGrant(realm, "alice", "alice-secret-1", AltchaSolver.solve(Json.write(challenge(last))), ip);
+        assertThat(solved.status()).as(solved.toString()).isEqualTo(200);
+        assertThat(edgeRefusals(realm)).isEqualTo(4);
+        // with the solution spent, the answer is the band's again, at the edge
+        assertCaptchaRequired(grant(realm, "alice", "alice-secret-1", ip));
+        assertThat(edgeRefusals(realm)).isEqualTo(5);
+    }
+
+    private static void assertCaptchaRequired(TokenResponse r) {
+        assertThat(r.status()).as(r.toString()).isEqualTo(429);
+        assertThat(r.json().get("error")).isEqualTo("captcha_required");
+        assertThat(r.json().keySet()).containsExactlyInAnyOrder(
+                "error", "error_description", "captcha_provider", "captcha_site_key", "captcha_challenge");
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> challenge(TokenResponse r) {
+        return (Map<String, Object>) r.json().get("captcha_challenge");
     }
 
     // ------------------------------------------------------------------------------------------

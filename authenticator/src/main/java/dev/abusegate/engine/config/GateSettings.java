@@ -116,10 +116,11 @@ public final class GateSettings {
                     + "abuse_gate_store_failures_total still counts every failed call, per layer. 0: every one is recorded.")));
 
     public static final Setting<Boolean> EDGE_ENABLED = option(Setting.bool("edge.enabled", true, "Edge refusal",
-            "When on, a password grant from an address the per-address layer has blocked is answered before Keycloak "
-                    + "creates an authentication session and runs the flow: the same 429 answer, counted the same way, at a "
-                    + "fraction of the cost. Only addresses this node saw blocked are checked early; every other request "
-                    + "goes through the flow as before. Off: every request goes through the flow."));
+            "When on, a password grant from an address the per-address layer has blocked, or one the captcha band keeps "
+                    + "answering while it sends no solution, is answered before Keycloak creates an authentication session and "
+                    + "runs the flow: the same 429 answer, counted the same way, at a fraction of the cost. Only addresses this "
+                    + "node saw blocked or in the band are checked early; every other request, and every captcha solution, goes "
+                    + "through the flow as before. Off: every request goes through the flow."));
 
     static {
         // the fifth, realm-wide layer's keys (described in dev.abusegate.engine.config.RealmSettings)

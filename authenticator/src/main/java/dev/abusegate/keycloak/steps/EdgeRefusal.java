@@ -3,8 +3,10 @@ package dev.abusegate.keycloak.steps;
 import dev.abusegate.engine.keys.Attempt;
 import dev.abusegate.engine.Decision;
 import dev.abusegate.engine.Outcome;
+import dev.abusegate.engine.Passwords;
 import dev.abusegate.engine.config.GateOptions;
 import dev.abusegate.engine.config.GateSettings;
+import dev.abusegate.engine.config.RealmSettings;
 import dev.abusegate.keycloak.CaptchaConfig;
 import dev.abusegate.keycloak.GateConfig;
 import dev.abusegate.keycloak.RealmSecrets;
@@ -35,15 +37,17 @@ import org.keycloak.models.RealmModel;
 import org.keycloak.protocol.oidc.OIDCLoginProtocol;
 import org.keycloak.representations.idm.ClientPoliciesRepresentation;
 import org.keycloak.representations.idm.ClientPolicyRepresentation;
+import org.keycloak.representations.idm.CredentialRepresentation;
 import org.keycloak.services.clientpolicy.ClientPolicyException;
 import org.keycloak.services.clientpolicy.ClientPolicyManager;
 import org.keycloak.services.managers.AuthenticationManager;
 import org.keycloak.utils.KeycloakSessionUtil;
 
 /**
- * Edge refusal: a password grant from an address the gate has blocked is answered before Keycloak creates an
- * authentication session and runs the direct grant flow, with the bytes the flow's {@link AbuseGateDirectGrant} would
- * answer (429, {@code {"error":"blocked",...}}), counted as the flow counts it ({@code AbuseGate#evaluateAtEdge}).
+ * Edge refusal: a password grant from an address the gate has blocked, or keeps answering in the captcha band, is
+ * answered before Keycloak creates an authentication session and runs the direct grant flow, with the bytes the flow's
+ * {@link AbuseGateDirectGrant} would answer (429 {@code {"error":"blocked",...}}, or {@code captcha_required} with a
+ * fresh challenge for an attempt without a solution), counted as the flow counts it ({@code AbuseGate#evaluateAtEdge}).
  *
  * <p>The hook is a RESTEasy Reactive server request filter in the provider JAR (Keycloak 24+ registers a provider
  * JAR's JAX-RS filters; checked on 26.4.7 and 26.7.3). It is not pre-matching, so the {@link KeycloakSession} and its
@@ -55,7 +59,8 @@ import org.keycloak.utils.KeycloakSessionUtil;
  * would answer otherwise before the flow (a confidential or unknown client, client policies, a duplicated parameter,
  * HTTPS required, CORS, DPoP, ...), a realm whose direct grant flow does not start with the gate, a client with its own
  * direct grant flow, and a request whose locale could come from the authentication session go to the flow, as does
- * every address this node has not seen blocked (that check costs no store call). The login form is not refused here:
+ * every address this node has not seen blocked or in the band (that check costs no store call), and every attempt
+ * whose answer depends on more than the address's and the pair's counts. The login form is not refused here:
  * its page needs the authentication session (the form's action code, the client, the locale the session keeps).
  */
 public class EdgeRefusal {
@@ -67,21 +72,19 @@ public class EdgeRefusal {
     private static final List<String> CLIENT_AUTH_PARAMS = List.of(OAuth2Constants.CLIENT_SECRET,
             OAuth2Constants.CLIENT_ASSERTION, OAuth2Constants.CLIENT_ASSERTION_TYPE);
 
-    /** The 429 of a blocked attempt, as {@link TooManyAttemptsJson} shows it. */
-    private record Blocked(CaptchaService captchas) implements Refusal {
-        @Override
-        public boolean blocked() {
-            return true;
-        }
-
+    /**
+     * The 429 of an attempt decided at the edge, as {@link TooManyAttemptsJson} shows it: blocked, or the band's
+     * captcha with the captcha the flow's step would offer ({@code offered}).
+     */
+    private record EdgeAnswer(CaptchaService captchas, boolean blocked, CaptchaConfig offered) implements Refusal {
         @Override
         public String code() {
-            return Outcome.BLOCKED.code();
+            return (blocked ? Outcome.BLOCKED : Outcome.CAPTCHA_REQUIRED).code();
         }
 
         @Override
         public CaptchaConfig offeredCaptcha() {
-            return null;
+            return blocked ? null : offered;
         }
 
         @Override
@@ -90,8 +93,11 @@ public class EdgeRefusal {
         }
     }
 
-    /** The realm's gate as the edge answers for it: its runtime and the options of its direct grant step. */
-    private record EdgeRealm(GateRuntime runtime, GateOptions options) {
+    /** The realm's gate as the edge answers for it: its runtime and the settings of its direct grant step. */
+    private record EdgeRealm(GateRuntime runtime, GateConfig.Effective settings) {
+        GateOptions options() {
+            return settings.options();
+        }
     }
 
     /** The filter: null lets the request through to Keycloak. */
@@ -138,9 +144,9 @@ public class EdgeRefusal {
             return null;
         }
         GateRuntime runtime = GatedStepFactory.runtime(session);
-        GateOptions options = runtime.config().effective(realm, gate.getAuthenticatorConfig() == null ? null
-                : realm.getAuthenticatorConfigById(gate.getAuthenticatorConfig())).options();
-        return options.get(GateSettings.EDGE_ENABLED) ? new EdgeRealm(runtime, options) : null;
+        GateConfig.Effective settings = runtime.config().effective(realm, gate.getAuthenticatorConfig() == null ? null
+                : realm.getAuthenticatorConfigById(gate.getAuthenticatorConfig()));
+        return settings.options().get(GateSettings.EDGE_ENABLED) ? new EdgeRealm(runtime, settings) : null;
     }
 
     private static Response refuse(KeycloakSession session, ContainerRequestContext request, EdgeRealm edge) {
@@ -162,7 +168,11 @@ public class EdgeRefusal {
         String address = session.getContext().getConnection() == null ? null : session.getContext().getConnection().getRemoteAddr();
         Decision d;
         try {
-            d = runtime.gate().evaluateAtEdge(options, new Attempt(realm.getId(), address, identifier, null),
+            // the flow's step verifies a solution only for an attempt that will check a password (a name and a password)
+            String token = form.getFirst(AbuseGateDirectGrant.CAPTCHA_TOKEN);
+            boolean solutionCarried = token != null && !token.isBlank() && identifier != null
+                    && !Passwords.missing(form.getFirst(CredentialRepresentation.PASSWORD));
+            d = runtime.gate().evaluateAtEdge(options, new Attempt(realm.getId(), address, identifier, null), solutionCarried,
                     () -> publicClientReachingTheGate(session, realm, clientId));
         } catch (RealmSecrets.NoRealmKey e) {
             return null; // the flow reports it
@@ -182,7 +192,11 @@ public class EdgeRefusal {
         events.decided(d, options.refusalEventsPerMinute());
         GateMetrics.edgeRefusal(realm.getName());
         // the token endpoint sets these on each of its answers, the flow's 429 included
-        return Response.fromResponse(TooManyAttemptsJson.of(session, realm, new Blocked(runtime.captcha())))
+        boolean blocked = d.outcome() == Outcome.BLOCKED;
+        // the captcha the flow's step offers: harder while the realm is under attack (GatedAttempt#evaluate)
+        CaptchaConfig offered = blocked ? null : runtime.gate().realmUnderAttack(realm.getId(), options)
+                ? edge.settings().captcha().harder(options.get(RealmSettings.ALTCHA_FACTOR)) : edge.settings().captcha();
+        return Response.fromResponse(TooManyAttemptsJson.of(session, realm, new EdgeAnswer(runtime.captcha(), blocked, offered)))
                 .header(HttpHeaders.CACHE_CONTROL, "no-store")
                 .header("Pragma", "no-cache")
                 .build();
