@@ -1,6 +1,7 @@
 package dev.abusegate.keycloak;
 
 import dev.abusegate.engine.config.GateOptions;
+import dev.abusegate.engine.config.RealmSettings;
 import dev.abusegate.engine.config.InvalidOptionException;
 import dev.abusegate.engine.config.Setting;
 import dev.abusegate.engine.config.SettingReader;
@@ -41,6 +42,11 @@ public final class GateConfig {
 
     /** The effective settings of one step in one realm. */
     public record Effective(GateOptions options, CaptchaConfig captcha) {
+
+        /** The captcha the step offers: harder ({@code realm.altchaFactor}) while the realm is under attack. */
+        public CaptchaConfig captcha(boolean realmUnderAttack) {
+            return realmUnderAttack ? captcha.harder(options.get(RealmSettings.ALTCHA_FACTOR)) : captcha;
+        }
     }
 
     /** The realm tab's values, flattened, with a version unique to this component id and config. */

@@ -40,6 +40,16 @@ public class AbuseGateDirectGrant extends GatedRequestStep {
                 ValidatePassword.PROVIDER_ID, AuthenticationExecutionModel.Requirement.REQUIRED, AuthenticationExecutionModel.Requirement.DISABLED);
     }
 
+    /**
+     * The captcha solution this step verifies for a request: its {@code captcha_token} when the request will have a
+     * password checked (a username and a password that is not missing), else null. The edge asks the same.
+     */
+    static String verifiedToken(MultivaluedMap<String, String> params) {
+        boolean checksNone = Passwords.missing(params.getFirst(CredentialRepresentation.PASSWORD))
+                || params.getFirst(AuthenticationManager.FORM_USERNAME) == null;
+        return checksNone ? null : params.getFirst(CAPTCHA_TOKEN);
+    }
+
     @Override
     void authenticate(AuthenticationFlowContext context, GateRuntime runtime) {
         MultivaluedMap<String, String> params = context.getHttpRequest().getDecodedFormParameters();
@@ -48,7 +58,7 @@ public class AbuseGateDirectGrant extends GatedRequestStep {
         boolean missing = Passwords.missing(pw);
         // an attempt that will check no password (none, or no username) spends no captcha solution (it is not even verified)
         boolean checksNone = missing || identifier == null;
-        GatedAttempt attempt = GatedAttempt.evaluate(runtime, context, identifier, captcha -> checksNone ? null : params.getFirst(CAPTCHA_TOKEN),
+        GatedAttempt attempt = GatedAttempt.evaluate(runtime, context, identifier, captcha -> verifiedToken(params),
                 false, LayerScope.ALL, !checksNone, pw);
         if (!attempt.allowed()) {
             context.forceChallenge(TooManyAttemptsJson.of(context, attempt));

@@ -3,10 +3,8 @@ package dev.abusegate.keycloak.steps;
 import dev.abusegate.engine.keys.Attempt;
 import dev.abusegate.engine.Decision;
 import dev.abusegate.engine.Outcome;
-import dev.abusegate.engine.Passwords;
 import dev.abusegate.engine.config.GateOptions;
 import dev.abusegate.engine.config.GateSettings;
-import dev.abusegate.engine.config.RealmSettings;
 import dev.abusegate.keycloak.CaptchaConfig;
 import dev.abusegate.keycloak.GateConfig;
 import dev.abusegate.keycloak.RealmSecrets;
@@ -37,7 +35,6 @@ import org.keycloak.models.RealmModel;
 import org.keycloak.protocol.oidc.OIDCLoginProtocol;
 import org.keycloak.representations.idm.ClientPoliciesRepresentation;
 import org.keycloak.representations.idm.ClientPolicyRepresentation;
-import org.keycloak.representations.idm.CredentialRepresentation;
 import org.keycloak.services.clientpolicy.ClientPolicyException;
 import org.keycloak.services.clientpolicy.ClientPolicyManager;
 import org.keycloak.services.managers.AuthenticationManager;
@@ -168,10 +165,9 @@ public class EdgeRefusal {
         String address = session.getContext().getConnection() == null ? null : session.getContext().getConnection().getRemoteAddr();
         Decision d;
         try {
-            // the flow's step verifies a solution only for an attempt that will check a password (a name and a password)
-            String token = form.getFirst(AbuseGateDirectGrant.CAPTCHA_TOKEN);
-            boolean solutionCarried = token != null && !token.isBlank() && identifier != null
-                    && !Passwords.missing(form.getFirst(CredentialRepresentation.PASSWORD));
+            // the solution the flow's step would verify
+            String token = AbuseGateDirectGrant.verifiedToken(form);
+            boolean solutionCarried = token != null && !token.isBlank();
             d = runtime.gate().evaluateAtEdge(options, new Attempt(realm.getId(), address, identifier, null), solutionCarried,
                     () -> publicClientReachingTheGate(session, realm, clientId));
         } catch (RealmSecrets.NoRealmKey e) {
@@ -194,8 +190,7 @@ public class EdgeRefusal {
         // the token endpoint sets these on each of its answers, the flow's 429 included
         boolean blocked = d.outcome() == Outcome.BLOCKED;
         // the captcha the flow's step offers: harder while the realm is under attack (GatedAttempt#evaluate)
-        CaptchaConfig offered = blocked ? null : runtime.gate().realmUnderAttack(realm.getId(), options)
-                ? edge.settings().captcha().harder(options.get(RealmSettings.ALTCHA_FACTOR)) : edge.settings().captcha();
+        CaptchaConfig offered = blocked ? null : edge.settings().captcha(runtime.gate().realmUnderAttack(realm.getId(), options));
         return Response.fromResponse(TooManyAttemptsJson.of(session, realm, new EdgeAnswer(runtime.captcha(), blocked, offered)))
                 .header(HttpHeaders.CACHE_CONTROL, "no-store")
                 .header("Pragma", "no-cache")

@@ -126,8 +126,7 @@ public final class GatedAttempt implements Refusal {
         // With the band off the captcha is still offered where a shared count past a threshold asks for it (a store
         // at its bound): ALTCHA by default, which needs no keys, so that answer is never a refusal.
         // While the realm is under attack (the fifth layer), ALTCHA challenges are harder.
-        CaptchaConfig captcha = scope.realmLayer() && g.realmUnderAttack(realm.getId(), options)
-                ? settings.captcha().harder(options.get(RealmSettings.ALTCHA_FACTOR)) : settings.captcha();
+        CaptchaConfig captcha = settings.captcha(scope.realmLayer() && g.realmUnderAttack(realm.getId(), options));
         String token = captchaToken.apply(captcha);
         boolean submitted = token != null && !token.isBlank();
         GateEvents events = new GateEvents(ctx, runtime);
@@ -191,7 +190,7 @@ public final class GatedAttempt implements Refusal {
     GatedAttempt realmEnteredMeanwhile(CaptchaService.Solution carried) {
         RealmModel realm = ctx.getRealm();
         AbuseGate g = runtime.gate();
-        CaptchaConfig harder = submission.settings().captcha().harder(options.get(RealmSettings.ALTCHA_FACTOR));
+        CaptchaConfig harder = submission.settings().captcha(true);
         BooleanSupplier solved = carried != null ? () -> true : !captchaSubmitted ? null : () -> {
             CaptchaService.Solution now = runtime.captcha().verifiedUnspent(ctx.getSession(), realm, harder, submission.token(),
                     submission.address(), options.ipv6PrefixLength(), false);
