@@ -154,8 +154,9 @@ echo "==> Installing the provider"
 rm -f "$KC_HOME"/providers/keycloak-abuse-gate-*.jar
 cp "$ROOT"/providers/keycloak-abuse-gate-*.jar "$KC_HOME/providers/"
 wait_for_quiet_to_end
-echo "==> kc.sh build (--cache=local, dev-file database)"
-"$KC_HOME/bin/kc.sh" build --cache=local --db=dev-file > "$WORK/keycloak-build.log" 2>&1
+# Metrics on: the driver reads abuse_gate_edge_refusals_total, the attempts answered before Keycloak's flow.
+echo "==> kc.sh build (--cache=local, dev-file database, metrics)"
+"$KC_HOME/bin/kc.sh" build --cache=local --db=dev-file --metrics-enabled=true > "$WORK/keycloak-build.log" 2>&1
 
 for run in $(seq 1 "$RUNS"); do
   echo "==> Run $run of $RUNS: the realms stock, gated and shielded ($USERS users each; fresh database)"
@@ -194,7 +195,7 @@ for run in $(seq 1 "$RUNS"); do
   # The driver (real users, events, CPU, table, plot) runs in this JVM; it starts the attack client in a JVM of its
   # own. After each run it writes the table and the plot of the runs so far.
   java -DclkTck="$(getconf CLK_TCK)" -Dwork="$WORK" -DkcPid="$JAVA_PID" -Dbase="http://127.0.0.1:$HTTP_PORT" \
-    -Drun="$run" -Druns="$RUNS" "${NGINX_ARGS[@]}" \
+    -Drun="$run" -Druns="$RUNS" -Dmanagement="http://127.0.0.1:$MGMT_PORT" "${NGINX_ARGS[@]}" \
     -DquietFile="$QUIET_FILE" -cp "$TARGET/classes" dev.abusegate.benchmarks.attack.AttackRun 2>&1 | tee "$WORK/driver-run$run.txt"
 
   stop_pid "$NGINX_PID" nginx; NGINX_PID=""

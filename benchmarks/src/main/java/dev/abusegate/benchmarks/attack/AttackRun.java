@@ -85,6 +85,8 @@ public final class AttackRun {
     /** nginx in front of Keycloak, for the {@code nginx} realm; its pids (master and workers) for its CPU. */
     final String nginxBase = System.getProperty("nginxBase", "");
     final List<Long> nginxPids = longs(System.getProperty("nginxPids", ""));
+    /** Keycloak's management interface (for {@code /metrics}); empty: the edge's answers are not read. */
+    final String management = System.getProperty("management", "");
     final int users = Integer.parseInt(env("USERS", "400"));
     final int maxInflight = Integer.parseInt(env("MAX_INFLIGHT", "128"));
     final double drainSeconds = Double.parseDouble(env("DRAIN_SECONDS", "30"));
@@ -154,6 +156,36 @@ public final class AttackRun {
             return nginxBase;
         }
         return base;
+    }
+
+    /**
+     * {@code abuse_gate_edge_refusals_total} of one realm, summed over its labels, from Keycloak's {@code /metrics};
+     * -1 without a management address or when the read fails (the figure is then left out, never guessed).
+     */
+    long edgeRefusals(String kcRealm) {
+        if (management.isEmpty()) {
+            return -1;
+        }
+        try {
+            HttpResponse<String> r = admin.send(HttpRequest.newBuilder(URI.create(management + "/metrics"))
+                    .timeout(Duration.ofSeconds(10)).GET().build(), HttpResponse.BodyHandlers.ofString());
+            if (r.statusCode() != 200) {
+                return -1;
+            }
+            String label = "realm=\"" + kcRealm + "\"";
+            double sum = 0;
+            for (String line : r.body().split("\n")) {
+                if (line.startsWith("abuse_gate_edge_refusals_total{") && line.contains(label)) {
+                    sum += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+                }
+            }
+            return Math.round(sum);
+        } catch (java.io.IOException | RuntimeException e) {
+            return -1;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return -1;
+        }
     }
 
     long nginxTicks() {
@@ -447,6 +479,7 @@ public final class AttackRun {
         long kc0 = Web.cpuTicks(kcPid);
         long cl0 = Web.cpuTicks(clientPid);
         long me0 = Web.cpuTicks(selfPid);
+        long edge0 = edgeRefusals(kcRealm(realm));
         long t0 = System.nanoTime();
         if (!shape.equals("idle")) {
             clientIn.println("attack " + base(realm) + " " + kcRealm(realm) + " " + endpoint + " " + shape + " " + rate + " " + seconds + " " + id + " "
@@ -477,7 +510,9 @@ public final class AttackRun {
         long cl1 = Web.cpuTicks(clientPid);
         long me1 = Web.cpuTicks(selfPid);
         long ng1 = realm.equals("nginx") ? nginxTicks() : 0;
+        long edge1 = edgeRefusals(kcRealm(realm));
         Phase p = new Phase();
+        p.edgeRefusals = edge0 < 0 || edge1 < 0 ? -1 : edge1 - edge0;
         p.run = runNo;
         p.proxyCpu = (ng1 - ng0) / (double) CLK_TCK;
         p.realm = realm;

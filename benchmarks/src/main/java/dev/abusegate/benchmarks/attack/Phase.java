@@ -45,6 +45,8 @@ final class Phase {
     int run = 1;
     /** CPU seconds of the reverse proxy (nginx, master and workers) in front of the realm; 0 without one. */
     double proxyCpu;
+    /** Attempts the gate answered at the edge, before Keycloak's flow ({@code abuse_gate_edge_refusals_total}); -1 unknown. */
+    long edgeRefusals = -1;
 
     static Phase skipped(int run, String realm, String endpoint, String shape, double rate, String note) {
         Phase p = new Phase();
@@ -75,19 +77,21 @@ final class Phase {
                 + "(invalid %d, captcha %d, blocked %d, other %d, errors %d, unanswered %d) | hashes %d | CPU s: server %.2f, attack client %.2f, "
                 + "driver %.2f in %.1f s | events %s", realm, endpoint, shape, AttackRun.fmt(rate), realOk, realN, p50, p99, a("sent"),
                 a("dropped"), a("late"), a("invalid"), a("captcha"), a("blocked"), a("other"), a("errors"), a("unanswered"), hashes,
-                serverCpu, clientCpu, driverCpu, window, events) + (proxyCpu > 0 ? String.format(" | nginx CPU s %.2f", proxyCpu) : "");
+                serverCpu, clientCpu, driverCpu, window, events) + (proxyCpu > 0 ? String.format(" | nginx CPU s %.2f", proxyCpu) : "")
+                + (edgeRefusals >= 0 ? " | answered at the edge " + edgeRefusals : "");
     }
 
     static final String[] COLUMNS = {"realm", "endpoint", "shape", "rate", "seconds", "window", "serverCpu", "clientCpu", "driverCpu",
         "realN", "realOk", "p50", "p99", "max", "attack", "events", "realLoginEvents", "realErrorEvents", "attackLoginEvents", "hashes",
-        "note", "realCaptchas", "run", "proxyCpu"};
+        "note", "realCaptchas", "run", "proxyCpu", "edgeRefusals"};
 
     String tsv() {
         return String.join("\t", realm, endpoint, shape, Double.toString(rate), Double.toString(seconds), Double.toString(window),
                 Double.toString(serverCpu), Double.toString(clientCpu), Double.toString(driverCpu), Integer.toString(realN),
                 Integer.toString(realOk), Double.toString(p50), Double.toString(p99), Double.toString(max), map(attack), map(events),
                 Long.toString(realLoginEvents), Long.toString(realErrorEvents), Long.toString(attackLoginEvents), Long.toString(hashes),
-                note == null ? "" : note, Integer.toString(realCaptchas), Integer.toString(run), Double.toString(proxyCpu));
+                note == null ? "" : note, Integer.toString(realCaptchas), Integer.toString(run), Double.toString(proxyCpu),
+                Long.toString(edgeRefusals));
     }
 
     static Phase fromTsv(String line) {
@@ -114,10 +118,11 @@ final class Phase {
         p.attackLoginEvents = Long.parseLong(f[18]);
         p.hashes = Long.parseLong(f[19]);
         p.note = f[20].isEmpty() ? null : f[20];
-        // TSVs written before these columns have none: no captchas, one run, no proxy
+        // TSVs written before these columns have none: no captchas, one run, no proxy, edge unknown
         p.realCaptchas = f.length > 21 ? Integer.parseInt(f[21]) : 0;
         p.run = f.length > 22 ? Integer.parseInt(f[22]) : 1;
         p.proxyCpu = f.length > 23 ? Double.parseDouble(f[23]) : 0;
+        p.edgeRefusals = f.length > 24 ? Long.parseLong(f[24]) : -1;
         return p;
     }
 

@@ -291,11 +291,13 @@ final class Report {
                 + "got back; passwords Keycloak hashed for the attack, from its events; the server's CPU (on the nginx row: "
                 + "Keycloak's plus nginx's) and the same per 1,000 attack attempts after taking away what the same number of real "
                 + "logins cost in that run's idle phase; the attack client's own CPU per 1,000 attempts sent (its own JVM). On the "
-                + "form an attempt is one POST; the GETs opening login sessions are counted apart (\"GETs\").\n\n");
+                + "form an attempt is one POST; the GETs opening login sessions are counted apart (\"GETs\"). The 429 answers the gate "
+                + "gave before Keycloak's flow ran are read from `abuse_gate_edge_refusals_total` on the management port (\"-\": "
+                + "not read, as in runs before it was).\n\n");
         b.append("| endpoint | realm | attack | offered /s | runs | sent /s | dropped / late | real users ok | p50 ms | p99 ms | answers: "
-                + "wrong password / 429 captcha / 429 blocked / other | GETs | passwords hashed | server CPU s | server CPU s per 1,000 "
+                + "wrong password / 429 captcha / 429 blocked / other | of which answered at the edge | GETs | passwords hashed | server CPU s | server CPU s per 1,000 "
                 + "attempts | client CPU s per 1,000 |\n");
-        b.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+        b.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
         for (String e : endpoints) {
             for (List<Phase> k : keys.values()) {
                 Phase first = k.get(0);
@@ -307,7 +309,7 @@ final class Report {
                 List<Phase> ran = k.stream().filter(Phase::ran).toList();
                 if (ran.isEmpty()) {
                     b.append("| ").append(e).append(" | ").append(first.realm).append(" | ").append(shapeName(first.shape)).append(" | ")
-                            .append(offered).append(" | 0/").append(nRuns).append(" | ").append(first.note).append(" | | | | | | | | | | |\n");
+                            .append(offered).append(" | 0/").append(nRuns).append(" | ").append(first.note).append(" | | | | | | | | | | | |\n");
                     continue;
                 }
                 int failed = 0;
@@ -327,7 +329,7 @@ final class Report {
                     }
                 }
                 String mark = failed > 0 ? " ✗" + failed : "";
-                b.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %d/%d | %s | %s | %d/%d%s | %s | %s | %s | %s | %s | %s | %s | %s |%n",
+                b.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %d/%d | %s | %s | %d/%d%s | %s | %s | %s | %s | %s | %s | %s | %s | %s |%n",
                         e, first.realm, attack ? shapeName(first.shape) : "idle", offered, ran.size(), nRuns,
                         attack ? fig(ran, p -> p.a("sent") / p.seconds, "%.0f") : "0",
                         attack ? fig(ran, p -> p.a("dropped"), "%.0f") + " / " + fig(ran, p -> p.a("late"), "%.0f") : "-",
@@ -336,6 +338,7 @@ final class Report {
                         attack ? fig(ran, p -> p.a("invalid"), "%.0f") + " / " + fig(ran, p -> p.a("captcha"), "%.0f") + " / "
                                 + fig(ran, p -> p.a("blocked"), "%.0f") + " / "
                                 + fig(ran, p -> p.a("other") + p.a("errors") + p.a("unanswered") + p.a("success"), "%.0f") : "-",
+                        attack && ran.stream().allMatch(p -> p.edgeRefusals >= 0) ? fig(ran, p -> p.edgeRefusals, "%.0f") : "-",
                         attack && e.equals("form") ? fig(ran, p -> p.a("gets"), "%.0f") : "-", fig(ran, p -> p.hashes, "%.0f"),
                         fig(ran, Report::serverCpu, "%.1f"), cpuPer.isEmpty() ? "-" : fig(cpuPer.stream().mapToDouble(d -> d).toArray(), "%.2f"),
                         clientPer.isEmpty() ? "-" : fig(clientPer.stream().mapToDouble(d -> d).toArray(), "%.2f")));
@@ -347,10 +350,11 @@ final class Report {
             if (p.ran()) {
                 b.append(String.format(Locale.ROOT, "- run %d: %s %s %s %s/s: attack %s, attack LOGIN %d; real users LOGIN %d, LOGIN_ERROR %d; "
                         + "CPU s: server %.2f%s, attack client %.2f, real-user driver %.2f over %.1f s; attack sent %d, unanswered %d, "
-                        + "latest send %d ms behind schedule%n", p.run, p.endpoint, p.realm, p.shape, AttackRun.fmt(p.rate), p.events,
+                        + "latest send %d ms behind schedule%s%n", p.run, p.endpoint, p.realm, p.shape, AttackRun.fmt(p.rate), p.events,
                         p.attackLoginEvents, p.realLoginEvents, p.realErrorEvents, p.serverCpu,
                         p.proxyCpu > 0 ? String.format(Locale.ROOT, " (+ nginx %.2f)", p.proxyCpu) : "", p.clientCpu, p.driverCpu, p.window,
-                        p.a("sent"), p.a("unanswered"), p.a("maxLagMs")));
+                        p.a("sent"), p.a("unanswered"), p.a("maxLagMs"),
+                        p.edgeRefusals >= 0 ? "; answered at the edge " + p.edgeRefusals : ""));
             }
         }
         b.append("\n").append(RULE);
