@@ -6,7 +6,6 @@ import dev.abusegate.engine.Decision;
 import dev.abusegate.engine.config.Layer;
 import dev.abusegate.engine.Outcome;
 import dev.abusegate.engine.config.GateOptions;
-import dev.abusegate.engine.config.RealmSettings;
 import dev.abusegate.keycloak.CaptchaConfig;
 import dev.abusegate.keycloak.GateConfig;
 import dev.abusegate.keycloak.answer.Refusal;
@@ -15,6 +14,7 @@ import dev.abusegate.keycloak.captcha.CaptchaService;
 import dev.abusegate.keycloak.events.GateEvents;
 import dev.abusegate.keycloak.runtime.GateRuntime;
 import dev.abusegate.keycloak.runtime.PasswordCheckQueue;
+import dev.abusegate.engine.keys.AddressKeys;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import org.keycloak.authentication.AuthenticationFlowContext;
@@ -165,16 +165,18 @@ public final class GatedAttempt implements Refusal {
 
     /**
      * This attempt's turn to have its password checked ({@link PasswordCheckQueue}), to be closed after the check:
-     * waited for where the fifth layer applies to the attempt and Keycloak checks the realm's passwords itself; at
-     * once in a realm with user federation (an LDAP bind is not this server's CPU, and must not wait on it).
+     * waited for, in its realm's and its address's lane, where the step can carry the fifth layer's captcha and
+     * Keycloak checks the realm's passwords itself; at once in a realm with user federation (an LDAP bind is not this
+     * server's CPU, and must not wait on it).
      */
     PasswordCheckQueue.Turn passwordCheckTurn() {
         RealmModel realm = ctx.getRealm();
-        if (!decision.allowed() || !submission.scope().realmLayer() || !options.get(RealmSettings.ENABLED)
+        if (!decision.allowed() || !submission.scope().realmLayer()
                 || realm.getComponentsStream(realm.getId(), USER_STORAGE).findAny().isPresent()) {
             return PasswordCheckQueue.NO_WAIT;
         }
-        return runtime.passwordChecks().take();
+        String lane = AddressKeys.canonical(submission.address(), options.ipv6PrefixLength());
+        return runtime.passwordChecks().take(realm.getId(), lane != null ? lane : String.valueOf(submission.address()));
     }
 
     /**
