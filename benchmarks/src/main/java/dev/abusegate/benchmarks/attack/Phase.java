@@ -28,6 +28,8 @@ final class Phase {
     double p50 = Double.NaN;
     double p99 = Double.NaN;
     double max = Double.NaN;
+    /** The ten slowest real logins, "ms@s into the phase" (printed with the phase, not kept in the TSV); null when not known. */
+    String slowest;
     /** The attack client's counts (sent, dropped, late, gets, invalid, blocked, captcha, ...), empty when idle. */
     Map<String, Long> attack = new LinkedHashMap<>();
     /** The attack's LOGIN_ERROR events by error. */
@@ -78,7 +80,8 @@ final class Phase {
                 + "driver %.2f in %.1f s | events %s", realm, endpoint, shape, AttackRun.fmt(rate), realOk, realN, p50, p99, a("sent"),
                 a("dropped"), a("late"), a("invalid"), a("captcha"), a("blocked"), a("other"), a("errors"), a("unanswered"), hashes,
                 serverCpu, clientCpu, driverCpu, window, events) + (proxyCpu > 0 ? String.format(" | nginx CPU s %.2f", proxyCpu) : "")
-                + (edgeRefusals >= 0 ? " | answered at the edge " + edgeRefusals : "");
+                + (edgeRefusals >= 0 ? " | answered at the edge " + edgeRefusals : "")
+                + (slowest != null ? " | slowest (ms@s into the phase) " + slowest : "");
     }
 
     static final String[] COLUMNS = {"realm", "endpoint", "shape", "rate", "seconds", "window", "serverCpu", "clientCpu", "driverCpu",
