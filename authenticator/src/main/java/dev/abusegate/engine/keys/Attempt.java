@@ -15,4 +15,13 @@ public record Attempt(String realm, String address, String identifier, String de
             throw new IllegalArgumentException("realm is required");
         }
     }
+
+    /**
+     * The text an address is counted under by the per-address layers: its canonical form, IPv6 cut to
+     * {@code ipv6PrefixLength}; the address as it came when it is not an IP literal (never one key for all of them).
+     */
+    public static String addressKey(String address, int ipv6PrefixLength) {
+        String canonical = AddressKeys.canonical(address, ipv6PrefixLength);
+        return canonical != null ? canonical : String.valueOf(address);
+    }
 }

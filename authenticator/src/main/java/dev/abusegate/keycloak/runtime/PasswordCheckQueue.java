@@ -19,7 +19,7 @@ import java.util.concurrent.locks.ReentrantLock;
  *   <li>turns are shared, not first come first served: realms take turns, and within a realm the client addresses
  *       (lanes) with checks waiting take turns, each in its own arrival order. A burst of checks from one address, or
  *       from one realm, waits behind its own checks, not in front of everyone else's: a check from another address
- *       waits for at most one of the burst's checks per core before its own turn.</li>
+ *       waits for the checks already running, then for at most one more of the burst's, before its own turn.</li>
  * </ul>
  * What it holds is only the checks waiting now, each holding a worker thread: it is bounded by Keycloak's own
  * threads, and empty when nobody waits.

@@ -14,7 +14,6 @@ import dev.abusegate.keycloak.captcha.CaptchaService;
 import dev.abusegate.keycloak.events.GateEvents;
 import dev.abusegate.keycloak.runtime.GateRuntime;
 import dev.abusegate.keycloak.runtime.PasswordCheckQueue;
-import dev.abusegate.engine.keys.AddressKeys;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import org.keycloak.authentication.AuthenticationFlowContext;
@@ -175,8 +174,7 @@ public final class GatedAttempt implements Refusal {
                 || realm.getComponentsStream(realm.getId(), USER_STORAGE).findAny().isPresent()) {
             return PasswordCheckQueue.NO_WAIT;
         }
-        String lane = AddressKeys.canonical(submission.address(), options.ipv6PrefixLength());
-        return runtime.passwordChecks().take(realm.getId(), lane != null ? lane : String.valueOf(submission.address()));
+        return runtime.passwordChecks().take(realm.getId(), Attempt.addressKey(submission.address(), options.ipv6PrefixLength()));
     }
 
     /**
