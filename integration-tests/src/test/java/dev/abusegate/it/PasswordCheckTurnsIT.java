@@ -21,8 +21,8 @@ import org.junit.jupiter.api.Test;
  * Password checks take turns per address on a real Keycloak: a burst of wrong passwords from one address, each let
  * through by the gate (thresholds far above it) and each costing a hash, is already waiting when a real user from
  * another address logs in. What the user observes is how many of the burst's answers come before their own: with
- * first-come-first-served turns, nearly the whole burst; with turns per address, the checks already running and about
- * one more per core.
+ * first-come-first-served turns, nearly the whole burst; with turns per address, the checks already running, at most
+ * one more of the burst's, and those the other cores finish during the user's own check.
  */
 class PasswordCheckTurnsIT extends ServerTest {
 

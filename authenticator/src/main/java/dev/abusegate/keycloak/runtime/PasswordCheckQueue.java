@@ -86,7 +86,7 @@ public final class PasswordCheckQueue {
         };
     }
 
-    /** Checks waiting now (for the tests and the metrics). */
+    /** Checks waiting now (for the tests). */
     public int waiting() {
         lock.lock();
         try {
