@@ -8,6 +8,8 @@
 #                                                 and the plot (benchmarks/results/attack-availability.png)
 #   RATES="10 50 200 800" PHASE_SECONDS=60 ...    offered attack rates (requests/s) and seconds per phase
 #   RUNS=3 REAL_LOGINS=1000 ...                   runs of every configuration; real logins per phase
+#   DB=dev-file ...                               Keycloak's dev-file H2 database instead of Debian's PostgreSQL
+#                                                 (the default: a throwaway cluster under $WORK)
 #   QUIET=1 ...                                   take the machine's quiet window (/work/QUIET) for the measured
 #                                                 phases only (after the start and the warm-up), at most 10 minutes
 #
@@ -31,7 +33,7 @@ export GIT_COMMIT="$(git -C "$ROOT" rev-parse --short HEAD)"
 # The command as run, with the knobs that were set (for the results file).
 knobs=""
 for k in RUNS REALMS RATES SHAPES ENDPOINTS PHASE_SECONDS WARMUP_SECONDS REAL_LOGINS REAL_INTERVAL_MS USERS MAX_INFLIGHT ATTACK_NICE DRAIN_SECONDS \
-  SATURATED_FACTOR REAL_TIMEOUT_SECONDS RATE_FLOOR QUIET QUIET_MINUTES PROFILE NGINX_RATE NGINX_BURST; do
+  SATURATED_FACTOR REAL_TIMEOUT_SECONDS RATE_FLOOR QUIET QUIET_MINUTES PROFILE NGINX_RATE NGINX_BURST DB; do
   [ -n "${!k:-}" ] && knobs="$knobs$k=\"${!k}\" "
 done
 export COMMAND="${knobs}benchmarks/attack/run.sh"
@@ -42,6 +44,10 @@ export REALMS="${REALMS:-stock nginx gated}"
 NGINX_RATE="${NGINX_RATE:-1r/s}"
 NGINX_BURST="${NGINX_BURST:-5}"
 QUIET_FILE="${QUIET_FILE:-/work/QUIET}"
+# The database: postgres (Debian's PostgreSQL, a cluster of its own under $WORK), as production runs Keycloak, or
+# dev-file (H2 in Keycloak's data/), whose stalls set the real users' p99 (benchmarks/attack/README.md).
+DB="${DB:-postgres}"
+case "$DB" in dev-file|postgres) ;; *) echo "DB must be dev-file or postgres, not \"$DB\"" >&2; exit 2 ;; esac
 
 wait_for_quiet_to_end() {
   # Another helper's quiet window: start nothing until it is over.
@@ -52,9 +58,11 @@ wait_for_quiet_to_end() {
 
 KC_PID=""
 NGINX_PID=""
+PG_DIR=""
 cleanup() {
   stop_pid "$NGINX_PID" nginx
   stop_pid "$KC_PID" Keycloak
+  stop_postgres
   # Our quiet window, if the driver died without removing it.
   if [ -e "$QUIET_FILE" ] && grep -q '^attack ' "$QUIET_FILE" 2>/dev/null && [ "${QUIET:-0}" = "1" ]; then rm -f "$QUIET_FILE"; fi
 }
@@ -149,18 +157,60 @@ CONF
   echo "    nginx on 127.0.0.1:$port (pids $NGINX_PIDS) in front of Keycloak"
 }
 
-# Production mode (theme and template caches on), LOCAL caches and the dev-file H2 database, as benchmarks/load.
+# DB=postgres: Debian's PostgreSQL server binaries (apt-get install postgresql when missing and this runs as root),
+# one cluster under $WORK/postgres on a free port of 127.0.0.1, run as the postgres user when this runs as root
+# (initdb refuses root). Each run gets a fresh database in it.
+PG_BIN=""
+as_pg() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
+stop_postgres() {
+  if [ -n "$PG_DIR" ] && [ -e "$PG_DIR/data/postmaster.pid" ]; then
+    as_pg "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -m fast -w stop > /dev/null 2>&1 || true
+  fi
+}
+start_postgres() {
+  PG_BIN="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)"
+  if [ -z "$PG_BIN" ] && [ "$(id -u)" = 0 ] && command -v apt-get > /dev/null; then
+    echo "==> Installing Debian's postgresql (apt-get) for DB=postgres"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q postgresql > "$WORK/postgres-install.log" 2>&1 || true
+    PG_BIN="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)"
+  fi
+  [ -x "$PG_BIN/initdb" ] || { echo "DB=postgres: no PostgreSQL server binaries under /usr/lib/postgresql" >&2; exit 1; }
+  PG_DIR="$WORK/postgres"
+  PG_PORT=$(free_port)
+  mkdir -p "$PG_DIR"
+  if [ "$(id -u)" = 0 ]; then chown postgres "$PG_DIR"; fi
+  as_pg "$PG_BIN/initdb" -D "$PG_DIR/data" -U keycloak --auth=trust > "$WORK/postgres-initdb.log" 2>&1
+  as_pg "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -l "$PG_DIR/server.log" -w \
+    -o "-h 127.0.0.1 -p $PG_PORT -k $PG_DIR -c max_connections=200" start > /dev/null
+  export DB_NOTE="PostgreSQL $("$PG_BIN/postgres" --version | awk '{print $NF}') (Debian's, $PG_BIN), one cluster under the raw output's postgres/, default settings but max_connections=200, a fresh database per run"
+  echo "    PostgreSQL on 127.0.0.1:$PG_PORT ($PG_DIR)"
+}
+# fresh_database: drops and creates the keycloak database (DB=postgres).
+fresh_database() {
+  PGOPTIONS="-c client_min_messages=warning" as_pg "$PG_BIN/psql" -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$PG_PORT" -U keycloak -d postgres \
+    -c "DROP DATABASE IF EXISTS keycloak" -c "CREATE DATABASE keycloak" > /dev/null
+}
+DB_ARGS=()
+if [ "$DB" = postgres ]; then
+  start_postgres
+  DB_ARGS=(--db-url="jdbc:postgresql://127.0.0.1:$PG_PORT/keycloak" --db-username=keycloak --db-password=unused)
+else
+  export DB_NOTE="dev-file (H2 in Keycloak's data/, a fresh one per run)"
+fi
+
+# Production mode (theme and template caches on), LOCAL caches and the database DB names, as benchmarks/load.
 echo "==> Installing the provider"
 rm -f "$KC_HOME"/providers/keycloak-abuse-gate-*.jar
 cp "$ROOT"/providers/keycloak-abuse-gate-*.jar "$KC_HOME/providers/"
 wait_for_quiet_to_end
 # Metrics on: the driver reads abuse_gate_edge_refusals_total, the attempts answered before Keycloak's flow.
-echo "==> kc.sh build (--cache=local, dev-file database, metrics)"
-"$KC_HOME/bin/kc.sh" build --cache=local --db=dev-file --metrics-enabled=true > "$WORK/keycloak-build.log" 2>&1
+echo "==> kc.sh build (--cache=local, $DB database, metrics)"
+"$KC_HOME/bin/kc.sh" build --cache=local --db="$DB" --metrics-enabled=true > "$WORK/keycloak-build.log" 2>&1
 
 for run in $(seq 1 "$RUNS"); do
   echo "==> Run $run of $RUNS: the realms stock, gated and shielded ($USERS users each; fresh database)"
   rm -rf "$KC_HOME/data" && mkdir -p "$KC_HOME/data/import"
+  if [ "$DB" = postgres ]; then fresh_database; fi
   java -cp "$TARGET/classes" dev.abusegate.benchmarks.attack.Realms "$KC_HOME/data/import" "$USERS"
   HTTP_PORT=$(free_port)
   MGMT_PORT=$(free_port "$HTTP_PORT")
@@ -170,7 +220,7 @@ for run in $(seq 1 "$RUNS"); do
   KC_BOOTSTRAP_ADMIN_USERNAME=admin KC_BOOTSTRAP_ADMIN_PASSWORD=admin \
     "$KC_HOME/bin/kc.sh" start --optimized --import-realm \
     --http-enabled=true --http-host=127.0.0.1 --http-port="$HTTP_PORT" --https-port="$HTTPS_PORT" \
-    --http-management-port="$MGMT_PORT" --hostname-strict=false \
+    --http-management-port="$MGMT_PORT" --hostname-strict=false "${DB_ARGS[@]}" \
     --proxy-headers=xforwarded --proxy-trusted-addresses=127.0.0.1 \
     > "$WORK/keycloak-run$run.log" 2>&1 &
   KC_PID=$!

@@ -6,6 +6,7 @@
 #   N=2000 WARMUP=5000 benchmarks/edge/run.sh
 #   PROFILE=1 benchmarks/edge/run.sh  # plus one edge-on phase under JFR, summarised into $PROFILE_OUT
 #   MODE=band benchmarks/edge/run.sh   # the captcha band's answer instead of a block (see below)
+#   ENDPOINT=form benchmarks/edge/run.sh  # the login form's refusal against a page view (see below)
 #
 # Two realms, edge-on and edge-off, identical but for edge.enabled: a public client with direct access grants, the
 # gate alone in the direct grant flow (layer 1 at 3 attempts in 3600 s, layers 2 and 4 far away, no lockout, no
@@ -16,6 +17,12 @@
 # Keycloak JVM's utime+stime from /proc/<pid>/stat before and after the phase (clock ticks of 10 ms), divided by N.
 # Phases alternate edge-on / edge-off in each round after a warm-up of WARMUP refusals per realm. Writes the raw
 # output to $OUT (default benchmarks/results/edge-refusal-cpu-<date>.txt).
+#
+# ENDPOINT=form: the login form has no edge refusal, so one realm (the gate's form alone in a copy of the browser flow,
+# the same settings) and two kinds of phases, alternating: "refusal", N form POSTs answered with the gate's 429 page
+# (PARALLEL login sessions, each posting to the action of the page it got back, a fresh unknown name each), and
+# "page", N GETs of the login page, each opening a new login session: the page view a refusal is compared with.
+# form.py sends them (Python's requests).
 set -euo pipefail
 # shellcheck source=../load/common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../load/common.sh"
@@ -28,6 +35,8 @@ ROUNDS="${ROUNDS:-5}"
 PARALLEL="${PARALLEL:-4}"
 OUT="${OUT:-$ROOT/benchmarks/results/edge-refusal-cpu-$(date -u +%F).txt}"
 MODE="${MODE:-block}"
+ENDPOINT="${ENDPOINT:-token}"
+case "$ENDPOINT" in token|form) ;; *) echo "ENDPOINT must be token or form, not \"$ENDPOINT\"" >&2; exit 2 ;; esac
 PROFILE="${PROFILE:-0}"
 PROFILE_N="${PROFILE_N:-20000}"
 PROFILE_OUT="${PROFILE_OUT:-$ROOT/benchmarks/results/edge-refusal-profile-$(date -u +%F).txt}"
@@ -38,26 +47,32 @@ prepare_jar_and_dist
 rm -f "$KC_HOME"/providers/keycloak-abuse-gate-*.jar
 cp "$ROOT"/providers/keycloak-abuse-gate-*.jar "$KC_HOME/providers/"
 rm -rf "$KC_HOME/data" && mkdir -p "$KC_HOME/data/import"
-for edge in on off; do
-  python3 - "$edge" "$MODE" > "$KC_HOME/data/import/realm-edge-$edge.json" <<'PY'
+REALMS="edge-on edge-off"
+if [ "$ENDPOINT" = form ]; then REALMS="form"; fi
+for realm in $REALMS; do
+  python3 - "$realm" "$MODE" > "$KC_HOME/data/import/realm-$realm.json" <<'PY'
 import json, sys
-edge, mode = sys.argv[1], sys.argv[2]
+realm, mode = sys.argv[1], sys.argv[2]
+edge = "on" if realm == "edge-on" else "off"
 config = {"perIp.threshold": "3", "perIp.windowSeconds": "3600", "perIpAccount.threshold": "1000000000",
           "credentialStuffing.threshold": "1000000000", "accountLockout.enabled": "false", "captcha.enabled": "false",
           "edge.enabled": "true" if edge == "on" else "false"}
 if mode == "band":
     config.update({"perIp.threshold": "1000000000", "credentialStuffing.threshold": "6",
                    "credentialStuffing.windowSeconds": "3600", "captcha.enabled": "true", "captcha.factor": "0.5"})
+form = realm == "form"
+step = "abuse-gate-username-password-form" if form else "abuse-gate-direct-grant"
+flow = "gated browser" if form else "gated direct grant"
 print(json.dumps({
-    "realm": "edge-" + edge, "enabled": True, "sslRequired": "none",
+    "realm": realm, "enabled": True, "sslRequired": "none",
     "clients": [{"clientId": "bench", "enabled": True, "publicClient": True, "directAccessGrantsEnabled": True,
-                 "standardFlowEnabled": False, "protocol": "openid-connect"}],
-    "authenticationFlows": [{"alias": "gated direct grant", "providerId": "basic-flow", "topLevel": True,
+                 "standardFlowEnabled": form, "redirectUris": ["http://127.0.0.1/*"], "protocol": "openid-connect"}],
+    "authenticationFlows": [{"alias": flow, "providerId": "basic-flow", "topLevel": True,
                              "builtIn": False, "authenticationExecutions": [
-        {"authenticator": "abuse-gate-direct-grant", "authenticatorConfig": "gate", "requirement": "REQUIRED",
+        {"authenticator": step, "authenticatorConfig": "gate", "requirement": "REQUIRED",
          "priority": 10, "authenticatorFlow": False, "userSetupAllowed": False}]}],
     "authenticatorConfig": [{"alias": "gate", "config": config}],
-    "directGrantFlow": "gated direct grant"}))
+    ("browserFlow" if form else "directGrantFlow"): flow}))
 PY
 done
 
@@ -72,13 +87,25 @@ export KC_BOOTSTRAP_ADMIN_USERNAME=admin KC_BOOTSTRAP_ADMIN_PASSWORD=admin
   > "$TARGET/keycloak.log" 2>&1 &
 KC_PID=$!
 for _ in $(seq 1 600); do
-  curl -sf -o /dev/null "http://127.0.0.1:$HTTP_PORT/realms/edge-off/.well-known/openid-configuration" && break
+  curl -sf -o /dev/null "http://127.0.0.1:$HTTP_PORT/realms/${REALMS##* }/.well-known/openid-configuration" && break
   kill -0 "$KC_PID" 2>/dev/null || { tail -30 "$TARGET/keycloak.log" >&2; exit 1; }
   sleep 1
 done
 JAVA_PID=$(jvm_pid "$KC_PID")
 
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$JAVA_PID/stat"; }
+
+# measured <round> <label> <command...>: runs the command (N requests) and prints the round's line: the server's CPU
+# and the wall time it took, and the CPU per request.
+measured() {
+  local r="$1" label="$2" c0 c1 t0 t1 cpu_ms wall_ms
+  shift 2
+  c0=$(cpu_ticks); t0=$(date +%s%N)
+  "$@"
+  c1=$(cpu_ticks); t1=$(date +%s%N)
+  cpu_ms=$(( (c1 - c0) * 1000 / TICK )); wall_ms=$(( (t1 - t0) / 1000000 ))
+  echo "$r $label $N $cpu_ms $wall_ms $(awk -v c="$cpu_ms" -v n="$N" 'BEGIN {printf "%.3f", c / n}') $(cut -d' ' -f1 /proc/loadavg)"
+}
 
 # requests <realm> <count> <tag>: writes curl's config for <count> password grants, each a fresh name.
 requests() {
@@ -99,7 +126,38 @@ send() {
   case "$codes" in " $1 429") ;; *) echo "unexpected answers: $codes" >&2; exit 1 ;; esac
 }
 
-{
+# form_phase <kind> <count> <tag>: ENDPOINT=form's requests (form.py); fails unless every answer is the one expected.
+form_phase() {
+  python3 "$HERE/form.py" "http://127.0.0.1:$HTTP_PORT" form "$2" "$PARALLEL" "$3" "$1" > "$TARGET/form.out" \
+    || { echo "unexpected answers ($1): $(cat "$TARGET/form.out")" >&2; exit 1; }
+}
+
+if [ "$ENDPOINT" = form ]; then
+  python3 -c "import requests" 2> /dev/null || { echo "ENDPOINT=form needs Python's requests (Debian: python3-requests)" >&2; exit 1; }
+  {
+    echo "command: ENDPOINT=form MODE=$MODE N=$N WARMUP=$WARMUP ROUNDS=$ROUNDS PARALLEL=$PARALLEL benchmarks/edge/run.sh"
+    echo "load average before the build: $LOAD_AT_START"
+    machine_info
+    echo "N=$N WARMUP=$WARMUP ROUNDS=$ROUNDS PARALLEL=$PARALLEL CLK_TCK=$TICK keycloak-jvm-pid=$JAVA_PID"
+    # Three wrong passwords from 127.0.0.1 (the gate's own invalid-credentials page, 200) block it or put it in the band.
+    python3 "$HERE/form.py" "http://127.0.0.1:$HTTP_PORT" form 3 1 setup refusals > /dev/null || true
+    form_phase refusals "$WARMUP" warm; form_phase pages "$WARMUP" warm
+    echo "round kind requests cpu_ms wall_ms cpu_ms_per_request load1"
+    for r in $(seq 1 "$ROUNDS"); do
+      for kind in refusal page; do
+        measured "$r" "$kind" form_phase "${kind}s" "$N" "r$r"
+      done
+    done
+    if [ "$PROFILE" = 1 ]; then
+      jcmd "$JAVA_PID" JFR.start name=edge settings=profile filename="$TARGET/edge.jfr" > /dev/null
+      form_phase refusals "$PROFILE_N" profile
+      jcmd "$JAVA_PID" JFR.stop name=edge > /dev/null
+    fi
+    echo "uptime after: $(uptime)"
+  } | tee "$OUT"
+fi
+
+[ "$ENDPOINT" = form ] || {
   echo "command: MODE=$MODE N=$N WARMUP=$WARMUP ROUNDS=$ROUNDS PARALLEL=$PARALLEL benchmarks/edge/run.sh"
   echo "load average before the build: $LOAD_AT_START"
   machine_info
@@ -115,11 +173,7 @@ send() {
   for r in $(seq 1 "$ROUNDS"); do
     for realm in edge-on edge-off; do
       requests "$realm" "$N" "r$r"
-      c0=$(cpu_ticks); t0=$(date +%s%N)
-      send "$N"
-      c1=$(cpu_ticks); t1=$(date +%s%N)
-      cpu_ms=$(( (c1 - c0) * 1000 / TICK )); wall_ms=$(( (t1 - t0) / 1000000 ))
-      echo "$r $realm $N $cpu_ms $wall_ms $(awk -v c="$cpu_ms" -v n="$N" 'BEGIN {printf "%.3f", c / n}') $(cut -d' ' -f1 /proc/loadavg)"
+      measured "$r" "$realm" send "$N"
     done
   done
   if [ "$PROFILE" = 1 ]; then
@@ -138,9 +192,13 @@ if [ "$PROFILE" = 1 ]; then
   mkdir -p "$TARGET/classes"
   javac -d "$TARGET/classes" "$ROOT"/benchmarks/src/main/java/dev/abusegate/benchmarks/attack/JfrSummary.java
   {
-    echo "# Where an edge refusal's server CPU goes (token endpoint, $PROFILE_N refusals, edge on, MODE=$MODE)"
+    if [ "$ENDPOINT" = form ]; then
+      echo "# Where a login form refusal's server CPU goes ($PROFILE_N refusals answered by the flow, MODE=$MODE)"
+    else
+      echo "# Where an edge refusal's server CPU goes (token endpoint, $PROFILE_N refusals, edge on, MODE=$MODE)"
+    fi
     echo
-    echo "JFR (\`settings=profile\`) on the Keycloak JVM during one edge-on phase after the rounds of $(basename "$OUT"),"
+    echo "JFR (\`settings=profile\`) on the Keycloak JVM during one more phase after the rounds of $(basename "$OUT"),"
     echo "summarised by \`dev.abusegate.benchmarks.attack.JfrSummary\`. Nothing else ran against the server."
     echo
     echo '```'
