@@ -281,6 +281,7 @@ final class Report {
             }
         }
         b.append(String.join("; ", idles)).append(".\n\n");
+        b.append(machineSpeed(ps));
 
         b.append("## Table\n\n");
         b.append("Per realm, endpoint, attack shape and offered rate, over the runs in which the phase ran (\"runs\"): the median "
@@ -375,6 +376,24 @@ final class Report {
     }
 
     /** A realm's idle phases on an endpoint, one per run. */
+    /**
+     * Each run's Keycloak CPU per real login over its idle phases: how fast the machine was in that run. A run whose
+     * real users alone nearly fill the cores leaves the attack no room, whatever answers it.
+     */
+    static String machineSpeed(List<Phase> ps) {
+        List<String> runs = new ArrayList<>();
+        ps.stream().filter(p -> p.ran() && p.shape.equals("idle")).mapToInt(p -> p.run).distinct().sorted().forEach(run -> {
+            List<Phase> idle = ps.stream().filter(p -> p.ran() && p.shape.equals("idle") && p.run == run).toList();
+            double cpu = idle.stream().mapToDouble(p -> p.serverCpu).sum();
+            double seconds = idle.stream().mapToDouble(p -> p.seconds).sum();
+            int logins = idle.stream().mapToInt(p -> p.realN).sum();
+            runs.add(String.format(Locale.ROOT, "run %d %.0f ms a login (%.2f cores busy)", run, 1000 * cpu / Math.max(1, logins),
+                    cpu / Math.max(1e-9, seconds)));
+        });
+        return runs.isEmpty() ? "" : "Machine speed: Keycloak's CPU per real login in the idle phases, and how many cores the "
+                + "real users alone kept busy there: " + String.join("; ", runs) + ".\n\n";
+    }
+
     static List<Phase> idles(List<Phase> ps, String realm, String endpoint) {
         return ps.stream().filter(p -> p.ran() && p.shape.equals("idle") && p.realm.equals(realm) && p.endpoint.equals(endpoint)).toList();
     }
