@@ -59,6 +59,13 @@ wait_for_quiet_to_end() {
 KC_PID=""
 NGINX_PID=""
 PG_DIR=""
+PG_BIN=""
+as_pg() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
+stop_postgres() {
+  if [ -n "$PG_DIR" ] && [ -e "$PG_DIR/data/postmaster.pid" ]; then
+    as_pg "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -m fast -w stop > /dev/null 2>&1 || true
+  fi
+}
 cleanup() {
   stop_pid "$NGINX_PID" nginx
   stop_pid "$KC_PID" Keycloak
@@ -160,13 +167,6 @@ CONF
 # DB=postgres: Debian's PostgreSQL server binaries (apt-get install postgresql when missing and this runs as root),
 # one cluster under $WORK/postgres on a free port of 127.0.0.1, run as the postgres user when this runs as root
 # (initdb refuses root). Each run gets a fresh database in it.
-PG_BIN=""
-as_pg() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
-stop_postgres() {
-  if [ -n "$PG_DIR" ] && [ -e "$PG_DIR/data/postmaster.pid" ]; then
-    as_pg "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -m fast -w stop > /dev/null 2>&1 || true
-  fi
-}
 start_postgres() {
   PG_BIN="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)"
   if [ -z "$PG_BIN" ] && [ "$(id -u)" = 0 ] && command -v apt-get > /dev/null; then
