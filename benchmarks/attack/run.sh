@@ -182,7 +182,7 @@ start_postgres() {
   as_pg "$PG_BIN/initdb" -D "$PG_DIR/data" -U keycloak --auth=trust > "$WORK/postgres-initdb.log" 2>&1
   as_pg "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -l "$PG_DIR/server.log" -w \
     -o "-h 127.0.0.1 -p $PG_PORT -k $PG_DIR -c max_connections=200" start > /dev/null
-  export DB_NOTE="PostgreSQL $("$PG_BIN/postgres" --version | awk '{print $NF}') (Debian's, $PG_BIN), one cluster under the raw output's postgres/, default settings but max_connections=200, a fresh database per run"
+  export DB_NOTE="PostgreSQL $("$PG_BIN/postgres" --version | awk '{print $3}') (Debian's, $PG_BIN), one cluster under the raw output's postgres/, default settings but max_connections=200, a fresh database per run"
   echo "    PostgreSQL on 127.0.0.1:$PG_PORT ($PG_DIR)"
 }
 # fresh_database: drops and creates the keycloak database (DB=postgres).
