@@ -5,6 +5,7 @@ import dev.abusegate.keycloak.RealmSecrets;
 import dev.abusegate.keycloak.runtime.GateRuntime;
 import dev.abusegate.keycloak.steps.AccountNames;
 import dev.abusegate.engine.SubjectState;
+import dev.abusegate.engine.keys.Attempt;
 import dev.abusegate.engine.realm.RealmWatch;
 import dev.abusegate.engine.config.GateOptions;
 import jakarta.ws.rs.DELETE;
@@ -196,8 +197,7 @@ public class GateAdminResource {
             audit.put("address", addr);
             List<String> keys = new ArrayList<>();
             for (KeyPrefixes kp : keyed) {
-                String canonical = kp.addressKey(addr);
-                keys.add(canonical == null ? addr : canonical);
+                keys.add(Attempt.addressKey(addr, kp.address()));
             }
             if (keys.size() == 1) {
                 audit.put("addressKey", keys.get(0));
