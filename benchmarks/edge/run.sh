@@ -132,36 +132,40 @@ form_phase() {
     || { echo "unexpected answers ($1): $(cat "$TARGET/form.out")" >&2; exit 1; }
 }
 
-if [ "$ENDPOINT" = form ]; then
-  python3 -c "import requests" 2> /dev/null || { echo "ENDPOINT=form needs Python's requests (Debian: python3-requests)" >&2; exit 1; }
-  {
-    echo "command: ENDPOINT=form MODE=$MODE N=$N WARMUP=$WARMUP ROUNDS=$ROUNDS PARALLEL=$PARALLEL benchmarks/edge/run.sh"
-    echo "load average before the build: $LOAD_AT_START"
-    machine_info
-    echo "N=$N WARMUP=$WARMUP ROUNDS=$ROUNDS PARALLEL=$PARALLEL CLK_TCK=$TICK keycloak-jvm-pid=$JAVA_PID"
-    # Three wrong passwords from 127.0.0.1 (the gate's own invalid-credentials page, 200) block it or put it in the band.
-    python3 "$HERE/form.py" "http://127.0.0.1:$HTTP_PORT" form 3 1 setup refusals > /dev/null || true
-    form_phase refusals "$WARMUP" warm; form_phase pages "$WARMUP" warm
-    echo "round kind requests cpu_ms wall_ms cpu_ms_per_request load1"
-    for r in $(seq 1 "$ROUNDS"); do
-      for kind in refusal page; do
-        measured "$r" "$kind" form_phase "${kind}s" "$N" "r$r"
-      done
-    done
-    if [ "$PROFILE" = 1 ]; then
-      jcmd "$JAVA_PID" JFR.start name=edge settings=profile filename="$TARGET/edge.jfr" > /dev/null
-      form_phase refusals "$PROFILE_N" profile
-      jcmd "$JAVA_PID" JFR.stop name=edge > /dev/null
-    fi
-    echo "uptime after: $(uptime)"
-  } | tee "$OUT"
-fi
-
-[ "$ENDPOINT" = form ] || {
-  echo "command: MODE=$MODE N=$N WARMUP=$WARMUP ROUNDS=$ROUNDS PARALLEL=$PARALLEL benchmarks/edge/run.sh"
+# header: the raw output's first lines, the command as run and the machine.
+header() {
+  echo "command: $([ "$ENDPOINT" = form ] && echo "ENDPOINT=form ")MODE=$MODE N=$N WARMUP=$WARMUP ROUNDS=$ROUNDS PARALLEL=$PARALLEL benchmarks/edge/run.sh"
   echo "load average before the build: $LOAD_AT_START"
   machine_info
   echo "N=$N WARMUP=$WARMUP ROUNDS=$ROUNDS PARALLEL=$PARALLEL CLK_TCK=$TICK keycloak-jvm-pid=$JAVA_PID"
+}
+
+# profiled <command...>: with PROFILE=1, runs one more phase under JFR, after the measured rounds (its CPU is not in
+# their table).
+profiled() {
+  [ "$PROFILE" = 1 ] || return 0
+  jcmd "$JAVA_PID" JFR.start name=edge settings=profile filename="$TARGET/edge.jfr" > /dev/null
+  "$@"
+  jcmd "$JAVA_PID" JFR.stop name=edge > /dev/null
+}
+
+form_run() {
+  header
+  # Three wrong passwords from 127.0.0.1 (the gate's own invalid-credentials page, 200) block it or put it in the band.
+  python3 "$HERE/form.py" "http://127.0.0.1:$HTTP_PORT" form 3 1 setup refusals > /dev/null || true
+  form_phase refusals "$WARMUP" warm; form_phase pages "$WARMUP" warm
+  echo "round kind requests cpu_ms wall_ms cpu_ms_per_request load1"
+  for r in $(seq 1 "$ROUNDS"); do
+    for kind in refusal page; do
+      measured "$r" "$kind" form_phase "${kind}s" "$N" "r$r"
+    done
+  done
+  profiled form_phase refusals "$PROFILE_N" profile
+  echo "uptime after: $(uptime)"
+}
+
+token_run() {
+  header
   for realm in edge-on edge-off; do
     for i in 1 2 3; do
       curl -s -o /dev/null -d "grant_type=password&client_id=bench&username=block-$i&password=wrong" \
@@ -176,17 +180,19 @@ fi
       measured "$r" "$realm" send "$N"
     done
   done
-  if [ "$PROFILE" = 1 ]; then
-    # One more edge-on phase under JFR, after the measured rounds: its CPU is not in the table above.
-    requests edge-on "$PROFILE_N" "profile"
-    jcmd "$JAVA_PID" JFR.start name=edge settings=profile filename="$TARGET/edge.jfr" > /dev/null
-    send "$PROFILE_N"
-    jcmd "$JAVA_PID" JFR.stop name=edge > /dev/null
-  fi
+  if [ "$PROFILE" = 1 ]; then requests edge-on "$PROFILE_N" "profile"; fi
+  profiled send "$PROFILE_N"
   echo "edge refusals counted by the server:"
   curl -s "http://127.0.0.1:$MGMT_PORT/metrics" | grep '^abuse_gate_edge_refusals_total' || true
   echo "uptime after: $(uptime)"
-} | tee "$OUT"
+}
+
+if [ "$ENDPOINT" = form ]; then
+  python3 -c "import requests" 2> /dev/null || { echo "ENDPOINT=form needs Python's requests (Debian: python3-requests)" >&2; exit 1; }
+  form_run | tee "$OUT"
+else
+  token_run | tee "$OUT"
+fi
 
 if [ "$PROFILE" = 1 ]; then
   mkdir -p "$TARGET/classes"

@@ -12,7 +12,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.function.ToDoubleFunction;
+import java.util.stream.Collectors;
 
 /** The markdown results (headline, table, events) and the plot of one run. */
 final class Report {
@@ -375,15 +377,15 @@ final class Report {
         return v;
     }
 
-    /** A realm's idle phases on an endpoint, one per run. */
     /**
      * Each run's Keycloak CPU per real login over its idle phases: how fast the machine was in that run. A run whose
      * real users alone nearly fill the cores leaves the attack no room, whatever answers it.
      */
     static String machineSpeed(List<Phase> ps) {
+        Map<Integer, List<Phase>> idleByRun = ps.stream().filter(p -> p.ran() && p.shape.equals("idle"))
+                .collect(Collectors.groupingBy(p -> p.run, TreeMap::new, Collectors.toList()));
         List<String> runs = new ArrayList<>();
-        ps.stream().filter(p -> p.ran() && p.shape.equals("idle")).mapToInt(p -> p.run).distinct().sorted().forEach(run -> {
-            List<Phase> idle = ps.stream().filter(p -> p.ran() && p.shape.equals("idle") && p.run == run).toList();
+        idleByRun.forEach((run, idle) -> {
             double cpu = idle.stream().mapToDouble(p -> p.serverCpu).sum();
             double seconds = idle.stream().mapToDouble(p -> p.seconds).sum();
             int logins = idle.stream().mapToInt(p -> p.realN).sum();
@@ -394,6 +396,7 @@ final class Report {
                 + "real users alone kept busy there: " + String.join("; ", runs) + ".\n\n";
     }
 
+    /** A realm's idle phases on an endpoint, one per run. */
     static List<Phase> idles(List<Phase> ps, String realm, String endpoint) {
         return ps.stream().filter(p -> p.ran() && p.shape.equals("idle") && p.realm.equals(realm) && p.endpoint.equals(endpoint)).toList();
     }
