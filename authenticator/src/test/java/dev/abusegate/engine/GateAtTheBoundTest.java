@@ -86,6 +86,40 @@ class GateAtTheBoundTest {
         assertThat(attempt("192.0.2.1", "anyone").outcome()).as("a blocked address stays blocked").isEqualTo(Outcome.BLOCKED);
     }
 
+    /**
+     * A flood's newcomer may take the place of a pair seen once (docs/clustering.md): its next attempt starts the
+     * count again. The name's lockout count (layer 3, failures from any address) still stops it, so the attempt given
+     * back shows as one more captcha, not as one more wrong password checked. ClusterIT's layer-2 probe met this.
+     */
+    @Test
+    void a_pair_replaced_after_its_first_attempt_gets_one_more_captcha_and_the_names_lockout_still_stops_it() {
+        GateOptions o = TestOptions.builder().captchaFactor(0.5).layer(Layer.PER_IP, 4, 900).layer(Layer.PER_IP_ACCOUNT, 3, 900)
+                .layer(Layer.CREDENTIAL_STUFFING, 3, 900).layer(Layer.ACCOUNT_LOCKOUT, 3, 900).build();
+        for (boolean replaced : new boolean[] {false, true}) {
+            String address = replaced ? "192.0.2.21" : "192.0.2.20";
+            List<String> seen = new ArrayList<>();
+            for (int i = 0; i < 6 && !seen.contains("blocked"); i++) {
+                Attempt a = new Attempt(GateFixture.REALM, address, "l2-" + address, null);
+                Decision d = GateFixture.evaluate(f.gate, o, a, null);
+                if (d.outcome() == Outcome.CAPTCHA_REQUIRED) {
+                    seen.add("captcha");
+                    d = GateFixture.evaluate(f.gate, o, a, GateFixture.SOLVED);
+                }
+                seen.add(d.allowed() ? "wrong password checked" : d.outcome() == Outcome.BLOCKED ? "blocked" : "captcha");
+                if (d.allowed()) {
+                    f.gate.passwordFailed(d, 0L, List.of());
+                }
+                if (replaced && i == 0) {
+                    f.store.remove(f.keys(o, address, a.identifier()).pair());
+                }
+            }
+            List<String> checkedThenBlocked = replaced
+                    ? List.of("wrong password checked", "wrong password checked", "captcha", "wrong password checked", "captcha", "blocked")
+                    : List.of("wrong password checked", "wrong password checked", "captcha", "wrong password checked", "blocked");
+            assertThat(seen).as(replaced ? "the pair replaced after the first attempt" : "an exact count").isEqualTo(checkedThenBlocked);
+        }
+    }
+
     @Test
     void when_nothing_may_make_room_new_subjects_are_counted_on_shared_counters_which_never_block() {
         // the victim's lock and a blocked address, before the flood

@@ -260,8 +260,10 @@ final class FloodProbes {
      * newcomers may take their place before the probe's second attempt lands: a replaced entry gives its owner back
      * one attempt (docs/clustering.md). An entry seen twice, in the band or blocking is never replaced, so each
      * probe gets its exact answers, or those with at most {@value #MAX_GIVE_BACKS} attempts more let through, and
-     * once asked for a captcha it is asked for one before every later attempt until it is blocked. Layer 3 lives in
-     * the protective table, which no such flood writes: exact. Returns layer 1's blocked address.
+     * once asked for a captcha it is asked for one before every later attempt until it is blocked. An attempt given
+     * back may show only as one more captcha: layer 2's probe sends one name, whose lockout count (layer 3, three
+     * failures) stops it after as many wrong passwords as an exact count lets through ({@code GateAtTheBoundTest}).
+     * Layer 3 lives in the protective table, which no such flood writes: exact. Returns layer 1's blocked address.
      */
     public String assertEveryLayerHoldsDuringAConcurrentFlood(String realm, int account, String when) {
         List<String> l1 = new ArrayList<>();
@@ -285,7 +287,7 @@ final class FloodProbes {
         assertThat(actual).as("%s: the band and the block still come: %s", what, actual).contains(CAPTCHA).endsWith(BLOCKED);
         int given = Collections.frequency(actual, ALLOWED) - Collections.frequency(exact, ALLOWED);
         assertThat(given).as("%s: attempts let through beyond the exact count's %s: %s", what, exact, actual)
-                .isBetween(1, MAX_GIVE_BACKS);
+                .isBetween(0, MAX_GIVE_BACKS);
         assertThat(letThroughWithoutACaptcha(actual)).as("%s: attempts let through without a captcha: %s (exact: %s)", what, actual, exact)
                 .isLessThanOrEqualTo(letThroughWithoutACaptcha(exact) + given);
         for (int i = actual.indexOf(CAPTCHA) + 1; i < actual.size(); i++) {
