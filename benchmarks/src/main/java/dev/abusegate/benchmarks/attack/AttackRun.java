@@ -394,6 +394,7 @@ public final class AttackRun {
                 + " real logins a phase) USERS=" + users + " MAX_INFLIGHT=" + maxInflight + " ATTACK_NICE=" + attackNice + " SATURATED_FACTOR="
                 + fmt(saturated) + " REAL_TIMEOUT_SECONDS=" + realTimeout.toSeconds() + "\n"
                 + "- database: " + env("DB_NOTE", "dev-file (H2)") + "\n"
+                + (env("START_NOTE", "").isEmpty() ? "" : "- Keycloak's start: " + env("START_NOTE", "") + "\n")
                 + "- measured phases from " + start + " to " + end + "; " + quietNote + "\n"
                 + "- load average (1, 5, 15 min; /proc/loadavg): " + loadBefore + " before the warm-up, " + loadStart
                 + " before the first phase, " + loadEnd + " after the last\n" + nginx + (skipped.isEmpty() ? "" : "- " + skipped + "\n") + "\n";
