@@ -12,7 +12,7 @@
 #                                                 (the default: a throwaway cluster under $WORK)
 #   QUIET=1 ...                                   take the machine's quiet window (/work/QUIET) for the measured
 #                                                 phases only (after the start and the warm-up), at most 10 minutes
-#   LOGIN_CPU_MAX_MS=80 START_DRAWS=5 ...         restart Keycloak (up to START_DRAWS starts a run) while its CPU per
+#   LOGIN_CPU_MAX_MS=80 START_DRAWS=10 ...        restart Keycloak (up to START_DRAWS starts a run) while its CPU per
 #                                                 login of the bootstrap admin is over LOGIN_CPU_MAX_MS (0: never):
 #                                                 each JVM start draws its password hash's speed (README.md)
 #
@@ -54,7 +54,7 @@ case "$DB" in dev-file|postgres) ;; *) echo "DB must be dev-file or postgres, no
 # Each Keycloak JVM draws its password hash's speed when the JIT compiles it (README.md#the-hash-a-keycloak-start-draws):
 # a start whose CPU per login is over LOGIN_CPU_MAX_MS ms is stopped and started again, up to START_DRAWS starts a run.
 LOGIN_CPU_MAX_MS="${LOGIN_CPU_MAX_MS:-80}"
-START_DRAWS="${START_DRAWS:-5}"
+START_DRAWS="${START_DRAWS:-10}"
 case "$LOGIN_CPU_MAX_MS$START_DRAWS" in *[!0-9]*) echo "LOGIN_CPU_MAX_MS and START_DRAWS must be whole numbers" >&2; exit 2 ;; esac
 [ "$START_DRAWS" -ge 1 ] || { echo "START_DRAWS must be at least 1" >&2; exit 2; }
 
