@@ -21,18 +21,6 @@ rm -f "$KC_HOME"/providers/keycloak-abuse-gate-*.jar
 cp "$ROOT"/providers/keycloak-abuse-gate-*.jar "$KC_HOME/providers/"
 "$KC_HOME/bin/kc.sh" build --cache=local --db=dev-file > "$TARGET/keycloak-build.log" 2>&1
 
-cost() {
-  local url="http://127.0.0.1:$1/realms/master/protocol/openid-connect/token" i code before after
-  for i in $(seq 1 200); do
-    [ "$i" = 101 ] && before=$(awk '{print $14 + $15}' "/proc/$2/stat")
-    code=$(curl -s -o /dev/null -w '%{http_code}' -d grant_type=password -d client_id=admin-cli \
-      -d username=admin -d password=admin "$url")
-    [ "$code" = 200 ] || { echo "the bootstrap admin's password grant answered $code" >&2; return 1; }
-  done
-  after=$(awk '{print $14 + $15}' "/proc/$2/stat")
-  echo $(( (after - before) * 1000 / $(getconf CLK_TCK) / 100 ))
-}
-
 {
   echo "# benchmarks/argon2/keycloak-starts.sh, $(date -u +%FT%TZ), git $(git -C "$ROOT" rev-parse --short HEAD)"
   echo "# Keycloak $KEYCLOAK_VERSION, $(java -version 2>&1 | head -1), $(nproc) cores; STARTS=$STARTS"
@@ -51,7 +39,7 @@ cost() {
         sleep 1
       done
       up=$(( $(date +%s) - t0 ))
-      echo "JAVA_OPTS_APPEND=\"$flags\" start $n: up in $up s, $(cost "$http" "$(jvm_pid "$KC_PID")") ms CPU per login of the bootstrap admin"
+      echo "JAVA_OPTS_APPEND=\"$flags\" start $n: up in $up s, $(admin_login_cost "$http" "$(jvm_pid "$KC_PID")") ms CPU per login of the bootstrap admin"
       stop_pid "$KC_PID" Keycloak > /dev/null; KC_PID=""
     done
   done

@@ -248,26 +248,12 @@ start_keycloak() {
   echo "    Keycloak JVM pid $JAVA_PID"
 }
 
-# login_cost: the Keycloak JVM's CPU (utime+stime, ms) per password grant of the bootstrap admin (master realm,
-# admin-cli: no realm of the benchmark, no stored event), over 100 grants after 100 to warm up; each must answer 200.
-login_cost() {
-  local url="http://127.0.0.1:$HTTP_PORT/realms/master/protocol/openid-connect/token" i code before after
-  for i in $(seq 1 200); do
-    [ "$i" = 101 ] && before=$(awk '{print $14 + $15}' "/proc/$JAVA_PID/stat")
-    code=$(curl -s -o /dev/null -w '%{http_code}' -d grant_type=password -d client_id=admin-cli \
-      -d username=admin -d password=admin "$url")
-    [ "$code" = 200 ] || { echo "the bootstrap admin's password grant answered $code" >&2; return 1; }
-  done
-  after=$(awk '{print $14 + $15}' "/proc/$JAVA_PID/stat")
-  echo $(( (after - before) * 1000 / $(getconf CLK_TCK) / 100 ))
-}
-
 for run in $(seq 1 "$RUNS"); do
   echo "==> Run $run of $RUNS: the realms stock, gated and shielded ($USERS users each; fresh database)"
   draws=""
   for draw in $(seq 1 "$START_DRAWS"); do
     start_keycloak "$run"
-    cost=$(login_cost)
+    cost=$(admin_login_cost "$HTTP_PORT" "$JAVA_PID")
     draws="$draws${draws:+, }$cost ms"
     echo "    start $draw: $cost ms of Keycloak's CPU per login of the bootstrap admin"
     if [ "$LOGIN_CPU_MAX_MS" = 0 ] || [ "$cost" -le "$LOGIN_CPU_MAX_MS" ] || [ "$draw" = "$START_DRAWS" ]; then break; fi

@@ -89,6 +89,21 @@ jvm_pid() {
   echo "$java"
 }
 
+# admin_login_cost <http port> <JVM pid>: the Keycloak JVM's CPU (utime+stime, ms) per password grant of the bootstrap
+# admin (admin/admin; realm master, client admin-cli: no benchmark realm, no stored event), over 100 grants after 100
+# to warm up; each must answer 200. How benchmarks/attack/run.sh measures a start (its password hash's draw).
+admin_login_cost() {
+  local url="http://127.0.0.1:$1/realms/master/protocol/openid-connect/token" pid="$2" i code before after
+  for i in $(seq 1 200); do
+    [ "$i" = 101 ] && before=$(awk '{print $14 + $15}' "/proc/$pid/stat")
+    code=$(curl -s -o /dev/null -w '%{http_code}' -d grant_type=password -d client_id=admin-cli \
+      -d username=admin -d password=admin "$url")
+    [ "$code" = 200 ] || { echo "the bootstrap admin's password grant answered $code" >&2; return 1; }
+  done
+  after=$(awk '{print $14 + $15}' "/proc/$pid/stat")
+  echo $(( (after - before) * 1000 / $(getconf CLK_TCK) / 100 ))
+}
+
 # stop_pid <pid> <what>: TERM, up to 30 s, then KILL. Only the pid given.
 stop_pid() {
   local pid="$1" what="$2"
