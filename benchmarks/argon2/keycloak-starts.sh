@@ -33,11 +33,7 @@ cp "$ROOT"/providers/keycloak-abuse-gate-*.jar "$KC_HOME/providers/"
         --https-port="$https" --http-management-port="$mgmt" --hostname-strict=false > "$TARGET/keycloak.log" 2>&1 &
       KC_PID=$!
       t0=$(date +%s)
-      for _ in $(seq 1 300); do
-        curl -sf -o /dev/null "http://127.0.0.1:$http/realms/master/.well-known/openid-configuration" && break
-        kill -0 "$KC_PID" 2>/dev/null || { tail -30 "$TARGET/keycloak.log" >&2; exit 1; }
-        sleep 1
-      done
+      wait_for_realm "$KC_PID" "$http" "$TARGET/keycloak.log" master >&2
       up=$(( $(date +%s) - t0 ))
       echo "JAVA_OPTS_APPEND=\"$flags\" start $n: up in $up s, $(admin_login_cost "$http" "$(jvm_pid "$KC_PID")") ms CPU per login of the bootstrap admin"
       stop_pid "$KC_PID" Keycloak > /dev/null; KC_PID=""

@@ -93,16 +93,14 @@ for _ in $(seq 1 600); do
 done
 JAVA_PID=$(jvm_pid "$KC_PID")
 
-cpu_ticks() { awk '{print $14 + $15}' "/proc/$JAVA_PID/stat"; }
-
 # measured <round> <label> <command...>: runs the command (N requests) and prints the round's line: the server's CPU
 # and the wall time it took, and the CPU per request.
 measured() {
   local r="$1" label="$2" c0 c1 t0 t1 cpu_ms wall_ms
   shift 2
-  c0=$(cpu_ticks); t0=$(date +%s%N)
+  c0=$(jvm_cpu_ticks "$JAVA_PID"); t0=$(date +%s%N)
   "$@"
-  c1=$(cpu_ticks); t1=$(date +%s%N)
+  c1=$(jvm_cpu_ticks "$JAVA_PID"); t1=$(date +%s%N)
   cpu_ms=$(( (c1 - c0) * 1000 / TICK )); wall_ms=$(( (t1 - t0) / 1000000 ))
   echo "$r $label $N $cpu_ms $wall_ms $(awk -v c="$cpu_ms" -v n="$N" 'BEGIN {printf "%.3f", c / n}') $(cut -d' ' -f1 /proc/loadavg)"
 }

@@ -64,14 +64,14 @@ machine_info() {
   echo "uptime before start: $(uptime)"
 }
 
-# wait_for_realm <kc.sh pid> <http port> <log file>: until the bench realm answers (at most 600 s).
+# wait_for_realm <kc.sh pid> <http port> <log file> [realm]: until the realm (default bench) answers (at most 600 s).
 wait_for_realm() {
-  local pid="$1" port="$2" log="$3" i
+  local pid="$1" port="$2" log="$3" realm="${4:-bench}" i
   for i in $(seq 1 600); do
     if ! kill -0 "$pid" 2>/dev/null; then
       echo; echo "Keycloak exited; see $log" >&2; tail -30 "$log" >&2; return 1
     fi
-    if curl -sf -o /dev/null "http://127.0.0.1:$port/realms/bench/.well-known/openid-configuration"; then return 0; fi
+    if curl -sf -o /dev/null "http://127.0.0.1:$port/realms/$realm/.well-known/openid-configuration"; then return 0; fi
     sleep 1; [ $((i % 10)) = 0 ] && echo -n "."
   done
   echo; echo "Keycloak not ready after 600 s; see $log" >&2; return 1
@@ -89,18 +89,21 @@ jvm_pid() {
   echo "$java"
 }
 
+# jvm_cpu_ticks <pid>: the process's utime + stime, in clock ticks (/proc/<pid>/stat).
+jvm_cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+
 # admin_login_cost <http port> <JVM pid>: the Keycloak JVM's CPU (utime+stime, ms) per password grant of the bootstrap
 # admin (admin/admin; realm master, client admin-cli: no benchmark realm, no stored event), over 100 grants after 100
 # to warm up; each must answer 200. How benchmarks/attack/run.sh measures a start (its password hash's draw).
 admin_login_cost() {
   local url="http://127.0.0.1:$1/realms/master/protocol/openid-connect/token" pid="$2" i code before after
   for i in $(seq 1 200); do
-    [ "$i" = 101 ] && before=$(awk '{print $14 + $15}' "/proc/$pid/stat")
+    [ "$i" = 101 ] && before=$(jvm_cpu_ticks "$pid")
     code=$(curl -s -o /dev/null -w '%{http_code}' -d grant_type=password -d client_id=admin-cli \
       -d username=admin -d password=admin "$url")
     [ "$code" = 200 ] || { echo "the bootstrap admin's password grant answered $code" >&2; return 1; }
   done
-  after=$(awk '{print $14 + $15}' "/proc/$pid/stat")
+  after=$(jvm_cpu_ticks "$pid")
   echo $(( (after - before) * 1000 / $(getconf CLK_TCK) / 100 ))
 }
 
