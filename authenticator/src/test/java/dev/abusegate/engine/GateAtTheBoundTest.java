@@ -97,26 +97,88 @@ class GateAtTheBoundTest {
                 .layer(Layer.CREDENTIAL_STUFFING, 3, 900).layer(Layer.ACCOUNT_LOCKOUT, 3, 900).build();
         for (boolean replaced : new boolean[] {false, true}) {
             String address = replaced ? "192.0.2.21" : "192.0.2.20";
-            List<String> seen = new ArrayList<>();
-            for (int i = 0; i < 6 && !seen.contains("blocked"); i++) {
-                Attempt a = new Attempt(GateFixture.REALM, address, "l2-" + address, null);
-                Decision d = GateFixture.evaluate(f.gate, o, a, null);
-                if (d.outcome() == Outcome.CAPTCHA_REQUIRED) {
-                    seen.add("captcha");
-                    d = GateFixture.evaluate(f.gate, o, a, GateFixture.SOLVED);
-                }
-                seen.add(d.allowed() ? "wrong password checked" : d.outcome() == Outcome.BLOCKED ? "blocked" : "captcha");
-                if (d.allowed()) {
-                    f.gate.passwordFailed(d, 0L, List.of());
-                }
-                if (replaced && i == 0) {
+            Attempt a = new Attempt(GateFixture.REALM, address, "l2-" + address, null);
+            List<String> seen = wrongPasswords(f, o, a, () -> {
+                if (replaced) {
                     f.store.remove(f.keys(o, address, a.identifier()).pair());
                 }
-            }
+            }, new boolean[1]);
             List<String> checkedThenBlocked = replaced
                     ? List.of("wrong password checked", "wrong password checked", "captcha", "wrong password checked", "captcha", "blocked")
                     : List.of("wrong password checked", "wrong password checked", "captcha", "wrong password checked", "blocked");
             assertThat(seen).as(replaced ? "the pair replaced after the first attempt" : "an exact count").isEqualTo(checkedThenBlocked);
+        }
+    }
+
+    /**
+     * The fair share's edge, on a cheap table of one slot (8 entries), full of entries worth two attempts each: a
+     * realm holding fewer than its share (4 of 8, two realms present) takes the place of the other realm's entries
+     * and meets layer 2 exactly; a realm holding its share with entries of its own keeps them, and its newcomer is
+     * counted on its own shared counter, which asks for a captcha where an exact count would block, and the name's
+     * lockout (layer 3, failures from any address) still stops it. StoreFloodIT's layer-2 probe in a realm that had
+     * filled its share with its own earlier probes met this.
+     */
+    @Test
+    void a_realm_below_its_share_of_a_full_slot_counts_exactly_and_one_at_its_share_counts_on_its_own_shared_counter() {
+        GateOptions o = TestOptions.builder().captchaFactor(0.5).layer(Layer.PER_IP, 4, 900).layer(Layer.PER_IP_ACCOUNT, 3, 900)
+                .layer(Layer.CREDENTIAL_STUFFING, 3, 900).layer(Layer.ACCOUNT_LOCKOUT, 3, 900).build();
+        List<String> exact = List.of("wrong password checked", "wrong password checked", "captcha", "wrong password checked", "blocked");
+        for (int held : new int[] {1, 2}) {
+            GateFixture g = new GateFixture(clock -> new ReferenceCounterStore(clock, 8, 8));
+            // the probed realm's own entries, worth two attempts each: an address and its pair per address
+            for (int i = 0; i < held; i++) {
+                twice(g, o, "realm-probed", "203.0.113." + (i + 1));
+            }
+            // another realm fills the rest of the slot with entries worth two attempts each, and floods on
+            for (int i = 0; i < 40; i++) {
+                twice(g, o, "realm-flooded", address(i));
+            }
+            boolean[] shared = new boolean[1];
+            List<String> seen = wrongPasswords(g, o, new Attempt("realm-probed", "192.0.2.30", "l2-probe", null), () -> { }, shared);
+            boolean degraded = shared[0];
+            if (held == 1) {
+                assertThat(seen).as("2 of 8 entries, below its share: exact").isEqualTo(exact);
+                assertThat(degraded).as("no shared count reported").isFalse();
+            } else {
+                assertThat(degraded).as("the shared count reported (abuse_gate_store_degraded_total)").isTrue();
+                assertThat(seen).as("4 of 8 entries of its own, its share: its own shared counter").containsExactly(
+                        "wrong password checked", "wrong password checked", "captcha", "wrong password checked", "captcha", "blocked");
+            }
+        }
+    }
+
+    /**
+     * Up to six wrong passwords for {@code a} until blocked, a captcha solved when asked: what each attempt met.
+     * {@code afterFirst} runs once after the first attempt; {@code degraded[0]} tells whether any answer came from
+     * a shared count.
+     */
+    private static List<String> wrongPasswords(GateFixture g, GateOptions o, Attempt a, Runnable afterFirst, boolean[] degraded) {
+        List<String> seen = new ArrayList<>();
+        for (int i = 0; i < 6 && !seen.contains("blocked"); i++) {
+            Decision d = GateFixture.evaluate(g.gate, o, a, null);
+            degraded[0] |= !d.degraded().isEmpty();
+            if (d.outcome() == Outcome.CAPTCHA_REQUIRED) {
+                seen.add("captcha");
+                d = GateFixture.evaluate(g.gate, o, a, GateFixture.SOLVED);
+            }
+            seen.add(d.allowed() ? "wrong password checked" : d.outcome() == Outcome.BLOCKED ? "blocked" : "captcha");
+            if (d.allowed()) {
+                g.gate.passwordFailed(d, 0L, List.of());
+            }
+            if (i == 0) {
+                afterFirst.run();
+            }
+        }
+        return seen;
+    }
+
+    /** Two attempts from {@code address} for one name: an address and a pair, each seen twice (nothing may replace them). */
+    private static void twice(GateFixture g, GateOptions o, String realm, String address) {
+        for (int j = 0; j < 2; j++) {
+            Decision d = GateFixture.evaluate(g.gate, o, new Attempt(realm, address, "seen-twice-" + address, null), null);
+            if (d.allowed()) {
+                g.gate.notVerified(d);
+            }
         }
     }
 
