@@ -6,14 +6,19 @@
 #   N=2000 WARMUP=5000 benchmarks/edge/run.sh
 #   PROFILE=1 benchmarks/edge/run.sh  # plus one edge-on phase under JFR, summarised into $PROFILE_OUT
 #   MODE=band benchmarks/edge/run.sh   # the captcha band's answer instead of a block (see below)
+#   MODE=pair benchmarks/edge/run.sh   # a refusal by layer 2 (address + account); MODE=lockout: by layer 3 (see below)
 #   ENDPOINT=form benchmarks/edge/run.sh  # the login form's refusal against a page view (see below)
 #
 # Two realms, edge-on and edge-off, identical but for edge.enabled: a public client with direct access grants, the
 # gate alone in the direct grant flow (layer 1 at 3 attempts in 3600 s, layers 2 and 4 far away, no lockout, no
 # captcha). MODE=band: layer 1 far away, layer 4 at 6 distinct names with the captcha band (ALTCHA) from 3, so that every
-# answer is the band's captcha_required with a fresh challenge. 127.0.0.1 is blocked (or in the band) in each realm by 3
-# wrong passwords, then each phase sends N password grants (a wrong
-# password, a fresh unknown name each) with curl, every answer checked to be the gate's 429. The server's CPU is the
+# answer is the band's captcha_required with a fresh challenge. MODE=pair: layer 1 far away, layer 2 at 3 attempts in
+# 3600 s, every request for the one account "victim". MODE=lockout: layers 1 and 2 far away, layer 3 at 3 failures
+# (locked for 3600 s), every request for "victim". The edge answers only addresses blocked or in the band on layer 1
+# or 4, so in these two modes both realms' refusals come from the flow (their metric line says so). 127.0.0.1 is
+# blocked (or in the band) in each realm by 3 wrong passwords, then each phase sends N password grants (a wrong
+# password, a fresh unknown name each, or "victim" in MODE=pair and lockout) with curl, every answer checked to be the
+# gate's 429. The server's CPU is the
 # Keycloak JVM's utime+stime from /proc/<pid>/stat before and after the phase (clock ticks of 10 ms), divided by N.
 # Phases alternate edge-on / edge-off in each round after a warm-up of WARMUP refusals per realm. Writes the raw
 # output to $OUT (default benchmarks/results/edge-refusal-cpu-<date>.txt).
@@ -35,6 +40,7 @@ ROUNDS="${ROUNDS:-5}"
 PARALLEL="${PARALLEL:-4}"
 OUT="${OUT:-$ROOT/benchmarks/results/edge-refusal-cpu-$(date -u +%F).txt}"
 MODE="${MODE:-block}"
+case "$MODE" in block|band|pair|lockout) ;; *) echo "MODE must be block, band, pair or lockout, not \"$MODE\"" >&2; exit 2 ;; esac
 ENDPOINT="${ENDPOINT:-token}"
 case "$ENDPOINT" in token|form) ;; *) echo "ENDPOINT must be token or form, not \"$ENDPOINT\"" >&2; exit 2 ;; esac
 PROFILE="${PROFILE:-0}"
@@ -57,6 +63,11 @@ edge = "on" if realm == "edge-on" else "off"
 config = {"perIp.threshold": "3", "perIp.windowSeconds": "3600", "perIpAccount.threshold": "1000000000",
           "credentialStuffing.threshold": "1000000000", "accountLockout.enabled": "false", "captcha.enabled": "false",
           "edge.enabled": "true" if edge == "on" else "false"}
+if mode == "pair":
+    config.update({"perIp.threshold": "1000000000", "perIpAccount.threshold": "3", "perIpAccount.windowSeconds": "3600"})
+if mode == "lockout":
+    config.update({"perIp.threshold": "1000000000", "accountLockout.enabled": "true", "accountLockout.threshold": "3",
+                   "accountLockout.windowSeconds": "3600", "accountLockout.lockoutSeconds": "3600"})
 if mode == "band":
     config.update({"perIp.threshold": "1000000000", "credentialStuffing.threshold": "6",
                    "credentialStuffing.windowSeconds": "3600", "captcha.enabled": "true", "captcha.factor": "0.5"})
@@ -65,6 +76,7 @@ step = "abuse-gate-username-password-form" if form else "abuse-gate-direct-grant
 flow = "gated browser" if form else "gated direct grant"
 print(json.dumps({
     "realm": realm, "enabled": True, "sslRequired": "none",
+    "users": [{"username": "victim", "enabled": True, "credentials": [{"type": "password", "value": "victim-Passw0rd!"}]}],
     "clients": [{"clientId": "bench", "enabled": True, "publicClient": True, "directAccessGrantsEnabled": True,
                  "standardFlowEnabled": form, "redirectUris": ["http://127.0.0.1/*"], "protocol": "openid-connect"}],
     "authenticationFlows": [{"alias": flow, "providerId": "basic-flow", "topLevel": True,
@@ -105,14 +117,17 @@ measured() {
   echo "$r $label $N $cpu_ms $wall_ms $(awk -v c="$cpu_ms" -v n="$N" 'BEGIN {printf "%.3f", c / n}') $(cut -d' ' -f1 /proc/loadavg)"
 }
 
-# requests <realm> <count> <tag>: writes curl's config for <count> password grants, each a fresh name.
+# the account every request names in MODE=pair and lockout (empty: a fresh name each)
+case "$MODE" in pair|lockout) ACCOUNT=victim ;; *) ACCOUNT="" ;; esac
+
+# requests <realm> <count> <tag>: writes curl's config for <count> password grants, each a fresh name (or $ACCOUNT).
 requests() {
   local realm="$1" count="$2" tag="$3" i
   : > "$TARGET/requests.cfg"
   for i in $(seq 1 "$count"); do
     [ "$i" = 1 ] || echo next >> "$TARGET/requests.cfg"
-    printf 'url = "http://127.0.0.1:%s/realms/%s/protocol/openid-connect/token"\ndata = "grant_type=password&client_id=bench&username=%s-%s&password=wrong"\noutput = "/dev/null"\nwrite-out = "%%{http_code}\\n"\n' \
-      "$HTTP_PORT" "$realm" "$tag" "$i" >> "$TARGET/requests.cfg"
+    printf 'url = "http://127.0.0.1:%s/realms/%s/protocol/openid-connect/token"\ndata = "grant_type=password&client_id=bench&username=%s&password=wrong"\noutput = "/dev/null"\nwrite-out = "%%{http_code}\\n"\n' \
+      "$HTTP_PORT" "$realm" "${ACCOUNT:-$tag-$i}" >> "$TARGET/requests.cfg"
   done
 }
 
@@ -166,7 +181,7 @@ token_run() {
   header
   for realm in edge-on edge-off; do
     for i in 1 2 3; do
-      curl -s -o /dev/null -d "grant_type=password&client_id=bench&username=block-$i&password=wrong" \
+      curl -s -o /dev/null -d "grant_type=password&client_id=bench&username=${ACCOUNT:-block-$i}&password=wrong" \
         "http://127.0.0.1:$HTTP_PORT/realms/$realm/protocol/openid-connect/token"
     done
     requests "$realm" "$WARMUP" "warm"; send "$WARMUP"
