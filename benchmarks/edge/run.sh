@@ -6,7 +6,8 @@
 #   N=2000 WARMUP=5000 benchmarks/edge/run.sh
 #   PROFILE=1 benchmarks/edge/run.sh  # plus one edge-on phase under JFR, summarised into $PROFILE_OUT
 #   MODE=band benchmarks/edge/run.sh   # the captcha band's answer instead of a block (see below)
-#   MODE=pair benchmarks/edge/run.sh   # a refusal by layer 2 (address + account); MODE=lockout: by layer 3 (see below)
+#   MODE=pair benchmarks/edge/run.sh   # a refusal by layer 2 (address + account); MODE=lockout: by layer 3;
+#                                      # MODE=names: by layer 4 (see below)
 #   ENDPOINT=form benchmarks/edge/run.sh  # the login form's refusal against a page view (see below)
 #
 # Two realms, edge-on and edge-off, identical but for edge.enabled: a public client with direct access grants, the
@@ -14,8 +15,9 @@
 # captcha). MODE=band: layer 1 far away, layer 4 at 6 distinct names with the captcha band (ALTCHA) from 3, so that every
 # answer is the band's captcha_required with a fresh challenge. MODE=pair: layer 1 far away, layer 2 at 3 attempts in
 # 3600 s, every request for the one account "victim". MODE=lockout: layers 1 and 2 far away, layer 3 at 3 failures
-# (locked for 3600 s), every request for "victim". The edge answers only addresses blocked or in the band on layer 1
-# or 4, so in these two modes both realms' refusals come from the flow (their metric line says so). 127.0.0.1 is
+# (locked for 3600 s), every request for "victim". MODE=names: layer 1 far away, layer 4 at 3 distinct names in 3600 s,
+# no captcha band. The edge answers only addresses blocked or in the band on layer 1
+# or 4, so in MODE=pair and lockout both realms' refusals come from the flow (their metric line says so). 127.0.0.1 is
 # blocked (or in the band) in each realm by 3 wrong passwords, then each phase sends N password grants (a wrong
 # password, a fresh unknown name each, or "victim" in MODE=pair and lockout) with curl, every answer checked to be the
 # gate's 429. The server's CPU is the
@@ -40,7 +42,7 @@ ROUNDS="${ROUNDS:-5}"
 PARALLEL="${PARALLEL:-4}"
 OUT="${OUT:-$ROOT/benchmarks/results/edge-refusal-cpu-$(date -u +%F).txt}"
 MODE="${MODE:-block}"
-case "$MODE" in block|band|pair|lockout) ;; *) echo "MODE must be block, band, pair or lockout, not \"$MODE\"" >&2; exit 2 ;; esac
+case "$MODE" in block|band|pair|lockout|names) ;; *) echo "MODE must be block, band, pair, lockout or names, not \"$MODE\"" >&2; exit 2 ;; esac
 ENDPOINT="${ENDPOINT:-token}"
 case "$ENDPOINT" in token|form) ;; *) echo "ENDPOINT must be token or form, not \"$ENDPOINT\"" >&2; exit 2 ;; esac
 PROFILE="${PROFILE:-0}"
@@ -68,6 +70,9 @@ if mode == "pair":
 if mode == "lockout":
     config.update({"perIp.threshold": "1000000000", "accountLockout.enabled": "true", "accountLockout.threshold": "3",
                    "accountLockout.windowSeconds": "3600", "accountLockout.lockoutSeconds": "3600"})
+if mode == "names":
+    config.update({"perIp.threshold": "1000000000", "credentialStuffing.threshold": "3",
+                   "credentialStuffing.windowSeconds": "3600"})
 if mode == "band":
     config.update({"perIp.threshold": "1000000000", "credentialStuffing.threshold": "6",
                    "credentialStuffing.windowSeconds": "3600", "captcha.enabled": "true", "captcha.factor": "0.5"})
