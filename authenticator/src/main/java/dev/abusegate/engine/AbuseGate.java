@@ -132,7 +132,7 @@ public final class AbuseGate {
     }
 
     /**
-     * Decides an attempt before Keycloak's flow runs, for an address this node has seen blocked on layer 1 or in the
+     * Decides an attempt before Keycloak's flow runs, for an address this node has seen blocked on layer 1 or 4 or in the
      * captcha band (see {@link EdgeAdmission}): the flow's decision when step 1 alone makes it (BLOCKED, or
      * CAPTCHA_REQUIRED from the band for an attempt without a captcha solution), counted as the flow counts it;
      * otherwise null, with nothing counted, and the flow decides the attempt as always. {@code attempt} carries no

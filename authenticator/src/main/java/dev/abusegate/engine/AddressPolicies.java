@@ -50,16 +50,18 @@ record AddressPolicies(LayerPolicy perIp, LayerPolicy network, LayerPolicy pair,
     }
 
     /**
-     * Remembers in the edge's hints what step 1 ({@code a}) blocked on layer 1 by its own count, and an address (or
-     * network) whose entry answered in the captcha band: for either, asking the store before Keycloak's flow is worth
-     * it ({@link EdgeAdmission}). Never in {@link RecentBlocks} that answer blocks: a band answer is no block.
+     * Remembers in the edge's hints what step 1 ({@code a}) blocked on layer 1 by its own count, an address whose own
+     * count of distinct names blocked it on layer 4, and an address (or network) whose entry answered in the captcha
+     * band: for each, asking the store before Keycloak's flow is worth it ({@link EdgeAdmission}, which runs the same
+     * step with the typed name). Never in {@link RecentBlocks} that answer blocks without a store call: a band answer
+     * is no block, and layer 4's block is the address's count of names, which the store decides.
      */
     void rememberHint(RecentBlocks hints, AdmissionCounts a, AttemptKeys k, long now, long clearsBefore) {
         if (perIp == null) {
             return;
         }
         remember(hints, a, k, now, clearsBefore);
-        if (a.addressInBand() && !a.addressBlockedByCount()) {
+        if (!a.addressBlockedByCount() && (a.addressInBand() || a.identifiersBlockedByCount())) {
             hints.remember(k.address(), perIp, now, clearsBefore);
         }
     }

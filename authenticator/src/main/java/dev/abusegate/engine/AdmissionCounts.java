@@ -129,6 +129,11 @@ final class AdmissionCounts {
         return address.outcome == LayerOutcome.BLOCKED && !address.failed;
     }
 
+    /** Whether the address's own count of distinct names (not a failure mode) blocked it on layer 4. */
+    boolean identifiersBlockedByCount() {
+        return address.identifiers == LayerOutcome.BLOCKED && !address.failed;
+    }
+
     /** Whether the network's own count (not a failure mode) blocked it on layer 1. */
     boolean networkBlockedByCount() {
         return network.outcome == LayerOutcome.BLOCKED && !network.failed;

@@ -8,7 +8,7 @@ import java.util.function.BooleanSupplier;
 
 /**
  * Admission's first step before Keycloak's flow runs (before it looks up or creates an authentication session), for
- * an address this node has seen blocked on layer 1 or answered in the captcha band on its own entry: the cheapest
+ * an address this node has seen blocked on layer 1 or 4 or answered in the captcha band on its own entry: the cheapest
  * answer to a client that keeps hammering.
  *
  * <p>Only an address (or an IPv6 network) in this node's hints ({@link RecentBlocks#edgeHints()}, kept for layer 1's

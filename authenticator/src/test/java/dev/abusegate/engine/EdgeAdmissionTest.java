@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The edge ({@link AbuseGate#evaluateAtEdge}) on the reference store and a hand-moved clock: it answers only an address
- * the store blocked on layer 1, or answered in the band on its own entry, with the flow's decision, counted as the flow
+ * the store blocked on layer 1 or 4, or answered in the band on its own entry, with the flow's decision, counted as the flow
  * counts it; it never touches what the password-spray layer counts; anything else costs nothing and goes to the flow.
  */
 class EdgeAdmissionTest {
@@ -78,12 +78,18 @@ class EdgeAdmissionTest {
         assertThat(d.layer()).isEqualTo(Layer.PER_IP);
         SubjectState afterEdge = state("dave");
 
+        assertCountedOnceAsTheFlow(beforeFlow, afterFlow, beforeEdge, afterEdge);
+        assertThat(afterEdge.address().distinctIdentifiers() - beforeEdge.address().distinctIdentifiers())
+                .isEqualTo(afterFlow.address().distinctIdentifiers() - beforeFlow.address().distinctIdentifiers()).isEqualTo(1);
+    }
+
+    /** The edge's refusal counted one attempt on the address and one on the pair, as the flow's refusal did. */
+    private static void assertCountedOnceAsTheFlow(SubjectState beforeFlow, SubjectState afterFlow, SubjectState beforeEdge,
+            SubjectState afterEdge) {
         assertThat(afterEdge.address().attempts() - beforeEdge.address().attempts())
                 .isEqualTo(afterFlow.address().attempts() - beforeFlow.address().attempts()).isEqualTo(1);
         assertThat(afterEdge.pair().attempts() - beforeEdge.pair().attempts())
                 .isEqualTo(afterFlow.pair().attempts() - beforeFlow.pair().attempts()).isEqualTo(1);
-        assertThat(afterEdge.address().distinctIdentifiers() - beforeEdge.address().distinctIdentifiers())
-                .isEqualTo(afterFlow.address().distinctIdentifiers() - beforeFlow.address().distinctIdentifiers()).isEqualTo(1);
     }
 
     @Test
@@ -151,6 +157,39 @@ class EdgeAdmissionTest {
 
     private SubjectState bandState(String name) {
         return GateFixture.state(f.gate, REALM, IP, name, 128);
+    }
+
+    /** Layer 4 at 3 distinct names, layer 1 far away, no captcha band: an address that tries too many names is blocked. */
+    private final GateOptions names = TestOptions.builder().captchaEnabled(false)
+            .layer(Layer.PER_IP, 1000, 60)
+            .layer(Layer.PER_IP_ACCOUNT, 1000, 60)
+            .layer(Layer.CREDENTIAL_STUFFING, 3, 60)
+            .disable(Layer.ACCOUNT_LOCKOUT)
+            .build();
+
+    @Test
+    void an_address_blocked_on_layer_four_is_refused_and_counted_as_the_flow_counts_it() {
+        for (int i = 0; i < 3; i++) {
+            assertThat(f.gate.evaluate(names, new Attempt(REALM, IP, "m" + i, null), null, true).outcome()).isEqualTo(Outcome.ALLOW);
+            assertThat(f.gate.evaluateAtEdge(names, new Attempt(REALM, IP, "e" + i, null), false, () -> true))
+                    .as("not blocked yet: the flow decides, nothing counted").isNull();
+        }
+        SubjectState beforeFlow = bandState("m3");
+        Decision byFlow = f.gate.evaluate(names, new Attempt(REALM, IP, "m3", null), null, true);
+        assertThat(byFlow.outcome()).isEqualTo(Outcome.BLOCKED);
+        assertThat(byFlow.layer()).isEqualTo(Layer.CREDENTIAL_STUFFING);
+        SubjectState afterFlow = bandState("m3");
+
+        SubjectState beforeEdge = bandState("m4");
+        Decision d = f.gate.evaluateAtEdge(names, new Attempt(REALM, IP, "m4", null), false, () -> true);
+        assertThat(d).as("the address blocked on layer 4 is answered at the edge").isNotNull();
+        assertThat(d.outcome()).isEqualTo(Outcome.BLOCKED);
+        assertThat(d.layer()).isEqualTo(Layer.CREDENTIAL_STUFFING);
+        assertCountedOnceAsTheFlow(beforeFlow, afterFlow, beforeEdge, bandState("m4"));
+        // a name the address tried before: the edge answers what the flow answers
+        Decision seenByFlow = f.gate.evaluate(names, new Attempt(REALM, IP, "m0", null), null, true);
+        Decision seenAtEdge = f.gate.evaluateAtEdge(names, new Attempt(REALM, IP, "m1", null), false, () -> true);
+        assertThat(seenAtEdge == null ? Outcome.ALLOW : seenAtEdge.outcome()).isEqualTo(seenByFlow.outcome());
     }
 
     @Test

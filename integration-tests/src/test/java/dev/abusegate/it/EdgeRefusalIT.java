@@ -49,8 +49,7 @@ class EdgeRefusalIT extends ServerTest {
     @CrossVersion
     @Test
     void a_blocked_address_is_refused_before_the_flow_with_the_flows_answer_counted_as_the_flow_counts_it() {
-        String realm = importRealm(RealmBuilder.named(RealmBuilder.uniqueName("edge-on")).user("alice", "alice-secret-1")
-                .gatedDirectGrantFlow(GATED_PROVIDER, LAYER1));
+        String realm = gatedRealm("edge-on", LAYER1);
         String ip = "192.0.2.151";
         for (int i = 0; i < 3; i++) {
             assertThat(grant(realm, "alice", "wrong", ip).json().get("error")).isEqualTo("invalid_grant"); // Keycloak's own answer
@@ -67,10 +66,7 @@ class EdgeRefusalIT extends ServerTest {
 
         // the fifth: answered before the flow, with the same bytes
         TokenResponse edge = grant(realm, "ghost-b", "wrong", ip);
-        assertThat(edgeRefusals(realm)).as("answered at the edge").isEqualTo(edgeBefore + 1);
-        assertThat(edge.status()).isEqualTo(flow.status());
-        assertThat(edge.body()).isEqualTo(flow.body());
-        assertThat(headers(edge)).isEqualTo(headers(flow));
+        assertAnsweredAtTheEdgeAsTheFlow(realm, edgeBefore, flow, edge);
         // counted as the flow counts a blocked attempt: layer 1 once, the pair once, one more distinct name
         Map<String, Object> afterEdge = state(realm, ip, "ghost-b");
         assertThat(GateIt.stateNumber(afterFlow, "address", "attempts") - GateIt.stateNumber(before, "address", "attempts"))
@@ -100,11 +96,44 @@ class EdgeRefusalIT extends ServerTest {
     }
 
     @Test
+    void an_address_blocked_on_layer_four_is_refused_before_the_flow_with_the_flows_answer() {
+        String realm = gatedRealm("edge-names", Map.of(
+                        "captcha.enabled", "false",
+                        "perIp.threshold", "1000",
+                        "perIpAccount.threshold", "1000",
+                        "credentialStuffing.threshold", "3",
+                        "accountLockout.enabled", "false"));
+        String ip = "192.0.2.155";
+        for (int i = 0; i < 3; i++) {
+            assertThat(grant(realm, "name-" + i, "wrong", ip).json().get("error")).isEqualTo("invalid_grant"); // Keycloak's own answer
+        }
+        double edgeBefore = edgeRefusals(realm);
+        // the fourth name: the store blocks it, inside the flow
+        TokenResponse flow = grant(realm, "name-3", "wrong", ip);
+        assertThat(flow.status()).as(flow.toString()).isEqualTo(429);
+        assertThat(edgeRefusals(realm)).as("the flow answered it").isEqualTo(edgeBefore);
+        Map<String, Object> beforeEdge = state(realm, ip, "name-4");
+
+        // the fifth: answered before the flow, with the same bytes, counted as the flow counts a blocked attempt
+        TokenResponse edge = grant(realm, "name-4", "wrong", ip);
+        assertAnsweredAtTheEdgeAsTheFlow(realm, edgeBefore, flow, edge);
+        Map<String, Object> afterEdge = state(realm, ip, "name-4");
+        for (String subject : List.of("address", "pair")) {
+            assertThat(GateIt.stateNumber(afterEdge, subject, "attempts") - GateIt.stateNumber(beforeEdge, subject, "attempts"))
+                    .as("%s attempts counted", subject).isEqualTo(1);
+        }
+        EventRepresentation e = admin.awaitEvent(realm, ev -> ip.equals(ev.getIpAddress()) && "abuse_gate_blocked".equals(ev.getError())
+                && ev.getDetails() != null && "true".equals(ev.getDetails().get("abuse_gate_edge")), Duration.ofSeconds(15), "LOGIN_ERROR");
+        assertThat(e.getDetails()).containsEntry("abuse_gate_layer", "credential_stuffing");
+        // another address is not affected
+        assertThat(grant(realm, "alice", "alice-secret-1", "192.0.2.156").status()).isEqualTo(200);
+    }
+
+    @Test
     void with_the_setting_off_every_request_goes_through_the_flow() {
         Map<String, String> config = new HashMap<>(LAYER1);
         config.put("edge.enabled", "false");
-        String realm = importRealm(RealmBuilder.named(RealmBuilder.uniqueName("edge-off")).user("alice", "alice-secret-1")
-                .gatedDirectGrantFlow(GATED_PROVIDER, config));
+        String realm = gatedRealm("edge-off", config);
         String ip = "192.0.2.153";
         for (int i = 0; i < 3; i++) {
             assertThat(grant(realm, "alice", "wrong", ip).json().get("error")).isEqualTo("invalid_grant"); // Keycloak's own answer
@@ -119,8 +148,7 @@ class EdgeRefusalIT extends ServerTest {
 
     @Test
     void a_realm_without_the_gate_is_untouched_by_an_address_blocked_elsewhere() {
-        String gated = importRealm(RealmBuilder.named(RealmBuilder.uniqueName("edge-gated")).user("alice", "alice-secret-1")
-                .gatedDirectGrantFlow(GATED_PROVIDER, LAYER1));
+        String gated = gatedRealm("edge-gated", LAYER1);
         String stock = importRealm(RealmBuilder.named(RealmBuilder.uniqueName("edge-stock")).user("alice", "alice-secret-1"));
         String ip = "192.0.2.154";
         for (int i = 0; i < 5; i++) {
@@ -136,14 +164,13 @@ class EdgeRefusalIT extends ServerTest {
 
     @Test
     void the_captcha_band_without_a_solution_is_answered_at_the_edge_and_a_solution_goes_to_the_flow() {
-        String realm = importRealm(RealmBuilder.named(RealmBuilder.uniqueName("edge-band")).user("alice", "alice-secret-1")
-                .gatedDirectGrantFlow(GATED_PROVIDER, Map.of(
+        String realm = gatedRealm("edge-band", Map.of(
                         "captcha.enabled", "true",
                         "captcha.factor", "0.5",
                         "perIp.threshold", "4",
                         "perIpAccount.enabled", "false",
                         "accountLockout.enabled", "false",
-                        "credentialStuffing.enabled", "false")));
+                        "credentialStuffing.enabled", "false"));
         String ip = "192.0.2.155";
         assertThat(grant(realm, "alice", "alice-secret-1", ip).status()).isEqualTo(200);
         assertThat(grant(realm, "alice", "alice-secret-1", ip).status()).isEqualTo(200);
@@ -196,6 +223,20 @@ class EdgeRefusalIT extends ServerTest {
         TokenResponse r = tokens.passwordGrant(realm, username, password, null, ip);
         assertThat(r.status()).as(r.toString()).isLessThan(500);
         return r;
+    }
+
+    /** A realm with the account alice whose direct grant flow is the gate with {@code config}; returns its name. */
+    private String gatedRealm(String prefix, Map<String, String> config) {
+        return importRealm(RealmBuilder.named(RealmBuilder.uniqueName(prefix)).user("alice", "alice-secret-1")
+                .gatedDirectGrantFlow(GATED_PROVIDER, config));
+    }
+
+    /** {@code edge} was the one refusal answered at the edge since {@code edgeBefore}, with the flow's bytes. */
+    private static void assertAnsweredAtTheEdgeAsTheFlow(String realm, double edgeBefore, TokenResponse flow, TokenResponse edge) {
+        assertThat(edgeRefusals(realm)).as("answered at the edge").isEqualTo(edgeBefore + 1);
+        assertThat(edge.status()).isEqualTo(flow.status());
+        assertThat(edge.body()).isEqualTo(flow.body());
+        assertThat(headers(edge)).isEqualTo(headers(flow));
     }
 
     private static double edgeRefusals(String realm) {

@@ -116,7 +116,7 @@ public final class GateSettings {
                     + "abuse_gate_store_failures_total still counts every failed call, per layer. 0: every one is recorded.")));
 
     public static final Setting<Boolean> EDGE_ENABLED = option(Setting.bool("edge.enabled", true, "Edge refusal",
-            "When on, a password grant from an address the per-address layer has blocked, or one the captcha band keeps "
+            "When on, a password grant from an address the per-address or credential stuffing layer has blocked, or one the captcha band keeps "
                     + "answering while it sends no solution, is answered before Keycloak creates an authentication session and "
                     + "runs the flow: the same 429 answer, counted the same way, at a fraction of the cost. Only addresses this "
                     + "node saw blocked or in the band are checked early; every other request, and every captcha solution, goes "
