@@ -54,15 +54,22 @@ record AddressPolicies(LayerPolicy perIp, LayerPolicy network, LayerPolicy pair,
      * count of distinct names blocked it on layer 4, and an address (or network) whose entry answered in the captcha
      * band: for each, asking the store before Keycloak's flow is worth it ({@link EdgeAdmission}, which runs the same
      * step with the typed name). Never in {@link RecentBlocks} that answer blocks without a store call: a band answer
-     * is no block, and layer 4's block is the address's count of names, which the store decides.
+     * is no block, and layer 4's block is the address's count of names, which the store decides. Only with layer 1 on
+     * (the hints are kept under its policy); a layer-4 hint ends with layer 4's window where that is the shorter, as
+     * the block does, so that the edge does not ask the store about an address no longer blocked.
      */
     void rememberHint(RecentBlocks hints, AdmissionCounts a, AttemptKeys k, long now, long clearsBefore) {
         if (perIp == null) {
             return;
         }
         remember(hints, a, k, now, clearsBefore);
-        if (!a.addressBlockedByCount() && (a.addressInBand() || a.identifiersBlockedByCount())) {
+        if (a.addressBlockedByCount()) {
+            return;
+        }
+        if (a.addressInBand()) {
             hints.remember(k.address(), perIp, now, clearsBefore);
+        } else if (a.identifiersBlockedByCount()) {
+            hints.remember(k.address(), perIp, now, now + Limits.window(identifiers), clearsBefore);
         }
     }
 

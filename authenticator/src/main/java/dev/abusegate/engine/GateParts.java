@@ -8,12 +8,12 @@ import java.util.Optional;
 
 /**
  * What every moment of a login shares: the store, the clock, the keys, what this node remembers of layer 1's blocks
- * ({@link NodeBlocks}) and the fifth, realm-wide layer (absent when the gate runs without it).
+ * and of the addresses worth asking about at the edge ({@link NodeBlocks}) and the fifth, realm-wide layer (absent when the gate runs without it).
  */
 record GateParts(CounterStore store, TimeSource clock, GateKeys keys, NodeBlocks blocks, Optional<RealmWatch> realmWatch) {
 
     /**
-     * This node's memory of layer 1's blocks.
+     * This node's memory of layer 1's blocks, and its hints for the edge.
      *
      * @param held  the blocks answered without a store change (absent when every attempt goes to the store)
      * @param hints the hints for the edge ({@link RecentBlocks#edgeHints()})

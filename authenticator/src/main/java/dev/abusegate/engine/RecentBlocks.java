@@ -65,9 +65,10 @@ final class RecentBlocks {
     }
 
     /**
-     * The same table as hints for the edge ({@link EdgeAdmission}): an address the store blocked on layer 1 is held
-     * for the layer's whole window after the store last said so (the window a count past the threshold pushes out),
-     * and never answered from here: a hint only says that asking the store before Keycloak's flow is worth it.
+     * The same table as hints for the edge ({@link EdgeAdmission}): an address the store blocked on layer 1 or 4, or
+     * answered in the captcha band, is held for layer 1's whole window after the store last said so (the window a
+     * count past the threshold pushes out; a layer-4 block's hint at most layer 4's), and never answered from here: a
+     * hint only says that asking the store before Keycloak's flow is worth it.
      */
     static RecentBlocks edgeHints() {
         return new RecentBlocks(Long.MAX_VALUE, new SecureRandom().nextLong(), true);
@@ -100,7 +101,10 @@ final class RecentBlocks {
         return a.hi() == address.hi() && a.lo() == address.lo() && a.realmTag() == address.realmTag() && a.shape() == address.shape();
     }
 
-    /** Whether layer 1 blocked {@code address} under policy {@code p} less than the hold ago, as the store said. */
+    /**
+     * Whether {@code address} was remembered under layer 1's policy {@code p} less than the hold ago, as the store said
+     * (a block on layer 1; in the edge's hints also a block on layer 4 or a band answer).
+     */
     boolean holds(CounterKey address, LayerPolicy p, long now) {
         Slot s = slots.get(index(address));
         return s != null && now >= s.since && now < s.until && same(s, address) && s.threshold == p.threshold()
@@ -113,8 +117,13 @@ final class RecentBlocks {
      * be older than the clear.
      */
     void remember(CounterKey address, LayerPolicy p, long now, long clearsBefore) {
+        remember(address, p, now, Long.MAX_VALUE, clearsBefore);
+    }
+
+    /** As {@link #remember(CounterKey, LayerPolicy, long, long)}, held until {@code until} at the latest. */
+    void remember(CounterKey address, LayerPolicy p, long now, long until, long clearsBefore) {
         int i = index(address);
-        Slot mine = new Slot(address, p.threshold(), p.windowMillis(), now, now + hold(p));
+        Slot mine = new Slot(address, p.threshold(), p.windowMillis(), now, Math.min(now + hold(p), until));
         slots.set(i, mine);
         // Either this sees a clear's count, or that clear's forget sees this record (both are volatile).
         if (clears.get() != clearsBefore) {

@@ -9,6 +9,11 @@ import dev.abusegate.engine.config.TestOptions;
 import dev.abusegate.engine.keys.Attempt;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
+import dev.abusegate.engine.keys.CounterKey;
+import dev.abusegate.engine.store.Change;
+import dev.abusegate.engine.store.ReferenceCounterStore;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -174,22 +179,47 @@ class EdgeAdmissionTest {
             assertThat(f.gate.evaluateAtEdge(names, new Attempt(REALM, IP, "e" + i, null), false, () -> true))
                     .as("not blocked yet: the flow decides, nothing counted").isNull();
         }
-        SubjectState beforeFlow = bandState("m3");
+        SubjectState beforeFlow = state("m3");
         Decision byFlow = f.gate.evaluate(names, new Attempt(REALM, IP, "m3", null), null, true);
         assertThat(byFlow.outcome()).isEqualTo(Outcome.BLOCKED);
         assertThat(byFlow.layer()).isEqualTo(Layer.CREDENTIAL_STUFFING);
-        SubjectState afterFlow = bandState("m3");
+        SubjectState afterFlow = state("m3");
 
-        SubjectState beforeEdge = bandState("m4");
+        SubjectState beforeEdge = state("m4");
         Decision d = f.gate.evaluateAtEdge(names, new Attempt(REALM, IP, "m4", null), false, () -> true);
         assertThat(d).as("the address blocked on layer 4 is answered at the edge").isNotNull();
         assertThat(d.outcome()).isEqualTo(Outcome.BLOCKED);
         assertThat(d.layer()).isEqualTo(Layer.CREDENTIAL_STUFFING);
-        assertCountedOnceAsTheFlow(beforeFlow, afterFlow, beforeEdge, bandState("m4"));
-        // a name the address tried before: the edge answers what the flow answers
+        assertCountedOnceAsTheFlow(beforeFlow, afterFlow, beforeEdge, state("m4"));
+        // past the threshold every name is refused, one tried before too: at the edge as by the flow
+        Decision seenAtEdge = f.gate.evaluateAtEdge(names, new Attempt(REALM, IP, "m0", null), false, () -> true);
         Decision seenByFlow = f.gate.evaluate(names, new Attempt(REALM, IP, "m0", null), null, true);
-        Decision seenAtEdge = f.gate.evaluateAtEdge(names, new Attempt(REALM, IP, "m1", null), false, () -> true);
-        assertThat(seenAtEdge == null ? Outcome.ALLOW : seenAtEdge.outcome()).isEqualTo(seenByFlow.outcome());
+        assertThat(seenAtEdge).as("a name tried before, at the edge").isNotNull();
+        assertThat(seenAtEdge.outcome()).isEqualTo(seenByFlow.outcome()).isEqualTo(Outcome.BLOCKED);
+        assertThat(seenAtEdge.layer()).isEqualTo(seenByFlow.layer()).isEqualTo(Layer.CREDENTIAL_STUFFING);
+    }
+
+    @Test
+    void a_layer_four_hint_ends_with_layer_fours_window_where_that_is_shorter_than_layer_ones() {
+        AtomicInteger changes = new AtomicInteger();
+        GateFixture g = new GateFixture(clock -> new TestStores.Forwarding(new ReferenceCounterStore(clock)) {
+            @Override
+            public CompletableFuture<long[]> apply(CounterKey key, Change change, long ttlMillis) {
+                changes.incrementAndGet();
+                return super.apply(key, change, ttlMillis);
+            }
+        });
+        GateOptions shortNames = TestOptions.from(names).layer(Layer.CREDENTIAL_STUFFING, 3, 30).build();
+        for (int i = 0; i < 4; i++) {
+            g.gate.evaluate(shortNames, new Attempt(REALM, IP, "k" + i, null), null, true);
+        }
+        assertThat(g.gate.evaluateAtEdge(shortNames, new Attempt(REALM, IP, "k4", null), false, () -> true).outcome())
+                .as("blocked on layer 4, answered at the edge").isEqualTo(Outcome.BLOCKED);
+        g.clock.advanceSeconds(31); // layer 4's window (30 s) ended, layer 1's (60 s) not
+        int before = changes.get();
+        assertThat(g.gate.evaluateAtEdge(shortNames, new Attempt(REALM, IP, "k5", null), false, () -> true)).isNull();
+        assertThat(changes.get()).as("no store change at the edge for an address no longer blocked").isEqualTo(before);
+        assertThat(g.gate.evaluate(shortNames, new Attempt(REALM, IP, "k5", null), null, true).outcome()).isEqualTo(Outcome.ALLOW);
     }
 
     @Test

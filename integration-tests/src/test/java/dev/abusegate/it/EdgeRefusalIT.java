@@ -22,7 +22,7 @@ import org.keycloak.representations.idm.EventRepresentation;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Edge refusal on the token endpoint's password grant: once the gate has blocked an address on layer 1, its next
+ * Edge refusal on the token endpoint's password grant: once the gate has blocked an address on layer 1 or 4, its next
  * password grants are answered before Keycloak's flow runs, with the flow's exact answer, and counted as the flow counts
  * them; so is the captcha band's answer to an attempt without a solution. The realm setting {@code edge.enabled} off
  * and a realm without the gate keep the flow's path, and a solution always goes to the flow.
@@ -103,15 +103,17 @@ class EdgeRefusalIT extends ServerTest {
                         "perIpAccount.threshold", "1000",
                         "credentialStuffing.threshold", "3",
                         "accountLockout.enabled", "false"));
-        String ip = "192.0.2.155";
+        String ip = "192.0.2.157";
         for (int i = 0; i < 3; i++) {
             assertThat(grant(realm, "name-" + i, "wrong", ip).json().get("error")).isEqualTo("invalid_grant"); // Keycloak's own answer
         }
         double edgeBefore = edgeRefusals(realm);
         // the fourth name: the store blocks it, inside the flow
+        Map<String, Object> beforeFlow = state(realm, ip, "name-3");
         TokenResponse flow = grant(realm, "name-3", "wrong", ip);
         assertThat(flow.status()).as(flow.toString()).isEqualTo(429);
         assertThat(edgeRefusals(realm)).as("the flow answered it").isEqualTo(edgeBefore);
+        Map<String, Object> afterFlow = state(realm, ip, "name-3");
         Map<String, Object> beforeEdge = state(realm, ip, "name-4");
 
         // the fifth: answered before the flow, with the same bytes, counted as the flow counts a blocked attempt
@@ -120,7 +122,9 @@ class EdgeRefusalIT extends ServerTest {
         Map<String, Object> afterEdge = state(realm, ip, "name-4");
         for (String subject : List.of("address", "pair")) {
             assertThat(GateIt.stateNumber(afterEdge, subject, "attempts") - GateIt.stateNumber(beforeEdge, subject, "attempts"))
-                    .as("%s attempts counted", subject).isEqualTo(1);
+                    .as("%s attempts counted at the edge, as by the flow", subject)
+                    .isEqualTo(GateIt.stateNumber(afterFlow, subject, "attempts") - GateIt.stateNumber(beforeFlow, subject, "attempts"))
+                    .isEqualTo(1);
         }
         EventRepresentation e = admin.awaitEvent(realm, ev -> ip.equals(ev.getIpAddress()) && "abuse_gate_blocked".equals(ev.getError())
                 && ev.getDetails() != null && "true".equals(ev.getDetails().get("abuse_gate_edge")), Duration.ofSeconds(15), "LOGIN_ERROR");

@@ -120,7 +120,7 @@ public final class GateSettings {
                     + "answering while it sends no solution, is answered before Keycloak creates an authentication session and "
                     + "runs the flow: the same 429 answer, counted the same way, at a fraction of the cost. Only addresses this "
                     + "node saw blocked or in the band are checked early; every other request, and every captcha solution, goes "
-                    + "through the flow as before. Off: every request goes through the flow."));
+                    + "through the flow as before. Needs the per-address layer on. Off: every request goes through the flow."));
 
     static {
         // the fifth, realm-wide layer's keys (described in dev.abusegate.engine.config.RealmSettings)

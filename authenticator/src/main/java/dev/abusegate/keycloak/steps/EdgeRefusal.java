@@ -214,7 +214,7 @@ public class EdgeRefusal {
     /**
      * Whether the token endpoint would hand this request to the realm's direct grant flow and its gate without an
      * answer of its own: an enabled public OpenID Connect client allowed the password grant, without consent, without
-     * its own direct grant flow, in a realm without client policies. Asked only for an address this node saw blocked.
+     * its own direct grant flow, in a realm without client policies. Asked only for an address in this node's edge hints.
      */
     private static boolean publicClientReachingTheGate(KeycloakSession session, RealmModel realm, String clientId) {
         ClientModel client = clientId == null ? null : realm.getClientByClientId(clientId);
