@@ -8,7 +8,8 @@ import java.util.Optional;
 
 /**
  * What every moment of a login shares: the store, the clock, the keys, what this node remembers of layer 1's blocks
- * and of the addresses worth asking about at the edge ({@link NodeBlocks}) and the fifth, realm-wide layer (absent when the gate runs without it).
+ * and of the addresses worth asking about at the edge ({@link NodeBlocks}), and the fifth, realm-wide layer (absent
+ * when the gate runs without it).
  */
 record GateParts(CounterStore store, TimeSource clock, GateKeys keys, NodeBlocks blocks, Optional<RealmWatch> realmWatch) {
 

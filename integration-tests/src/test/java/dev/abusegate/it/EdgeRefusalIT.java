@@ -55,40 +55,20 @@ class EdgeRefusalIT extends ServerTest {
             assertThat(grant(realm, "alice", "wrong", ip).json().get("error")).isEqualTo("invalid_grant"); // Keycloak's own answer
         }
         double edgeBefore = edgeRefusals(realm);
-        Map<String, Object> before = state(realm, ip, "ghost-a");
 
-        // the fourth: the store blocks it, inside the flow
-        TokenResponse flow = grant(realm, "ghost-a", "wrong", ip);
-        assertThat(flow.status()).as(flow.toString()).isEqualTo(429);
-        assertThat(edgeRefusals(realm)).as("the flow answered it").isEqualTo(edgeBefore);
-        Map<String, Object> afterFlow = state(realm, ip, "ghost-a");
-        Map<String, Object> beforeEdge = state(realm, ip, "ghost-b");
-
-        // the fifth: answered before the flow, with the same bytes
-        TokenResponse edge = grant(realm, "ghost-b", "wrong", ip);
-        assertAnsweredAtTheEdgeAsTheFlow(realm, edgeBefore, flow, edge);
+        // the fourth: the store blocks it, inside the flow; the fifth: answered before the flow, with the same bytes
+        FlowThenEdge r = refusedByTheFlowThenAtTheEdge(realm, ip, "ghost-a", "ghost-b");
         // counted as the flow counts a blocked attempt: layer 1 once, the pair once, one more distinct name
-        Map<String, Object> afterEdge = state(realm, ip, "ghost-b");
-        assertThat(GateIt.stateNumber(afterFlow, "address", "attempts") - GateIt.stateNumber(before, "address", "attempts"))
-                .isEqualTo(1);
-        assertThat(GateIt.stateNumber(afterEdge, "address", "attempts") - GateIt.stateNumber(beforeEdge, "address", "attempts"))
-                .isEqualTo(1);
-        assertThat(GateIt.stateNumber(afterFlow, "pair", "attempts") - GateIt.stateNumber(before, "pair", "attempts"))
-                .isEqualTo(1);
-        assertThat(GateIt.stateNumber(afterEdge, "pair", "attempts") - GateIt.stateNumber(beforeEdge, "pair", "attempts"))
-                .isEqualTo(1);
-        assertThat(GateIt.stateNumber(afterFlow, "address", "distinctIdentifiers")
-                - GateIt.stateNumber(before, "address", "distinctIdentifiers")).isEqualTo(1);
-        assertThat(GateIt.stateNumber(afterEdge, "address", "distinctIdentifiers")
-                - GateIt.stateNumber(beforeEdge, "address", "distinctIdentifiers")).isEqualTo(1);
+        r.assertCountedOnceAsByTheFlow("address", "attempts");
+        r.assertCountedOnceAsByTheFlow("pair", "attempts");
+        r.assertCountedOnceAsByTheFlow("address", "distinctIdentifiers");
         // and the right password from that address too (the flow would block it before the password check)
         TokenResponse right = grant(realm, "alice", "alice-secret-1", ip);
-        assertThat(right.body()).isEqualTo(flow.body());
+        assertThat(right.body()).isEqualTo(r.flow().body());
         assertThat(edgeRefusals(realm)).isEqualTo(edgeBefore + 2);
 
         // the operator's view: the same refusal event, marked as answered at the edge
-        EventRepresentation e = admin.awaitEvent(realm, ev -> ip.equals(ev.getIpAddress()) && "abuse_gate_blocked".equals(ev.getError())
-                && ev.getDetails() != null && "true".equals(ev.getDetails().get("abuse_gate_edge")), Duration.ofSeconds(15), "LOGIN_ERROR");
+        EventRepresentation e = awaitEdgeRefusalEvent(realm, ip);
         assertThat(e.getDetails()).containsEntry("abuse_gate_layer", "per_ip").containsEntry("abuse_gate_outcome", "blocked");
         assertThat(e.getClientId()).isEqualTo(RealmBuilder.CLIENT_ID);
         // another address is not affected
@@ -107,27 +87,12 @@ class EdgeRefusalIT extends ServerTest {
         for (int i = 0; i < 3; i++) {
             assertThat(grant(realm, "name-" + i, "wrong", ip).json().get("error")).isEqualTo("invalid_grant"); // Keycloak's own answer
         }
-        double edgeBefore = edgeRefusals(realm);
-        // the fourth name: the store blocks it, inside the flow
-        Map<String, Object> beforeFlow = state(realm, ip, "name-3");
-        TokenResponse flow = grant(realm, "name-3", "wrong", ip);
-        assertThat(flow.status()).as(flow.toString()).isEqualTo(429);
-        assertThat(edgeRefusals(realm)).as("the flow answered it").isEqualTo(edgeBefore);
-        Map<String, Object> afterFlow = state(realm, ip, "name-3");
-        Map<String, Object> beforeEdge = state(realm, ip, "name-4");
-
-        // the fifth: answered before the flow, with the same bytes, counted as the flow counts a blocked attempt
-        TokenResponse edge = grant(realm, "name-4", "wrong", ip);
-        assertAnsweredAtTheEdgeAsTheFlow(realm, edgeBefore, flow, edge);
-        Map<String, Object> afterEdge = state(realm, ip, "name-4");
-        for (String subject : List.of("address", "pair")) {
-            assertThat(GateIt.stateNumber(afterEdge, subject, "attempts") - GateIt.stateNumber(beforeEdge, subject, "attempts"))
-                    .as("%s attempts counted at the edge, as by the flow", subject)
-                    .isEqualTo(GateIt.stateNumber(afterFlow, subject, "attempts") - GateIt.stateNumber(beforeFlow, subject, "attempts"))
-                    .isEqualTo(1);
-        }
-        EventRepresentation e = admin.awaitEvent(realm, ev -> ip.equals(ev.getIpAddress()) && "abuse_gate_blocked".equals(ev.getError())
-                && ev.getDetails() != null && "true".equals(ev.getDetails().get("abuse_gate_edge")), Duration.ofSeconds(15), "LOGIN_ERROR");
+        // the fourth name: the store blocks it, inside the flow; the fifth: answered before the flow, with the same
+        // bytes, counted as the flow counts a blocked attempt
+        FlowThenEdge r = refusedByTheFlowThenAtTheEdge(realm, ip, "name-3", "name-4");
+        r.assertCountedOnceAsByTheFlow("address", "attempts");
+        r.assertCountedOnceAsByTheFlow("pair", "attempts");
+        EventRepresentation e = awaitEdgeRefusalEvent(realm, ip);
         assertThat(e.getDetails()).containsEntry("abuse_gate_layer", "credential_stuffing");
         // another address is not affected
         assertThat(grant(realm, "alice", "alice-secret-1", "192.0.2.156").status()).isEqualTo(200);
@@ -233,6 +198,42 @@ class EdgeRefusalIT extends ServerTest {
     private String gatedRealm(String prefix, Map<String, String> config) {
         return importRealm(RealmBuilder.named(RealmBuilder.uniqueName(prefix)).user("alice", "alice-secret-1")
                 .gatedDirectGrantFlow(GATED_PROVIDER, config));
+    }
+
+    /** A refusal by the flow and the next one at the edge: their answers and their subjects' states around each. */
+    private record FlowThenEdge(TokenResponse flow, TokenResponse edge, Map<String, Object> beforeFlow, Map<String, Object> afterFlow,
+            Map<String, Object> beforeEdge, Map<String, Object> afterEdge) {
+
+        /** The edge's refusal counted {@code subject}'s {@code field} once, as the flow's refusal did. */
+        void assertCountedOnceAsByTheFlow(String subject, String field) {
+            assertThat(GateIt.stateNumber(afterEdge, subject, field) - GateIt.stateNumber(beforeEdge, subject, field))
+                    .as("%s %s counted at the edge, as by the flow", subject, field)
+                    .isEqualTo(GateIt.stateNumber(afterFlow, subject, field) - GateIt.stateNumber(beforeFlow, subject, field))
+                    .isEqualTo(1);
+        }
+    }
+
+    /**
+     * From an address one attempt short of its block: {@code flowName} refused by the flow (429, no edge refusal
+     * counted), then {@code edgeName} refused at the edge with the flow's bytes; the states of both subjects around each.
+     */
+    private FlowThenEdge refusedByTheFlowThenAtTheEdge(String realm, String ip, String flowName, String edgeName) {
+        double edgeBefore = edgeRefusals(realm);
+        Map<String, Object> beforeFlow = state(realm, ip, flowName);
+        TokenResponse flow = grant(realm, flowName, "wrong", ip);
+        assertThat(flow.status()).as(flow.toString()).isEqualTo(429);
+        assertThat(edgeRefusals(realm)).as("the flow answered it").isEqualTo(edgeBefore);
+        Map<String, Object> afterFlow = state(realm, ip, flowName);
+        Map<String, Object> beforeEdge = state(realm, ip, edgeName);
+        TokenResponse edge = grant(realm, edgeName, "wrong", ip);
+        assertAnsweredAtTheEdgeAsTheFlow(realm, edgeBefore, flow, edge);
+        return new FlowThenEdge(flow, edge, beforeFlow, afterFlow, beforeEdge, state(realm, ip, edgeName));
+    }
+
+    /** The refusal event of {@code ip} in {@code realm} marked as answered at the edge. */
+    private EventRepresentation awaitEdgeRefusalEvent(String realm, String ip) {
+        return admin.awaitEvent(realm, ev -> ip.equals(ev.getIpAddress()) && "abuse_gate_blocked".equals(ev.getError())
+                && ev.getDetails() != null && "true".equals(ev.getDetails().get("abuse_gate_edge")), Duration.ofSeconds(15), "LOGIN_ERROR");
     }
 
     /** {@code edge} was the one refusal answered at the edge since {@code edgeBefore}, with the flow's bytes. */
